@@ -1,0 +1,3 @@
+"""A tournament ruling ledger for duplicate bridge."""
+
+__version__ = "0.1.0"

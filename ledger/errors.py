@@ -1,0 +1,112 @@
+"""The ledger's error hierarchy.
+
+Every error carries its data as attributes and is mapped to an exit code in one
+place (``ledger.cli``). The exit codes are those of LEDGER-SPEC section 8.
+"""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """Base class. Exit code 1 (other)."""
+
+    exit_code = 1
+
+
+class BadInput(LedgerError, ValueError):
+    """Input that the ledger refuses; nothing is written. Exit code 2.
+
+    ``line`` is the 1-based line of the input (JSON Lines) when known,
+    ``field`` the field at fault and ``value`` the value found there.
+    """
+
+    exit_code = 2
+
+    def __init__(self, reason: str, *, field: str | None = None, value: object = None,
+                 line: int | None = None, event_type: str | None = None) -> None:
+        self.reason = reason
+        self.field = field
+        self.value = value
+        self.line = line
+        self.event_type = event_type
+        super().__init__(self._render())
+
+    def at_line(self, line: int) -> "BadInput":
+        """The same error, now naming the input line it came from."""
+        if self.line is not None:
+            return self
+        return BadInput(self.reason, field=self.field, value=self.value, line=line,
+                        event_type=self.event_type)
+
+    def _render(self) -> str:
+        parts = []
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.event_type is not None:
+            parts.append(self.event_type)
+        if self.field is not None:
+            parts.append(f"field {self.field!r}")
+            parts.append(f"value {self.value!r}")
+        where = ", ".join(parts)
+        return f"{where}: {self.reason}" if where else self.reason
+
+    def __str__(self) -> str:
+        return self._render()
+
+
+class ConcurrencyError(LedgerError):
+    """The stream moved on since the writer last read it. Exit code 3."""
+
+    exit_code = 3
+
+    def __init__(self, stream: str, expected: int | None, actual: int | None) -> None:
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"stream {stream!r}: expected seq {expected}, but the stream is at seq {actual}; "
+            "read the stream again and retry"
+        )
+
+
+class NotAllowed(LedgerError, PermissionError):
+    """The actor's role may not append this event. Exit code 4."""
+
+    exit_code = 4
+
+    def __init__(self, role: str, event_type: str, reason: str | None = None,
+                 line: int | None = None) -> None:
+        self.role = role
+        self.event_type = event_type
+        self.line = line
+        self.reason = reason or f"role {role!r} may not append {event_type}"
+        where = f"line {line}: " if line is not None else ""
+        super().__init__(f"{where}{self.reason}")
+
+
+class IntegrityError(LedgerError):
+    """The hash chain does not match what is stored. Exit code 1."""
+
+    exit_code = 1
+
+    def __init__(self, stream: str, seq: int, reason: str) -> None:
+        self.stream = stream
+        self.seq = seq
+        self.reason = reason
+        super().__init__(f"stream {stream!r} seq {seq}: {reason}")
+
+
+class StreamNotFound(LedgerError, LookupError):
+    """No event is stored for that stream. Exit code 2 (the caller named it)."""
+
+    exit_code = 2
+
+    def __init__(self, stream: str) -> None:
+        self.stream = stream
+        super().__init__(f"no stream {stream!r} in this ledger")
+
+
+class StoreUnavailable(LedgerError):
+    """The database cannot be reached or has no schema. Exit code 1."""
+
+    exit_code = 1

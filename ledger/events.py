@@ -1,0 +1,832 @@
+"""The event vocabulary of spec sections 3 and 4: one frozen attrs class per
+event type, registered under its stable wire name.
+
+* :data:`REGISTRY` maps wire names (``CardPlayed``) to classes; registering a
+  name twice fails at import; an unknown name is a :class:`BadInput`.
+* ``Event.from_data(data)`` parses the ``data`` object of one event with the
+  notation parsers of :mod:`ledger.bridge`, refusing a missing or extra field
+  or a value that does not parse, with the field and the value named.
+* ``Event.to_data()`` gives the canonical ``data`` that is stored and hashed.
+* ``ROLES`` says which actor roles may append the type (spec section 6).
+* Old schema versions stay readable: :data:`UPCASTERS` turn the stored data
+  of version n into version n+1 on read; stored rows are never rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, ClassVar, Mapping
+
+import attrs
+
+from ledger.bridge import (Call, Card, Deal, Seat, Side, Suit, Vulnerability, dealer_for,
+                           parse_edition, parse_rank, vulnerability_for)
+from ledger.errors import BadInput
+
+TABLE, DIRECTOR, COMMITTEE, SYSTEM = "table", "director", "committee", "system"
+ROLES = (TABLE, DIRECTOR, COMMITTEE, SYSTEM)
+
+# Who may append what (spec section 6).
+FACT_ROLES = frozenset({TABLE, DIRECTOR})
+DIRECTOR_ROLES = frozenset({DIRECTOR})
+RULING_ROLES = frozenset({DIRECTOR, COMMITTEE})
+COMMITTEE_ROLES = frozenset({COMMITTEE})
+SYSTEM_ROLES = frozenset({SYSTEM})
+
+# --------------------------------------------------------------------------
+# Field parsers: raw JSON value -> domain value (ValueError with a reason),
+# and dumpers: domain value -> canonical JSON value.
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str) and value.strip():
+        return value
+    raise ValueError("expected a non-empty string")
+
+
+def _free_text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueError("expected a string")
+
+
+def _name(value: object) -> str:
+    """Identifiers given as string or integer (a table number)."""
+    if isinstance(value, bool):
+        raise ValueError("expected a string")
+    if isinstance(value, int):
+        return str(value)
+    return _text(value)
+
+
+def _bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError("expected true or false")
+
+
+def _int(minimum: int = 0, maximum: int | None = None) -> Callable[[object], int]:
+    def parse(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("expected an integer")
+        if value < minimum or (maximum is not None and value > maximum):
+            upper = f" to {maximum}" if maximum is not None else " or more"
+            raise ValueError(f"expected an integer from {minimum}{upper}")
+        return value
+    return parse
+
+
+def _one_of(*choices: str) -> Callable[[object], str]:
+    def parse(value: object) -> str:
+        if isinstance(value, str) and value in choices:
+            return value
+        raise ValueError("expected one of " + ", ".join(repr(c) for c in choices))
+    return parse
+
+
+_EVENT_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+
+
+def _ref(value: object) -> int | str:
+    """A reference to another event of the stream: its seq or its id."""
+    if isinstance(value, bool):
+        raise ValueError("expected a seq (integer) or an event id (string)")
+    if isinstance(value, int) and value >= 1:
+        return value
+    if isinstance(value, str) and _EVENT_ID.match(value):
+        return value
+    raise ValueError("expected a seq (integer >= 1) or an event id (string)")
+
+
+def _seats(value: object) -> tuple[Seat, ...]:
+    if not isinstance(value, list):
+        raise ValueError("expected a list of seats")
+    return tuple(Seat.parse(v) for v in value)
+
+
+def _seat_or_side(value: object) -> str:
+    for parse in (Seat.parse, Side.parse):
+        try:
+            return str(parse(value))
+        except ValueError:
+            pass
+    raise ValueError("expected a seat (N E S W) or a side (NS EW)")
+
+
+def _dummy_rank(value: object) -> str:
+    if isinstance(value, str) and value.lower() in ("high", "low", "win"):
+        return value.lower()
+    return parse_rank(value)
+
+
+def _citation(value: object) -> str:
+    if isinstance(value, str) and re.match(r"^(1997|2017|FFB):[A-Za-z0-9.]+$", value):
+        return value
+    raise ValueError("expected a law citation like '2017:64A1', '1997:45C4b' or 'FFB:57.3'")
+
+
+def _citations(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ValueError("expected a list of law citations")
+    return tuple(_citation(v) for v in value)
+
+
+def _json(value: object) -> Any:
+    return value
+
+
+def _option(value: object) -> str:
+    if isinstance(value, str) and re.match(r"^[a-z_]+(:[A-Z0-9]{2})?$", value):
+        return value
+    raise ValueError("expected an option id such as 'accept_declare' or 'play:HQ'")
+
+
+def _options(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of option ids")
+    return tuple(_option(v) for v in value)
+
+
+def _artificial(value: object) -> str | int | float:
+    if value in ("A+", "A", "A-", "none"):
+        return value  # type: ignore[return-value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100:
+        return value
+    raise ValueError("expected 'A+', 'A', 'A-', 'none' or a percentage 0-100")
+
+
+def _results(value: object) -> tuple[dict[str, Any], ...]:
+    """Assigned or weighted results (12C1): validated entry by entry."""
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of results")
+    out = []
+    allowed = {"side", "contract", "declarer", "risk", "tricks", "weight"}
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise ValueError(f"result {i + 1}: expected an object")
+        extra = set(item) - allowed
+        if extra:
+            raise ValueError(f"result {i + 1}: unknown key {sorted(extra)[0]!r}")
+        entry: dict[str, Any] = {"side": _one_of("NS", "EW", "both")(item.get("side", "both"))}
+        contract = item.get("contract")
+        if contract in ("Pass", "pass"):
+            entry["contract"] = "Pass"
+        else:
+            call = Call.parse(contract)
+            if not call.is_bid:
+                raise ValueError(f"result {i + 1}: contract {contract!r} is not a bid")
+            entry["contract"] = str(call)
+            entry["declarer"] = str(Seat.parse(item.get("declarer")))
+            entry["risk"] = _one_of("", "X", "XX")(item.get("risk", ""))
+            entry["tricks"] = _int(0, 13)(item.get("tricks"))
+        if "weight" in item:
+            w = item["weight"]
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 < w <= 1:
+                raise ValueError(f"result {i + 1}: weight must be a fraction in (0, 1]")
+            entry["weight"] = w
+        out.append(entry)
+    return tuple(out)
+
+
+def _amount(value: object) -> str:
+    if isinstance(value, str) and re.match(r"^\d+(\.\d+)?(%| IMP)$", value):
+        return value
+    raise ValueError("expected an amount like '10%' or '3 IMP'")
+
+
+# Dumpers
+
+
+def _str(value: Any) -> Any:
+    """JSON scalars as they are; vocabulary values in canonical text."""
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _plain(value: Any) -> Any:
+    return value
+
+
+def _list_str(value: tuple[Any, ...]) -> list[str]:
+    return [str(v) for v in value]
+
+
+def _list_plain(value: tuple[Any, ...]) -> list[Any]:
+    return list(value)
+
+
+def F(parse: Callable[[object], Any], dump: Callable[[Any], Any] = _str, *,
+      optional: bool = False) -> Any:
+    """A field of an event's ``data``: how to parse and dump it."""
+    return attrs.field(
+        default=None if optional else attrs.NOTHING, kw_only=True,
+        metadata={"parse": parse, "dump": dump, "optional": optional},
+    )
+
+
+def Opt(parse: Callable[[object], Any], dump: Callable[[Any], Any] = _str) -> Any:
+    return F(parse, dump, optional=True)
+
+
+# --------------------------------------------------------------------------
+# The base class and the registry
+
+
+class Event:
+    """Base of all event types. Subclasses are frozen attrs classes."""
+
+    TYPE: ClassVar[str]
+    VERSION: ClassVar[int] = 1
+    ROLES: ClassVar[frozenset[str]]
+    FAMILY: ClassVar[str]  # setup, auction, play, procedure, board, director, committee, rectification
+
+    @classmethod
+    def from_data(cls, data: object) -> "Event":
+        if not isinstance(data, Mapping):
+            raise BadInput("the event's data must be a JSON object", field="data", value=data,
+                           event_type=cls.TYPE)
+        fields = attrs.fields(cls)  # type: ignore[arg-type]
+        known = {f.name for f in fields}
+        for key in data:
+            if key not in known:
+                raise BadInput(f"unknown field for {cls.TYPE} (known: {', '.join(sorted(known)) or 'none'})",
+                               field=key, value=data[key], event_type=cls.TYPE)
+        values: dict[str, Any] = {}
+        for f in fields:
+            meta = f.metadata
+            if f.name not in data or data[f.name] is None:
+                if meta["optional"]:
+                    continue
+                raise BadInput(f"missing field of {cls.TYPE}", field=f.name, value=None, event_type=cls.TYPE)
+            try:
+                values[f.name] = meta["parse"](data[f.name])
+            except ValueError as exc:
+                raise BadInput(str(exc), field=f.name, value=data[f.name], event_type=cls.TYPE) from None
+        return cls(**values)
+
+    def to_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in attrs.fields(type(self)):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            out[f.name] = f.metadata["dump"](value)
+        return out
+
+
+REGISTRY: dict[str, type[Event]] = {}
+
+
+def register(family: str, roles: frozenset[str]) -> Callable[[type], type]:
+    def wrap(cls: type) -> type:
+        name = cls.__name__
+        if name in REGISTRY:
+            raise RuntimeError(f"event type {name} registered twice")
+        cls.TYPE = name  # type: ignore[attr-defined]
+        cls.FAMILY = family  # type: ignore[attr-defined]
+        cls.ROLES = roles  # type: ignore[attr-defined]
+        REGISTRY[name] = cls
+        return cls
+    return wrap
+
+
+def event_class(type_name: object) -> type[Event]:
+    if isinstance(type_name, str) and type_name in REGISTRY:
+        return REGISTRY[type_name]
+    raise BadInput("unknown event type", field="type", value=type_name)
+
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+"""(type, version n) -> function turning data of version n into version n+1."""
+
+
+def upcast(type_name: str, v: int, data: dict[str, Any],
+           upcasters: Mapping[tuple[str, int], Upcaster] | None = None) -> dict[str, Any]:
+    """Bring stored data of version ``v`` to the type's current version."""
+    table = UPCASTERS if upcasters is None else upcasters
+    current = REGISTRY[type_name].VERSION if type_name in REGISTRY else v
+    while v < current:
+        data = table[(type_name, v)](data)
+        v += 1
+    return data
+
+
+def parse_stored(type_name: str, v: int, data: dict[str, Any]) -> Event:
+    """An event as read back from the store (upcast, then parsed)."""
+    cls = event_class(type_name)
+    return cls.from_data(upcast(type_name, v, data))
+
+
+def frozen(cls: type) -> type:
+    return attrs.frozen(cls)
+
+
+# --------------------------------------------------------------------------
+# 3. Facts. Setup
+
+
+@register("setup", FACT_ROLES)
+@frozen
+class BoardOpened(Event):
+    tournament: str = F(_text)
+    board: int = F(_int(1))
+    table: str = F(_name)
+    dealer: Seat | None = Opt(Seat.parse)
+    vulnerability: Vulnerability | None = Opt(Vulnerability.parse)
+    deal: Deal = F(Deal.parse)
+    laws: str | None = Opt(parse_edition)
+    ns: str | None = Opt(_name)
+    ew: str | None = Opt(_name)
+    scoring: str | None = Opt(_one_of("MP", "IMP"))
+    match: str | None = Opt(_name)
+    room: str | None = Opt(_one_of("open", "closed"))
+
+    def completed(self) -> "BoardOpened":
+        """Dealer and vulnerability from the board number when omitted; laws
+        2017 and scoring MP by default. What is stored is always complete."""
+        return attrs.evolve(
+            self,
+            dealer=self.dealer or dealer_for(self.board),
+            vulnerability=self.vulnerability or vulnerability_for(self.board),
+            laws=self.laws or "2017",
+            scoring=self.scoring or "MP",
+        )
+
+
+# Auction
+
+
+@register("auction", FACT_ROLES)
+@frozen
+class CallPlaced(Event):
+    seat: Seat = F(Seat.parse)
+    call: Call = F(Call.parse)
+    intentional: bool | None = Opt(_bool, _plain)
+    over_substitute: bool | None = Opt(_bool, _plain)
+
+
+@register("auction", FACT_ROLES)
+@frozen
+class CallPulled(Event):
+    seat: Seat = F(Seat.parse)
+    call: Call = F(Call.parse)
+
+
+@register("auction", FACT_ROLES)
+@frozen
+class CallReplaced(Event):
+    seat: Seat = F(Seat.parse)
+    call: Call = F(Call.parse)
+    unintended: bool | None = Opt(_bool, _plain)
+    without_pause: bool | None = Opt(_bool, _plain)
+    mi_influenced: bool | None = Opt(_bool, _plain)
+
+
+@register("auction", FACT_ROLES)
+@frozen
+class ExplanationGiven(Event):
+    by: Seat = F(Seat.parse)
+    call_index: int | None = Opt(_int(1), _plain)
+    play: str | None = Opt(_text)
+    text: str = F(_free_text)
+
+
+@register("auction", FACT_ROLES)
+@frozen
+class ExplanationCorrected(Event):
+    by: Seat = F(Seat.parse)
+    call_index: int | None = Opt(_int(1), _plain)
+    play: str | None = Opt(_text)
+    text: str = F(_free_text)
+
+
+# Play
+
+
+@register("play", FACT_ROLES)
+@frozen
+class CardPlayed(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+    fifth_card: bool | None = Opt(_bool, _plain)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class LeadFaceDown(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class LeadFaced(Event):
+    pass
+
+
+@register("play", FACT_ROLES)
+@frozen
+class CardHeld(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+    partner_could_see: bool | None = Opt(_bool, _plain)
+    face_up_near_table: bool | None = Opt(_bool, _plain)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class CardDropped(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DummyCardCalled(Event):
+    suit: Suit | None = Opt(Suit.parse)
+    rank: str | None = Opt(_dummy_rank)
+    by: Seat | None = Opt(Seat.parse)
+    lowest_winner: bool | None = Opt(_bool, _plain)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DummyCardTouched(Event):
+    card: Card = F(Card.parse)
+    purpose: str = F(_one_of("play", "arrange", "reach"))
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DesignationChanged(Event):
+    card: Card = F(Card.parse)
+    inadvertent: bool | None = Opt(_bool, _plain)
+    without_pause: bool | None = Opt(_bool, _plain)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class CardNamed(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DummyMisplaced(Event):
+    card: Card = F(Card.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class CardWithdrawn(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+    replacement: Card | None = Opt(Card.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DummySpreadStarted(Event):
+    seat: Seat | None = Opt(Seat.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DummyIndicatedCard(Event):
+    card: Card = F(Card.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class LeadAuthorisedByOpponent(Event):
+    seat: Seat = F(Seat.parse)
+    by: Seat = F(Seat.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class RevokeInquiry(Event):
+    by: Seat = F(Seat.parse)
+    to: Seat = F(Seat.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class DummyWarnedDeclarer(Event):
+    about: str = F(_one_of("lead_from_wrong_hand", "other"))
+
+
+@register("play", FACT_ROLES)
+@frozen
+class ClaimMade(Event):
+    seat: Seat = F(Seat.parse)
+    tricks: int = F(_int(0, 13), _plain)
+    statement: str | None = Opt(_free_text)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class ClaimAgreed(Event):
+    by: Seat = F(Seat.parse)
+
+
+@register("play", FACT_ROLES)
+@frozen
+class ClaimDisputed(Event):
+    by: Seat = F(Seat.parse)
+
+
+# Procedure
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class RectificationWaived(Event):
+    by: Seat = F(Seat.parse)
+    about: int | str = F(_ref, _plain)
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class AttentionDrawn(Event):
+    by: Seat = F(Seat.parse)
+    about: int | str | None = Opt(_ref, _plain)
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class DirectorCalled(Event):
+    by: Seat = F(Seat.parse)
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class RightsReserved(Event):
+    by: Seat = F(Seat.parse)
+    about: int | str | None = Opt(_ref, _plain)
+    reason: str | None = Opt(_free_text)
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class HandsReturned(Event):
+    pass
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class NextBoardStarted(Event):
+    side: Side = F(Side.parse)
+
+
+@register("procedure", FACT_ROLES)
+@frozen
+class RoundEnded(Event):
+    pass
+
+
+# Irregular boards (director; Laws 13 to 16)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class HandCountWrong(Event):
+    seat: Seat = F(Seat.parse)
+    count: int = F(_int(0, 52), _plain)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class CardSeen(Event):
+    by: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class MissingCardFound(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+    among_played: bool = F(_bool, _plain)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class WrongBoardPlayed(Event):
+    played_before_by: tuple[Seat, ...] = F(_seats, _list_str)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class ExtraneousInformation(Event):
+    by: Seat = F(Seat.parse)
+    text: str = F(_free_text)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class WrongBoardCards(Event):
+    seat: Seat = F(Seat.parse)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class ResultCancelled(Event):
+    text: str = F(_free_text)
+
+
+# Director
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class FindingMade(Event):
+    about: int | str = F(_ref, _plain)
+    field: str = F(_text)
+    value: Any = F(_json, _plain)
+    note: str | None = Opt(_free_text)
+
+
+@register("director", FACT_ROLES)
+@frozen
+class OptionChosen(Event):
+    seat: Seat = F(Seat.parse)
+    option: str = F(_option)
+    suit: Suit | None = Opt(Suit.parse)
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class ClaimRuled(Event):
+    tricks: int = F(_int(0, 13), _plain)
+    text: str | None = Opt(_free_text)
+
+
+@register("director", RULING_ROLES)
+@frozen
+class AdjustedScoreAwarded(Event):
+    kind: str = F(_one_of("artificial", "assigned", "weighted"))
+    ns: str | int | float | None = Opt(_artificial, _plain)
+    ew: str | int | float | None = Opt(_artificial, _plain)
+    results: tuple[dict[str, Any], ...] | None = Opt(_results, _list_plain)
+    text: str = F(_free_text)
+    law: str = F(_citation)
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class ProceduralPenalty(Event):
+    side: Side = F(Side.parse)
+    amount: str = F(_amount)
+    text: str = F(_free_text)
+    law: str = F(_citation)
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class DummyViolation(Event):
+    kind: str = F(_one_of("exchanged_hands", "watched_declarer", "looked_at_defender_hand"))
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class RulingGiven(Event):
+    laws: tuple[str, ...] = F(_citations, _list_plain)
+    text: str = F(_free_text)
+
+
+@register("director", RULING_ROLES)
+@frozen
+class RulingOverridden(Event):
+    about: int | str = F(_ref, _plain)
+    text: str = F(_free_text)
+
+
+# Committee
+
+
+@register("committee", RULING_ROLES)
+@frozen
+class AppealLodged(Event):
+    side: Side = F(Side.parse)
+    text: str = F(_free_text)
+
+
+@register("committee", COMMITTEE_ROLES)
+@frozen
+class AppealDecided(Event):
+    decision: str = F(_one_of("upheld", "changed"))
+    text: str = F(_free_text)
+
+
+# --------------------------------------------------------------------------
+# 4. Rectifications: emitted by the ruling engine only (role system)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class IrregularityRecorded(Event):
+    kind: str = F(_text)
+    offender: str | None = Opt(_seat_or_side)
+    about: int = F(_int(1), _plain)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class OptionsOffered(Event):
+    to: Seat = F(Seat.parse)
+    options: tuple[str, ...] = F(_options, _list_plain)
+    law: str = F(_citation)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class CallCancelled(Event):
+    seat: Seat = F(Seat.parse)
+    call: Call = F(Call.parse)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class PartnerMustPass(Event):
+    seat: Seat = F(Seat.parse)
+    until: str = F(_one_of("next_turn", "end_of_auction"))
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class ScoreCapped(Event):
+    side: Side = F(Side.parse)
+    max: str = F(_one_of("A-", "A", "A+"))
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class PenaltyCardDesignated(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+    kind: str = F(_one_of("major", "minor"))
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class PenaltyCardCleared(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class LeadRestriction(Event):
+    seat: Seat = F(Seat.parse)
+    suit: Suit = F(Suit.parse)
+    mode: str = F(_one_of("must", "must_not"))
+    lasts: str = F(_one_of("next_lead", "while_on_lead"))
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class DeclarerChanged(Event):
+    declarer: Seat = F(Seat.parse)
+    dummy: Seat = F(Seat.parse)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class CardReturned(Event):
+    seat: Seat = F(Seat.parse)
+    card: Card = F(Card.parse)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class RevokeEstablished(Event):
+    seat: Seat = F(Seat.parse)
+    trick: int = F(_int(1, 13), _plain)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class TricksTransferred(Event):
+    to: str = F(_one_of("declarer", "defenders"))
+    tricks: int = F(_int(0, 13), _plain)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class DirectorReviewRequired(Event):
+    reason: str = F(_text)
+    about: int | None = Opt(_int(1), _plain)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class ResultRecorded(Event):
+    contract: str = F(_text)
+    declarer: Seat | None = Opt(Seat.parse)
+    risk: str = F(_one_of("", "X", "XX"))
+    tricks: int | None = Opt(_int(0, 13), _plain)
+    score_ns: int = F(_int(-10000, 10000), _plain)

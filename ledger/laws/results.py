@@ -1,0 +1,21 @@
+"""Recording the result of a board (Law 77 score; a passed-out board scores 0
+for both sides, Law 22A / 77)."""
+
+from __future__ import annotations
+
+from ledger.events import ResultRecorded
+from ledger.laws import Prescription
+
+
+def record_result(state) -> list[Prescription]:
+    """When play ends (or the board is passed out), record the result once."""
+    result = state.result
+    if result is None or state.result_recorded is not None:
+        return []
+    if state.tricks:
+        last = state.tricks[-1].cards[-1].seq
+    else:
+        last = state.auction[-1].seq
+    event = ResultRecorded(contract=result.contract, declarer=result.declarer, risk=result.risk,
+                           tricks=result.tricks, score_ns=result.score_ns)
+    return [Prescription(event, (last,), result.law)]

@@ -1,0 +1,364 @@
+"""The ledger's service layer: the one path every append goes through.
+
+``Ledger.append`` parses the facts (notation, fields), checks the roles
+(spec section 6), checks them against the folded state, folds them one by one
+and lets the ruling engine add its rectifications after each, then writes the
+whole batch and the new head snapshot in one transaction. Nothing is written
+when any line is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import attrs
+import structlog
+
+from ledger import engine, events as ev
+from ledger.checks import check_fact
+from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
+from ledger.hashing import event_hash, first_break
+from ledger.store.base import Actor, EventStore, Snapshot, StoredEvent, StoreTransaction
+from projections import snapshot as snapshots
+from projections.document import to_document
+from projections.state import TableState
+from projections.table import evolve
+
+log = structlog.get_logger("ledger")
+
+STREAM_ID = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
+EVENT_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+ENGINE_NAMESPACE = uuid.UUID("5b0c1a52-7d59-4c1e-9a51-0e3f8f2b6a10")
+ENGINE_ACTOR = Actor(ev.SYSTEM, "ruling-engine")
+
+_DEFAULT_ROLE = {"director": ev.DIRECTOR, "board": ev.DIRECTOR, "committee": ev.COMMITTEE}
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@attrs.frozen
+class Fact:
+    """One parsed input line: the event, who appends it, its id."""
+
+    event: ev.Event
+    actor: Actor
+    id: str | None
+    line: int
+
+
+@attrs.frozen
+class AppendResult:
+    stored: tuple[StoredEvent, ...]
+    """Every event written by the append, facts and rectifications, in seq order."""
+    fact_seqs: tuple[int, ...]
+    """The seq of each input fact, in input order (a retried fact answers its stored seq)."""
+    replayed: bool = False
+    """True when the whole batch was a retry of events already stored (nothing written)."""
+
+    @property
+    def seqs(self) -> list[int]:
+        return list(self.fact_seqs)
+
+
+def check_stream_id(stream: object) -> str:
+    if isinstance(stream, str) and STREAM_ID.match(stream):
+        return stream
+    raise BadInput("a stream id is 1 to 200 characters of A-Z a-z 0-9 . _ / -", field="stream",
+                   value=stream)
+
+
+def parse_fact(obj: object, line: int, *, default_role: str | None = None) -> Fact:
+    """One JSON Lines object ``{"type": ..., <fields>, "actor"?: ..., "id"?: ...}``."""
+    if not isinstance(obj, Mapping):
+        raise BadInput("each line must be a JSON object", field="line", value=obj, line=line)
+    body = dict(obj)
+    type_name = body.pop("type", None)
+    try:
+        cls = ev.event_class(type_name)
+    except BadInput as exc:
+        raise exc.at_line(line) from None
+    actor = _parse_actor(body.pop("actor", None), cls, line, default_role)
+    event_id = body.pop("id", None)
+    if event_id is not None and not (isinstance(event_id, str) and EVENT_ID.match(event_id)):
+        raise BadInput("an event id is 1 to 64 characters of A-Z a-z 0-9 . _ : -", field="id",
+                       value=event_id, line=line, event_type=cls.TYPE)
+    try:
+        event = cls.from_data(body)
+    except BadInput as exc:
+        raise exc.at_line(line) from None
+    if isinstance(event, ev.BoardOpened):
+        event = event.completed()
+    if actor.role not in cls.ROLES:
+        allowed = " or ".join(sorted(cls.ROLES))
+        raise NotAllowed(actor.role, cls.TYPE,
+                         f"role {actor.role!r} may not append {cls.TYPE} (only {allowed})", line=line)
+    return Fact(event, actor, event_id, line)
+
+
+def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str | None) -> Actor:
+    if raw is None:
+        role = default_role or _DEFAULT_ROLE.get(cls.FAMILY, ev.TABLE)
+        if role not in cls.ROLES and default_role is None:
+            role = sorted(cls.ROLES)[0]
+        return Actor(role, None)
+    if not isinstance(raw, Mapping) or set(raw) - {"role", "name"}:
+        raise BadInput("actor must be an object {\"role\": ..., \"name\": ...}", field="actor",
+                       value=raw, line=line, event_type=cls.TYPE)
+    role = raw.get("role")
+    if role not in ev.ROLES:
+        raise BadInput(f"unknown role (expected one of {', '.join(ev.ROLES)})", field="actor.role",
+                       value=role, line=line, event_type=cls.TYPE)
+    if role == ev.SYSTEM:
+        raise NotAllowed(role, cls.TYPE, "role 'system' is the ruling engine's; it cannot append "
+                         "through the command line or a terminal", line=line)
+    name = raw.get("name")
+    if name is not None and not isinstance(name, str):
+        raise BadInput("actor.name must be a string", field="actor.name", value=name, line=line,
+                       event_type=cls.TYPE)
+    return Actor(role, name)
+
+
+def parse_jsonl(text: str, *, default_role: str | None = None) -> list[Fact]:
+    """Parse JSON Lines input; blank lines and lines starting with ``#`` are skipped."""
+    facts = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"malformed JSON: {exc.msg} at column {exc.colno}", field="line",
+                           value=stripped[:80], line=number) from None
+        facts.append(parse_fact(obj, number, default_role=default_role))
+    return facts
+
+
+def decode(stored: StoredEvent) -> ev.Event:
+    """The typed event of a stored envelope (upcast to the current version)."""
+    return ev.parse_stored(stored.type, stored.v, stored.data)
+
+
+class Ledger:
+    """The ledger over one event store."""
+
+    def __init__(self, store: EventStore, *, clock: Callable[[], str] = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+        self._cache: dict[str, tuple[str, TableState]] = {}
+
+    @classmethod
+    def open(cls, url: str, *, create: bool = False, schema: str | None = None,
+             clock: Callable[[], str] = utc_now) -> "Ledger":
+        from ledger.store.sql import open_store  # the adapter: only here is SQLAlchemy loaded
+
+        return cls(open_store(url, schema=schema, create=create), clock=clock)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -----------------------------------------------------------
+
+    def append(self, stream: str, facts: Sequence[Fact | Mapping[str, Any]],
+               expected_seq: int | None = None) -> AppendResult:
+        """Append a batch atomically. ``facts`` are parsed :class:`Fact` or
+        JSON-like dicts. ``expected_seq``: the seq the writer last saw (None:
+        no check). Raises BadInput, NotAllowed, ConcurrencyError."""
+        check_stream_id(stream)
+        parsed = [f if isinstance(f, Fact) else parse_fact(f, i) for i, f in enumerate(facts, start=1)]
+        if not parsed:
+            raise BadInput("nothing to append: the input has no event", field="input", value="")
+        with self.store.transaction(stream) as tx:
+            head_seq, head_hash = tx.head()
+            retried = self._retried(tx, stream, parsed)
+            if retried is not None:
+                log.info("append_retried", stream=stream, seqs=retried)
+                return AppendResult((), tuple(retried), replayed=True)
+            if expected_seq is not None and expected_seq != head_seq:
+                raise ConcurrencyError(stream, expected_seq, head_seq)
+            state = self._head_state(tx, stream, head_seq, head_hash)
+            written, fact_seqs, state = self._fold_batch(stream, parsed, state, head_seq, head_hash, tx)
+            stored = tx.insert(written)
+            assert state is not None
+            tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION, snapshots.dump(state)))
+        self._cache[stream] = (state.head, state)
+        log.info("appended", stream=stream, seqs=[e.seq for e in stored],
+                 positions=[e.position for e in stored][:1] + [e.position for e in stored][-1:])
+        return AppendResult(tuple(stored), tuple(fact_seqs))
+
+    def _retried(self, tx: StoreTransaction, stream: str, facts: Sequence[Fact]) -> list[int] | None:
+        """Idempotent ids: a batch whose ids are all stored with the same
+        content is a retry (answer the stored seqs). Same id, other content:
+        refused. A batch mixing stored and new ids: refused."""
+        ids = [f.id for f in facts if f.id is not None]
+        if not ids:
+            return None
+        if len(set(ids)) != len(ids):
+            dup = next(i for i in ids if ids.count(i) > 1)
+            raise BadInput("the same id twice in one batch", field="id", value=dup)
+        found = tx.find_ids(ids)
+        if not found:
+            return None
+        for fact in facts:
+            stored = found.get(fact.id) if fact.id else None
+            if stored is None:
+                raise BadInput("this batch mixes events already stored (a retry) with new ones; "
+                               "send the new events in a batch of their own",
+                               field="id", value=fact.id, line=fact.line)
+            if (stored.type, stored.data, stored.actor) != (fact.event.TYPE, fact.event.to_data(), fact.actor):
+                raise BadInput(f"id already stored at seq {stored.seq} with other content",
+                               field="id", value=fact.id, line=fact.line, event_type=fact.event.TYPE)
+        return [found[f.id].seq for f in facts if f.id]
+
+    def _head_state(self, tx: StoreTransaction, stream: str, head_seq: int,
+                    head_hash: str) -> TableState | None:
+        if head_seq == 0:
+            return None
+        cached = self._cache.get(stream)
+        if cached is not None and cached[0] == head_hash:
+            return cached[1]
+        snap = tx.load_snapshot()
+        if snap is not None and snap.seq == head_seq and snap.hash == head_hash \
+                and snap.version == snapshots.VERSION:
+            return snapshots.load(snap.state)
+        log.info("snapshot_refold", stream=stream, seq=head_seq)
+        return fold_events(tx.read())
+
+    def _fold_batch(self, stream: str, facts: Sequence[Fact], state: TableState | None,
+                    seq: int, prev: str, tx: StoreTransaction) -> tuple[list[StoredEvent], list[int], TableState | None]:
+        written: list[StoredEvent] = []
+        fact_seqs: list[int] = []
+        batch_ids: set[str] = set()
+        for fact in facts:
+            try:
+                check_fact(state, fact.event)
+                self._check_refs(tx, fact.event, seq, batch_ids)
+            except BadInput as exc:
+                raise exc.at_line(fact.line) from None
+            at = self.clock()
+            event_id = fact.id or str(uuid.uuid4())
+            seq += 1
+            stored = self._stored(stream, seq, event_id, fact.event, fact.actor, at, (), None, prev)
+            written.append(stored)
+            fact_seqs.append(seq)
+            batch_ids.add(event_id)
+            prev = stored.hash
+            state = evolve(state, stream, seq, prev, fact.event)
+            for _ in range(engine.MAX_ROUNDS):
+                prescriptions = engine.prescribe(state)
+                if not prescriptions:
+                    break
+                for p in prescriptions:
+                    seq += 1
+                    rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq}#{p.event.TYPE}"))
+                    stored = self._stored(stream, seq, rid, p.event, ENGINE_ACTOR, at, p.causes, p.law, prev)
+                    written.append(stored)
+                    prev = stored.hash
+                    state = evolve(state, stream, seq, prev, p.event)
+            else:  # pragma: no cover - a Law module that never settles is a bug
+                raise RuntimeError(f"the ruling engine did not settle after seq {seq}")
+        return written, fact_seqs, state
+
+    def _check_refs(self, tx: StoreTransaction, event: ev.Event, seq: int, batch_ids: set[str]) -> None:
+        """``about`` references must name an event already in the stream."""
+        about = getattr(event, "about", None)
+        if about is None or isinstance(event, ev.DummyWarnedDeclarer):
+            return
+        if isinstance(about, int):
+            if about > seq:
+                raise BadInput(f"no event at seq {about} in this stream (it is at seq {seq})",
+                               field="about", value=about, event_type=event.TYPE)
+        elif about not in batch_ids and not tx.find_ids([about]):
+            raise BadInput("no event with that id in this stream", field="about", value=about,
+                           event_type=event.TYPE)
+
+    @staticmethod
+    def _stored(stream: str, seq: int, event_id: str, event: ev.Event, actor: Actor, at: str,
+                causes: tuple[int, ...], law: str | None, prev: str) -> StoredEvent:
+        data = event.to_data()
+        digest = event_hash(stream, seq, event_id, event.TYPE, event.VERSION, data, actor.to_json(),
+                            at, causes, law, prev)
+        return StoredEvent(stream=stream, seq=seq, id=event_id, type=event.TYPE, v=event.VERSION,
+                           data=data, actor=actor, at=at, causes=causes, law=law, prev=prev,
+                           hash=digest)
+
+    # -- reading -----------------------------------------------------------
+
+    def events(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
+        check_stream_id(stream)
+        stored = self.store.read(stream, upto_seq)
+        if not stored:
+            raise StreamNotFound(stream)
+        return stored
+
+    def table_state(self, stream: str, at: int | None = None) -> tuple[TableState, bool]:
+        """The folded state after seq ``at`` (default: the head), and whether
+        the hash chain up to there verified."""
+        stored = self.events(stream, at)
+        if at is not None and stored[-1].seq < at:
+            raise BadInput(f"the stream ends at seq {stored[-1].seq}", field="at", value=at)
+        verified = chain_ok(stored)
+        state = fold_events(stored)
+        assert state is not None
+        return state, verified
+
+    def state(self, stream: str, at: int | None = None) -> dict[str, Any]:
+        """The state document of spec section 5."""
+        state, verified = self.table_state(stream, at)
+        return to_document(state, verified=verified)
+
+    def verify(self, stream: str | None = None) -> list[IntegrityError]:
+        """Recompute every hash chain; the first mismatch of each stream."""
+        streams = [check_stream_id(stream)] if stream else self.store.streams()
+        if stream and not self.store.read(stream, 1):
+            raise StreamNotFound(stream)
+        problems = []
+        for name in streams:
+            problem = first_break(self.store.read(name))
+            if problem is not None:
+                problems.append(problem)
+        return problems
+
+    def rebuild(self, streams: Iterable[str] | None = None,
+                progress: Callable[[str], None] | None = None) -> dict[str, int]:
+        """Refold streams from zero and replace their snapshots. Returns counts
+        of streams rebuilt and of snapshots that differed from the refold."""
+        names = list(streams) if streams is not None else self.store.streams()
+        differed = 0
+        for name in names:
+            stored = self.store.read(name)
+            state = fold_events(stored)
+            if state is None:
+                continue
+            fresh = snapshots.dump(state)
+            old = self.store.load_snapshot(name)
+            if old is None or old.version != snapshots.VERSION or old.state != fresh:
+                differed += 1
+            self.store.save_snapshot(Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh))
+            self._cache.pop(name, None)
+            if progress:
+                progress(name)
+        return {"streams": len(names), "differed": differed}
+
+
+def fold_events(stored: Iterable[StoredEvent]) -> TableState | None:
+    state: TableState | None = None
+    for e in stored:
+        state = evolve(state, e.stream, e.seq, e.hash, decode(e))
+    return state
+
+
+def chain_ok(stored: Sequence[StoredEvent]) -> bool:
+    return first_break(stored) is None

@@ -1,0 +1,131 @@
+"""The event store's interface: what the rest of the ledger uses.
+
+The core (``ledger.service``, ``projections``) imports only this module; the
+SQLAlchemy adapter lives in ``ledger.store.sql``.
+
+Contract (tested by ``tests/test_store_contract.py`` on every backend):
+
+* ``transaction(stream)`` opens one database transaction for one stream and
+  takes the locks the backend needs so that, until it commits or rolls back,
+  no other writer can append to that stream (SQLite: ``BEGIN IMMEDIATE``;
+  PostgreSQL: the stream's head row ``FOR UPDATE``).
+* ``StoreTransaction.insert(events)`` writes a batch whose ``seq``, ``prev``
+  and ``hash`` the caller has computed; the store assigns ``position`` only.
+  Positions are store-wide and strictly increasing in *commit* order: a reader
+  that asks for ``position > last_seen`` never misses an event committed later
+  (PostgreSQL: a transaction-scoped advisory lock is held from the insert to
+  the commit, so positions are handed out in commit order).
+* A duplicate ``(stream, seq)`` or ``(stream, id)`` from a concurrent writer
+  is raised as :class:`ledger.errors.ConcurrencyError`.
+* Nothing is ever updated or deleted in the event table; the database's own
+  triggers refuse it.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any, Iterator, Protocol, Sequence
+
+import attrs
+
+GENESIS = "0" * 64
+
+
+@attrs.frozen
+class Actor:
+    """Who appended an event: a role of spec section 6 and a free name."""
+
+    role: str
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"role": self.role, "name": self.name}
+
+
+@attrs.frozen
+class StoredEvent:
+    """One event as stored, with its envelope (spec section 2)."""
+
+    stream: str
+    seq: int
+    id: str
+    type: str
+    v: int
+    data: dict[str, Any]
+    actor: Actor
+    at: str
+    causes: tuple[int, ...]
+    law: str | None
+    prev: str
+    hash: str
+    position: int | None = None  # assigned by the store on insert
+
+    def envelope(self) -> dict[str, Any]:
+        """The JSON object ``log --json`` prints (key order as in the spec)."""
+        return {
+            "stream": self.stream, "seq": self.seq, "position": self.position,
+            "id": self.id, "type": self.type, "v": self.v, "data": self.data,
+            "actor": self.actor.to_json(), "at": self.at,
+            "causes": list(self.causes), "law": self.law,
+            "prev": self.prev, "hash": self.hash,
+        }
+
+
+@attrs.frozen
+class Snapshot:
+    """The folded state of a stream at its head, kept so that an append costs
+    one fold step. A cache: rebuilt from the events whenever ``version`` is not
+    the projection's current version."""
+
+    stream: str
+    seq: int
+    hash: str
+    version: int
+    state: dict[str, Any]
+
+
+class StoreTransaction(Protocol):
+    stream: str
+
+    def head(self) -> tuple[int, str]:
+        """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
+
+    def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
+        """The stored events of this stream whose id is in ``ids``."""
+
+    def read(self, after_seq: int = 0) -> list[StoredEvent]:
+        """The stream's events with seq > after_seq, in seq order."""
+
+    def load_snapshot(self) -> Snapshot | None:
+        ...
+
+    def insert(self, events: Sequence[StoredEvent]) -> list[StoredEvent]:
+        """Write the batch; return the events with their positions."""
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        ...
+
+
+class EventStore(Protocol):
+    url: str
+
+    def transaction(self, stream: str) -> AbstractContextManager[StoreTransaction]:
+        """Commit on normal exit, roll back on exception."""
+
+    def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
+        ...
+
+    def iter_all(self, after_position: int = 0, batch: int = 1000) -> Iterator[StoredEvent]:
+        """Every event of the store with position > after_position, in position order."""
+
+    def streams(self, prefix: str | None = None) -> list[str]:
+        ...
+
+    def load_snapshot(self, stream: str) -> Snapshot | None:
+        ...
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Outside an append (``rebuild``): replace the stream's snapshot."""
+
+    def close(self) -> None:
+        ...

@@ -1,0 +1,72 @@
+"""The table state document of spec section 5, built from a TableState.
+
+Extensions to the spec (documented in docs/EXTENSIONS.md): ``board`` also
+carries ``deal`` (the original deal, PBN), ``ns``, ``ew``, ``scoring``, ``match``
+and ``room``; unprocessed irregularities carry ``type`` and ``detail``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.bridge import SEATS
+from projections.state import TableState
+
+
+def to_document(state: TableState, verified: bool | None = None) -> dict[str, Any]:
+    b = state.board
+    contract = state.contract
+    won_decl, won_def = state.tricks_won()
+    return {
+        "stream": state.stream,
+        "seq": state.seq,
+        "laws": state.edition,
+        "board": {
+            "tournament": b.tournament, "number": b.board, "table": b.table,
+            "dealer": str(b.dealer), "vulnerability": str(b.vulnerability),
+            "deal": b.deal.to_pbn(), "ns": b.ns, "ew": b.ew, "scoring": b.scoring,
+            "match": b.match, "room": b.room,
+        },
+        "phase": state.phase,
+        "turn": str(state.turn) if state.turn else None,
+        "auction": [{"seq": a.seq, "seat": str(a.seat), "call": str(a.call), "law": a.law}
+                    for a in state.auction],
+        "calls_not_made": [],
+        "contract": None if contract is None else {
+            "level": contract.level, "strain": str(contract.strain), "risk": contract.risk.value,
+            "declarer": str(contract.declarer)},
+        "dummy": str(state.dummy) if state.dummy else None,
+        "tricks": [{"number": t.number, "leader": str(t.leader),
+                    "cards": [{"seat": str(p.seat), "card": str(p.card), "seq": p.seq, "law": p.law}
+                              for p in t.cards],
+                    "winner": str(t.winner) if t.winner else None}
+                   for t in state.tricks],
+        "plays_not_made": [],
+        "hands": {str(seat): [str(c) for c in state.hand(seat)] for seat in SEATS},
+        "penalty_cards": [],
+        "lead_restrictions": [],
+        "partner_must_pass": [],
+        "caps": [],
+        "pending": [],
+        "irregularities": [_irregularity(i) for i in state.irregularities],
+        "tricks_won": {"declarer": won_decl, "defenders": won_def},
+        "transfers": [],
+        "result": None if state.result is None else {
+            "contract": state.result.contract,
+            "declarer": str(state.result.declarer) if state.result.declarer else None,
+            "risk": state.result.risk, "tricks": state.result.tricks,
+            "score_ns": state.result.score_ns, "text": state.result.text},
+        "adjusted": None,
+        "review": [],
+        "integrity": {"head": state.head, "verified": verified},
+    }
+
+
+def _irregularity(i) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": i.kind, "offender": i.offender, "seq": i.seq, "law": i.law}
+    if i.trick is not None:
+        out["trick"] = i.trick
+    if i.kind == "unprocessed":
+        out["type"] = i.type
+        out["detail"] = i.detail
+    return out

@@ -1,0 +1,127 @@
+"""The play: the opening lead (Law 41), cards played (Law 45A, 45B), tricks
+and their winners (Law 44), and the result when the thirteenth trick is
+quitted (Law 77 for the score).
+
+An action the projection cannot rule on yet (a lead or play out of turn, a
+card exposed during the auction, a revoke) is kept as an ``unprocessed``
+irregularity. A revoke card is played all the same (Law 61: a revoke is a
+played card); the Law issues decide what follows from it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ledger.bridge import Card, Seat, Strain
+from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
+from ledger.scoring import duplicate_score
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, FaceDownLead, Irregularity,
+                               PlayedCard, Result, TableState, Trick)
+
+
+def trick_winner(cards: tuple[PlayedCard, ...], trumps: Strain) -> Seat:
+    """Law 44: the highest trump, else the highest card of the suit led."""
+    trump = trumps.trump
+    led = cards[0].card.suit
+
+    def strength(p: PlayedCard) -> tuple[int, int]:
+        if trump is not None and p.card.suit is trump:
+            return (2, p.card.strength)
+        if p.card.suit is led:
+            return (1, p.card.strength)
+        return (0, 0)
+
+    return max(cards, key=strength).seat
+
+
+def play_law(state: TableState, seat: Seat) -> str:
+    """Why a card placed on the table by ``seat`` counts as played."""
+    if seat is state.dummy:
+        return state.cite("45B")  # named by declarer, placed by dummy
+    return state.cite("45A")  # detached from the hand and faced
+
+
+def _unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
+    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
+
+
+def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> TableState:
+    """Put a played card on the current trick (or start the next one)."""
+    assert state.contract is not None
+    trick = state.current_trick
+    if trick is None or trick.complete:
+        number = len(state.tricks) + 1
+        leader = seat
+        trick = Trick(number, leader)
+        tricks = state.tricks + (trick,)
+    else:
+        tricks = state.tricks
+    cards = trick.cards + (PlayedCard(seat, card, seq, law),)
+    winner = trick_winner(cards, state.contract.strain) if len(cards) == 4 else None
+    trick = attrs.evolve(trick, cards=cards, winner=winner)
+    tricks = tricks[:-1] + (trick,)
+    state = attrs.evolve(state, tricks=tricks, hands=state.without_card(seat, card), phase=PLAY)
+    if trick.number == 13 and trick.complete:
+        state = attrs.evolve(state, phase=ENDED, result=played_result(state))
+    return state
+
+
+def played_result(state: TableState) -> Result:
+    assert state.contract is not None
+    contract = state.contract
+    tricks, _ = state.tricks_won()
+    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
+    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
+    score_ns = score if contract.side.value == "NS" else -score
+    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
+                  tricks, score_ns, state.cite("77"))
+
+
+def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
+    trick = state.current_trick
+    if trick is None or trick.complete:
+        return None
+    led = trick.suit_led
+    if card.suit is not led and any(c.suit is led for c in state.hand(seat)):
+        return f"revoke: {seat} played {card} to trick {trick.number} holding {led.symbol}"  # type: ignore[union-attr]
+    return None
+
+
+def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
+    seat, card = ev.seat, ev.card
+    if state.phase == AUCTION:
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} exposed during the auction")
+    if state.phase == ENDED:
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} after play ended")
+    if ev.fifth_card:
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} added to a trick (fifth card)")
+    if not state.holds(seat, card):
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} is not in {seat}'s remaining hand")
+    if state.face_down_lead is not None:
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} while a face-down lead is not faced")
+    if seat is not state.turn:
+        what = "opening lead" if state.phase == OPENING_LEAD else "card"
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{what} {card} by {seat} out of turn ({state.turn} to play)")
+    revoke = revoke_detail(state, seat, card)
+    state = add_card(state, seq, seat, card, play_law(state, seat))
+    if revoke is not None:
+        state = _unprocessed(state, seq, ev.TYPE, seat, revoke)
+    return state
+
+
+def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState:
+    if state.phase != OPENING_LEAD or state.face_down_lead is not None:
+        return _unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
+    if ev.seat is not state.turn or not state.holds(ev.seat, ev.card):
+        return _unprocessed(state, seq, ev.TYPE, ev.seat,
+                            f"face-down opening lead {ev.card} by {ev.seat} out of turn ({state.turn} to lead)")
+    return attrs.evolve(state, face_down_lead=FaceDownLead(ev.seat, ev.card, seq))
+
+
+def on_lead_faced(state: TableState, seq: int, ev: LeadFaced) -> TableState:
+    lead = state.face_down_lead
+    if lead is None:
+        return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail="no face-down lead to face"))
+    state = attrs.evolve(state, face_down_lead=None)
+    # The face-down opening lead becomes a played card when it is faced (41C).
+    return add_card(state, lead.seq, lead.seat, lead.card, state.cite("41C"))

@@ -1,0 +1,36 @@
+"""TableState <-> JSON for the snapshot kept at each stream's head.
+
+The snapshot is a cache: ``VERSION`` changes whenever the state's shape or
+the fold's rules change, and a snapshot of another version is ignored (the
+stream is refolded from its events). Uses cattrs for the attrs classes, with
+hooks for the bridge vocabulary (canonical strings).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cattrs
+
+from ledger.bridge import Call, Card, Deal, Risk, Seat, Strain
+from ledger.events import BoardOpened
+from projections.state import TableState
+
+VERSION = 1
+
+_conv = cattrs.Converter()
+for _cls in (Card, Call, Deal):
+    _conv.register_unstructure_hook(_cls, str)
+    _conv.register_structure_hook(_cls, lambda v, t: t.parse(v))
+for _enum in (Seat, Strain, Risk):
+    _conv.register_unstructure_hook(_enum, lambda v: v.value)
+_conv.register_unstructure_hook(BoardOpened, lambda b: b.to_data())
+_conv.register_structure_hook(BoardOpened, lambda d, _: BoardOpened.from_data(d))
+
+
+def dump(state: TableState) -> dict[str, Any]:
+    return _conv.unstructure(state)
+
+
+def load(data: dict[str, Any]) -> TableState:
+    return _conv.structure(data, TableState)

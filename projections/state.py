@@ -1,0 +1,193 @@
+"""The folded state of one board at one table: frozen attrs classes, changed
+only with ``attrs.evolve`` by the fold (``projections.table.evolve``)."""
+
+from __future__ import annotations
+
+import attrs
+
+from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, sort_cards
+from ledger.events import BoardOpened
+
+AUCTION, OPENING_LEAD, PLAY, ENDED = "auction", "opening_lead", "play", "ended"
+
+
+def cite(edition: str, law: str) -> str:
+    """A law citation of spec section 1: ``"2017:45A"``."""
+    return f"{edition}:{law}"
+
+
+@attrs.frozen
+class AuctionCall:
+    seq: int
+    seat: Seat
+    call: Call
+    law: str
+
+
+@attrs.frozen
+class PlayedCard:
+    seat: Seat
+    card: Card
+    seq: int
+    law: str
+
+
+@attrs.frozen
+class Trick:
+    number: int
+    leader: Seat
+    cards: tuple[PlayedCard, ...] = ()
+    winner: Seat | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == 4
+
+    @property
+    def suit_led(self):
+        return self.cards[0].card.suit if self.cards else None
+
+
+@attrs.frozen
+class Contract:
+    level: int
+    strain: Strain
+    risk: Risk
+    declarer: Seat
+
+    @property
+    def dummy(self) -> Seat:
+        return self.declarer.partner
+
+    @property
+    def side(self) -> Side:
+        return self.declarer.side
+
+    def __str__(self) -> str:
+        return f"{self.level}{self.strain}{self.risk}"
+
+
+@attrs.frozen
+class Irregularity:
+    """An irregularity seen by the projection. ``kind`` ``unprocessed`` marks
+    an action stored as logged that no Law module rules on yet."""
+
+    kind: str
+    seq: int
+    type: str
+    offender: str | None = None
+    detail: str = ""
+    law: str | None = None
+    trick: int | None = None
+
+
+@attrs.frozen
+class FaceDownLead:
+    seat: Seat
+    card: Card
+    seq: int
+
+
+@attrs.frozen
+class Result:
+    contract: str  # "4S" or "Pass"
+    declarer: Seat | None
+    risk: str
+    tricks: int | None
+    score_ns: int
+    law: str
+
+    @property
+    def text(self) -> str:
+        if self.contract == "Pass":
+            return "Pass"
+        assert self.tricks is not None
+        level = int(self.contract[0])
+        diff = self.tricks - (level + 6)
+        rel = "=" if diff == 0 else f"{diff:+d}"
+        return f"{self.contract}{self.risk} {self.declarer} {rel}"
+
+
+@attrs.frozen
+class TableState:
+    stream: str
+    seq: int
+    head: str
+    board: BoardOpened
+    hands: tuple[tuple[Card, ...], ...]
+    """Cards not yet played, per seat in N E S W order, display-sorted."""
+    phase: str = AUCTION
+    auction: tuple[AuctionCall, ...] = ()
+    contract: Contract | None = None
+    tricks: tuple[Trick, ...] = ()
+    face_down_lead: FaceDownLead | None = None
+    irregularities: tuple[Irregularity, ...] = ()
+    result: Result | None = None
+    result_recorded: int | None = None
+    """Seq of the engine's ResultRecorded for the current result, if any."""
+
+    @property
+    def edition(self) -> str:
+        assert self.board.laws is not None
+        return self.board.laws
+
+    def cite(self, law: str) -> str:
+        return cite(self.edition, law)
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        return self.hands[seat.index]
+
+    def holds(self, seat: Seat, card: Card) -> bool:
+        return card in self.hands[seat.index]
+
+    def without_card(self, seat: Seat, card: Card) -> tuple[tuple[Card, ...], ...]:
+        hands = list(self.hands)
+        hands[seat.index] = tuple(c for c in hands[seat.index] if c != card)
+        return tuple(hands)
+
+    @property
+    def dummy(self) -> Seat | None:
+        return self.contract.dummy if self.contract else None
+
+    @property
+    def declarer(self) -> Seat | None:
+        return self.contract.declarer if self.contract else None
+
+    @property
+    def current_trick(self) -> Trick | None:
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def turn(self) -> Seat | None:
+        """The seat whose call or card is due (dummy's seat on dummy's turn)."""
+        dealer = self.board.dealer
+        assert dealer is not None
+        if self.phase == AUCTION:
+            return dealer.next(len(self.auction))
+        if self.phase == OPENING_LEAD:
+            assert self.contract is not None
+            return self.contract.declarer.lho
+        if self.phase == PLAY:
+            trick = self.current_trick
+            assert trick is not None
+            if trick.complete:
+                return trick.winner
+            return trick.leader.next(len(trick.cards))
+        return None
+
+    def tricks_won(self) -> tuple[int, int]:
+        """(declarer's side, defenders) as played."""
+        if not self.contract:
+            return (0, 0)
+        side = self.contract.side
+        won = sum(1 for t in self.tricks if t.winner is not None and t.winner.side is side)
+        done = sum(1 for t in self.tricks if t.winner is not None)
+        return (won, done - won)
+
+    def add_irregularity(self, irregularity: Irregularity) -> "TableState":
+        return attrs.evolve(self, irregularities=self.irregularities + (irregularity,))
+
+
+def initial_hands(board: BoardOpened) -> tuple[tuple[Card, ...], ...]:
+    from ledger.bridge import SEATS
+    return tuple(tuple(sort_cards(board.deal.hand(seat))) for seat in SEATS)
