@@ -370,8 +370,7 @@ class Deal:
         parts = text[2:].split()
         if len(parts) != 4:
             raise ValueError(f"not a deal: {text!r}: {len(parts)} hands, expected 4")
-        hands: dict[Seat, frozenset[Card]] = {}
-        seen: dict[Card, Seat] = {}
+        parsed: list[tuple[Seat, list[Card]]] = []
         for i, part in enumerate(parts):
             seat = first.next(i)
             suits = part.split(".")
@@ -385,13 +384,17 @@ class Deal:
                 for r in ranks_text:
                     if r not in RANKS:
                         raise ValueError(f"not a deal: hand {seat} has {r!r} in {suit.value}, not a rank")
-                    card = _CARDS[f"{suit.value}{r}"]
-                    if card in seen:
-                        raise ValueError(f"not a deal: {card} is dealt twice ({seen[card]} and {seat})")
-                    seen[card] = seat
-                    cards.append(card)
+                    cards.append(_CARDS[f"{suit.value}{r}"])
             if len(cards) != 13:
                 raise ValueError(f"not a deal: hand {seat} has {len(cards)} cards, expected 13")
+            parsed.append((seat, cards))
+        hands: dict[Seat, frozenset[Card]] = {}
+        seen: dict[Card, Seat] = {}
+        for seat, cards in parsed:
+            for card in cards:
+                if card in seen:
+                    raise ValueError(f"not a deal: {card} is dealt twice ({seen[card]} and {seat})")
+                seen[card] = seat
             hands[seat] = frozenset(cards)
         return cls({s: hands[s] for s in _SEAT_ORDER})
 

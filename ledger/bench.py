@@ -1,0 +1,102 @@
+"""The project's benchmark (``cli.py bench``): figures printed as JSON.
+
+N complete legal boards (about 65 facts each, plus what the engine emits) are
+appended (a) one event per transaction and (b) one board per transaction,
+then (c) every board is read back from the store and folded.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from ledger.service import Ledger, fold_events, parse_fact
+from ledger.simulate import random_board
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
+              progress: bool = False) -> dict[str, Any]:
+    rng = random.Random(seed)
+    run = uuid.uuid4().hex[:8]
+    tmp = None
+    if db is None:
+        tmp = tempfile.TemporaryDirectory(prefix="ledger-bench-")
+        db = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
+    ledger = Ledger.open(db, create=True)
+    try:
+        sims = [random_board(rng, tournament=f"bench-{run}", board=i % 32 + 1, table=str(i))
+                for i in range(boards)]
+        parsed = [[parse_fact(f, n) for n, f in enumerate(sim.facts, start=1)] for sim in sims]
+
+        # (a) one event per transaction
+        latencies: list[float] = []
+        events_a = 0
+        t0 = time.perf_counter()
+        for i, facts in enumerate(_progress(parsed, progress, "append, one event per transaction")):
+            stream = f"bench/{run}/a/{i}"
+            seq = 0
+            for fact in facts:
+                t = time.perf_counter()
+                result = ledger.append(stream, [fact], expected_seq=seq)
+                latencies.append((time.perf_counter() - t) * 1000)
+                seq = result.stored[-1].seq
+                events_a += len(result.stored)
+        per_event_s = time.perf_counter() - t0
+
+        # (b) one board per transaction
+        events_b = 0
+        t0 = time.perf_counter()
+        for i, facts in enumerate(_progress(parsed, progress, "append, one board per transaction")):
+            result = ledger.append(f"bench/{run}/b/{i}", facts, expected_seq=0)
+            events_b += len(result.stored)
+        per_board_s = time.perf_counter() - t0
+
+        # (c) read back and fold every board
+        fold_ms: list[float] = []
+        events_c = 0
+        t0 = time.perf_counter()
+        streams = ledger.store.streams(prefix=f"bench/{run}/")
+        for stream in _progress(streams, progress, "read back and fold"):
+            stored = ledger.store.read(stream)
+            t = time.perf_counter()
+            state = fold_events(stored)
+            fold_ms.append((time.perf_counter() - t) * 1000)
+            assert state is not None and state.phase == "ended"
+            events_c += len(stored)
+        replay_s = time.perf_counter() - t0
+    finally:
+        ledger.close()
+        if tmp is not None:
+            tmp.cleanup()
+    return {
+        "boards": boards,
+        "events": events_a,
+        "store": db.split(":", 1)[0] if tmp is None else "sqlite (temporary file)",
+        "append_per_event_eps": round(events_a / per_event_s, 1),
+        "append_per_board_eps": round(events_b / per_board_s, 1),
+        "replay_eps": round(events_c / replay_s, 1),
+        "append_event_ms_p50": round(statistics.median(latencies), 3),
+        "append_event_ms_p99": round(_percentile(latencies, 0.99), 3),
+        "fold_board_ms_p50": round(statistics.median(fold_ms), 3),
+    }
+
+
+def _progress(items, enabled: bool, label: str):
+    if not enabled:
+        return items
+    from rich.progress import track
+
+    return track(items, description=label, transient=True)

@@ -1,0 +1,247 @@
+"""The command line of spec section 8 (``python cli.py ...`` or ``ledger ...``).
+
+Errors go to stderr with the exit codes of the spec, mapped in one place
+(:func:`main`): 2 bad input, 3 concurrency conflict, 4 permission, 1 other.
+structlog is configured here, once: a console renderer on a terminal, JSON
+lines otherwise; logs go to stderr so that stdout stays the command's output.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import structlog
+
+from ledger.errors import BadInput, LedgerError
+
+DEFAULT_DB = "sqlite:///ledger.db"
+
+
+def configure_logging(level: str | None = None) -> None:
+    level_name = (level or os.environ.get("LEDGER_LOG_LEVEL", "WARNING")).upper()
+    renderer: Any
+    if sys.stderr.isatty():
+        renderer = structlog.dev.ConsoleRenderer()
+    else:
+        renderer = structlog.processors.JSONRenderer()
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level_name, logging.WARNING)),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+def _open(ctx: click.Context, *, create: bool = False):
+    from ledger.service import Ledger
+
+    return Ledger.open(ctx.obj["db"], create=create)
+
+
+def _console():
+    from rich.console import Console
+
+    return Console()
+
+
+def _read_input(path: str | None) -> str:
+    if path in (None, "-"):
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")  # type: ignore[arg-type]
+    except OSError as exc:
+        raise BadInput(f"cannot read the file: {exc.strerror}", field="FILE", value=path) from None
+    except UnicodeDecodeError:
+        raise BadInput("the file is not UTF-8 text", field="FILE", value=path) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="LEDGER_DB", default=DEFAULT_DB, show_default=True,
+              help="Database URL: sqlite:///FILE or postgresql+psycopg://USER@HOST/DB ($LEDGER_DB).")
+@click.option("--log-level", default=None, help="structlog level (default WARNING, $LEDGER_LOG_LEVEL).")
+@click.pass_context
+def cli(ctx: click.Context, db: str, log_level: str | None) -> None:
+    """A tournament ruling ledger for duplicate bridge."""
+    configure_logging(log_level)
+    ctx.ensure_object(dict)
+    ctx.obj["db"] = db
+
+
+@cli.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Create or upgrade the schema (Alembic upgrade head)."""
+    from ledger.store.migrate import current, upgrade
+
+    upgrade(ctx.obj["db"])
+    click.echo(f"schema at revision {current(ctx.obj['db'])} ({_safe_url(ctx.obj['db'])})")
+
+
+@cli.command()
+@click.argument("stream")
+@click.argument("file", required=False)
+@click.option("--expected-seq", type=int, default=None,
+              help="The seq you last saw; refused (exit 3) if the stream moved on.")
+@click.option("--json", "as_json", is_flag=True, help="Print the written envelopes as JSON Lines.")
+@click.pass_context
+def append(ctx: click.Context, stream: str, file: str | None, expected_seq: int | None,
+           as_json: bool) -> None:
+    """Append the JSON Lines facts in FILE (or stdin) as one atomic batch."""
+    from ledger.service import parse_jsonl
+
+    facts = parse_jsonl(_read_input(file))
+    with _open(ctx) as ledger:
+        result = ledger.append(stream, facts, expected_seq=expected_seq)
+    if as_json:
+        for e in result.stored:
+            click.echo(json.dumps(e.envelope(), ensure_ascii=False))
+        return
+    if result.replayed:
+        click.echo("already stored (retry): seq " + " ".join(map(str, result.fact_seqs)))
+        return
+    facts_seqs = set(result.fact_seqs)
+    for e in result.stored:
+        mark = "" if e.seq in facts_seqs else f"  ({e.law}, by the ruling engine)"
+        click.echo(f"{e.seq} {e.type}{mark}")
+
+
+@cli.command()
+@click.argument("stream")
+@click.option("--at", "at_seq", type=int, default=None, help="The state after this seq.")
+@click.option("--json", "as_json", is_flag=True, help="The state document (spec section 5).")
+@click.pass_context
+def state(ctx: click.Context, stream: str, at_seq: int | None, as_json: bool) -> None:
+    """The table state: hands, auction, tricks, rulings, result."""
+    with _open(ctx) as ledger:
+        doc = ledger.state(stream, at_seq)
+    _print_state(doc, as_json)
+
+
+def _print_state(doc: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        return
+    from ledger.render import render_state
+
+    _console().print(render_state(doc))
+
+
+@cli.command("log")
+@click.argument("stream")
+@click.option("--json", "as_json", is_flag=True, help="One envelope per line (spec section 2).")
+@click.pass_context
+def log_cmd(ctx: click.Context, stream: str, as_json: bool) -> None:
+    """The stream's events, in order, with who logged them and which Law applied."""
+    with _open(ctx) as ledger:
+        stored = ledger.events(stream)
+    envelopes = [e.envelope() for e in stored]
+    if as_json:
+        for env in envelopes:
+            click.echo(json.dumps(env, ensure_ascii=False))
+        return
+    from ledger.render import render_log
+
+    _console().print(render_log(envelopes))
+
+
+@cli.command()
+@click.argument("stream", required=False)
+@click.pass_context
+def verify(ctx: click.Context, stream: str | None) -> None:
+    """Recompute every hash chain (or STREAM's); exit 1 naming the first mismatch."""
+    with _open(ctx) as ledger:
+        problems = ledger.verify(stream)
+        count = 1 if stream else len(ledger.store.streams())
+    if problems:
+        for p in problems:
+            click.echo(f"FAILED: stream {p.stream!r} seq {p.seq}: {p.reason}", err=True)
+        ctx.exit(1)
+    click.echo(f"ok: {count} stream(s) verified")
+
+
+@cli.command()
+@click.argument("file")
+@click.option("--at", "at_seq", type=int, default=None, help="Print the state after this seq.")
+@click.option("--json", "as_json", is_flag=True, help="The state document (spec section 5).")
+def replay(file: str, at_seq: int | None, as_json: bool) -> None:
+    """Append a scenario file to a fresh in-memory ledger and print the state."""
+    from ledger.scenario import replay_text
+
+    with replay_text(_read_input(file)) as (ledger, stream):
+        doc = ledger.state(stream, at_seq)
+    _print_state(doc, as_json)
+
+
+@cli.command()
+@click.argument("streams", nargs=-1)
+@click.pass_context
+def rebuild(ctx: click.Context, streams: tuple[str, ...]) -> None:
+    """Refold streams from their events and replace the head snapshots."""
+    from rich.progress import Progress
+
+    with _open(ctx) as ledger:
+        names = list(streams) or ledger.store.streams()
+        with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+            task = progress.add_task("rebuilding", total=len(names))
+            counts = ledger.rebuild(names, progress=lambda _: progress.advance(task))
+    click.echo(f"rebuilt {counts['streams']} stream(s); {counts['differed']} snapshot(s) differed")
+
+
+@cli.command()
+@click.option("--boards", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.pass_context
+def bench(ctx: click.Context, boards: int, as_json: bool, seed: int) -> None:
+    """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
+    from ledger.bench import run_bench
+
+    db = ctx.obj["db"] if ctx.get_parameter_source("db") != click.core.ParameterSource.DEFAULT else None
+    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty())
+    if as_json:
+        click.echo(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            click.echo(f"{key:>24}: {value}")
+
+
+def _safe_url(url: str) -> str:
+    """The URL without a password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':')[0]}@{host}"
+    return url
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (spec section 8)."""
+    try:
+        rv = cli.main(args=argv, prog_name="cli.py", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return exc.exit_code
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,680 @@
+"""Terminal rendering of the table state (LEDGER-SPEC section 5) and of a stream's log (section 2).
+
+Pure presentation: every function takes plain dicts (the JSON documents of the spec) and
+returns ``rich`` renderables; nothing here reads the store, the clock or the environment.
+The only output is :func:`print_renderable`, on the console it is given.
+
+Conventions, for the directors and committees who read it:
+
+* cards and calls with suit symbols (``♠K``, ``1♠``, ``3NT``), ``10`` for the ten;
+* the compass shows the four original hands; cards already played are dimmed and struck.
+  On a console without colours (a pipe, a file) the strike is written with the Unicode
+  combining long stroke (U+0336), which keeps the columns aligned;
+* the auction grid reads W N E S, the first call in the dealer's column;
+* rulings, options and irregularities in plain words with their Law citation.
+
+Extension keys of the state document relied on (added by the ledger to section 5):
+``board.deal`` (the original PBN deal), ``board.ns``, ``board.ew``, ``board.scoring``, and
+irregularity entries of kind ``"unprocessed"`` (``type``, ``detail``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from rich import box
+from rich.console import Console, ConsoleOptions, Group, NewLine, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text"]
+
+SEATS = ("N", "E", "S", "W")
+GRID_ORDER = ("W", "N", "E", "S")
+SUITS = ("S", "H", "D", "C")
+RANKS = "AKQJT98765432"
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}
+SUIT_STYLES = {"S": "", "H": "red", "D": "red", "C": ""}
+STRAIN_SYMBOLS = {**SUIT_SYMBOLS, "NT": "NT", "N": "NT"}
+
+PLAYED_STYLE = "dim strike"
+WINNER_STYLE = "bold"
+STRIKE = "\u0336"  # combining long stroke overlay: strike-through in plain text
+VOID = "—"
+ELLIPSIS = "…"
+
+PHASES = {"auction": "auction", "opening_lead": "opening lead", "play": "play", "ended": "ended"}
+SCORING = {"MP": "pairs (MP)", "IMP": "teams (IMP)"}
+
+IRREGULARITY_WORDS = {
+    "change_of_call": "change of call",
+    "misinformation": "misinformation",
+    "lead_out_of_turn": "lead out of turn",
+    "play_out_of_turn": "play out of turn",
+    "revoke": "revoke",
+    "exposed_card": "exposed card",
+    "fifth_card": "fifth card played to a trick",
+    "dummy_misplay": "dummy misplaced a card",
+    "illegal_withdrawal": "card illegally withdrawn",
+    "unintended_call_corrected": "unintended call corrected",
+}
+UNTIL_WORDS = {"next_turn": "at the next turn to call",
+               "end_of_auction": "for the rest of the auction"}
+ORDINARY_PLAY_LAWS = {"45A", "45B"}
+
+
+# --- notation -------------------------------------------------------------------------
+
+
+def _parse_card(card: str) -> tuple[str, str] | None:
+    """``"SA"``, ``"s10"``, ``"♠A"`` -> ``("S", "A")``; None if it is not a card."""
+    if not isinstance(card, str) or len(card) < 2:
+        return None
+    suit = SYMBOL_SUITS.get(card[0], card[0].upper())
+    rank = card[1:].upper()
+    rank = "T" if rank == "10" else rank
+    if suit not in SUITS or len(rank) != 1 or rank not in RANKS:
+        return None
+    return suit, rank
+
+
+def _rank_text(rank: str) -> str:
+    return "10" if rank == "T" else rank
+
+
+def card_text(card: str | None) -> str:
+    """A card as players read it: ``"SK"`` -> ``"♠K"``, ``"HT"`` -> ``"♥10"``."""
+    parsed = _parse_card(card) if card else None
+    if parsed is None:
+        return str(card) if card is not None else "?"
+    suit, rank = parsed
+    return SUIT_SYMBOLS[suit] + _rank_text(rank)
+
+
+def _suit_text(suit: str | None) -> str:
+    if not suit:
+        return "?"
+    return SUIT_SYMBOLS.get(suit.upper(), suit)
+
+
+def call_text(call: str | None) -> str:
+    """A call as players read it: ``"1S"`` -> ``"1♠"``, ``"3NT"``, ``"Pass"``, ``"X"``."""
+    if call is None:
+        return "?"
+    upper = call.upper()
+    if upper in ("P", "PASS"):
+        return "Pass"
+    if upper in ("X", "XX"):
+        return upper
+    if len(upper) >= 2 and upper[0] in "1234567" and upper[1:] in STRAIN_SYMBOLS:
+        return upper[0] + STRAIN_SYMBOLS[upper[1:]]
+    return call
+
+
+def _contract_text(contract: str | None, risk: str | None) -> str:
+    """``("4S", "X")`` -> ``"4♠X"``; a passed-out board -> ``"Passed out"``."""
+    if contract is None:
+        return "?"
+    if call_text(contract) == "Pass":
+        return "Passed out"
+    return call_text(contract) + (risk or "")
+
+
+def _seat(seat: str | None) -> str:
+    return seat if seat else "—"
+
+
+def _titled(title: str, lines: list[str]) -> Text:
+    return Text.assemble((title, "bold"), "\n", "\n".join(lines))
+
+
+def _law(law: str | None) -> str:
+    return f" — {law}" if law else ""
+
+
+def _plural(count: int | None, word: str) -> str:
+    if count is None:
+        return f"? {word}s"
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- hands ----------------------------------------------------------------------------
+
+
+def _parse_deal(deal: str | None) -> dict[str, list[str] | None] | None:
+    """The hands of a PBN deal string, by seat; a hand written ``-`` is unknown (None)."""
+    if not isinstance(deal, str) or ":" not in deal:
+        return None
+    first, _, rest = deal.strip().partition(":")
+    first = first.strip().upper()
+    hands_text = rest.split()
+    if first not in SEATS or len(hands_text) != 4:
+        return None
+    start = SEATS.index(first)
+    hands: dict[str, list[str] | None] = {}
+    for offset, text in enumerate(hands_text):
+        seat = SEATS[(start + offset) % 4]
+        if text == "-":
+            hands[seat] = None
+            continue
+        suits = text.split(".")
+        if len(suits) != 4:
+            return None
+        cards = []
+        for suit, ranks in zip(SUITS, suits):
+            for rank in ranks.upper().replace("10", "T"):
+                if rank not in RANKS:
+                    return None
+                cards.append(suit + rank)
+        hands[seat] = cards
+    return hands
+
+
+def _remaining(doc: Mapping[str, Any]) -> dict[str, set[str]]:
+    """The cards not yet played, by seat, for the seats the document gives."""
+    hands = doc.get("hands") or {}
+    remaining: dict[str, set[str]] = {}
+    for seat, cards in hands.items():
+        parsed = (_parse_card(card) for card in cards or [])
+        remaining[seat.upper()] = {suit + rank for suit, rank in filter(None, parsed)}
+    return remaining
+
+
+def _original_hands(doc: Mapping[str, Any]) -> dict[str, list[str] | None]:
+    """The four original hands: from ``board.deal``, else rebuilt from hands and tricks."""
+    parsed = _parse_deal((doc.get("board") or {}).get("deal"))
+    if parsed is not None:
+        return parsed
+    rebuilt: dict[str, set[str]] = {seat: set(cards) for seat, cards in _remaining(doc).items()}
+    for trick in doc.get("tricks") or []:
+        for played in trick.get("cards") or []:
+            card = _parse_card(played.get("card"))
+            if card and played.get("seat"):
+                rebuilt.setdefault(played["seat"], set()).add("".join(card))
+    return {seat: sorted(rebuilt[seat]) if seat in rebuilt else None for seat in SEATS}
+
+
+def _ranks_in_suit(cards: Iterable[str], suit: str) -> list[str]:
+    return sorted((card[1] for card in cards if card[0] == suit), key=RANKS.index)
+
+
+def _played_piece(text: str, played: bool, plain: bool) -> Text:
+    if not played:
+        return Text(text)
+    if plain:
+        return Text("".join(char + STRIKE for char in text))
+    return Text(text, style=PLAYED_STYLE)
+
+
+def _suit_line(cards: list[str] | None, suit: str, left: set[str] | None, plain: bool) -> Text:
+    """One suit of a hand: ``♠ A K 10 2``; played ranks struck; ``—`` for a void."""
+    line = Text(SUIT_SYMBOLS[suit], style=SUIT_STYLES[suit])
+    line.append(" ")
+    if cards is None:
+        return line.append("?")
+    ranks = _ranks_in_suit(cards, suit)
+    if not ranks:
+        return line.append(VOID)
+    for index, rank in enumerate(ranks):
+        if index:
+            line.append(" ")
+        played = left is not None and suit + rank not in left
+        line.append_text(_played_piece(_rank_text(rank), played, plain))
+    return line
+
+
+def _hand_label(seat: str, doc: Mapping[str, Any]) -> Text:
+    label = Text.assemble((SEAT_NAMES[seat], "bold"))
+    contract = doc.get("contract") or {}
+    if contract.get("declarer") == seat:
+        label.append(" (declarer)", style="italic")
+    elif doc.get("dummy") == seat:
+        label.append(" (dummy)", style="italic")
+    return label
+
+
+def _hand_lines(seat: str, doc: Mapping[str, Any], hands: Mapping[str, list[str] | None],
+                remaining: Mapping[str, set[str]], plain: bool) -> list[Text]:
+    cards = hands.get(seat)
+    left = remaining.get(seat)
+    return [_hand_label(seat, doc)] + [_suit_line(cards, suit, left, plain) for suit in SUITS]
+
+
+def _centre_box(board: Mapping[str, Any]) -> list[Text]:
+    inner = [f"Board {board.get('number', '?')}",
+             f"Dealer {_seat(board.get('dealer'))}",
+             f"Vul {board.get('vulnerability') or '?'}"]
+    width = max(len(line) for line in inner) + 2
+    lines = [Text("┌" + "─" * width + "┐")]
+    lines += [Text("│" + line.center(width) + "│") for line in inner]
+    lines.append(Text("└" + "─" * width + "┘"))
+    return lines
+
+
+def _compass_grid(doc: Mapping[str, Any], plain: bool) -> Table:
+    board = doc.get("board") or {}
+    hands = _original_hands(doc)
+    remaining = _remaining(doc)
+    north, east, south, west = (_hand_lines(seat, doc, hands, remaining, plain) for seat in SEATS)
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(3):
+        grid.add_column(no_wrap=True)
+    empty = Text("")
+    for line in north:
+        grid.add_row(empty, line, empty)
+    for left, centre, right in zip(west, _centre_box(board), east):
+        grid.add_row(left, centre, right)
+    for line in south:
+        grid.add_row(empty, line, empty)
+    return grid
+
+
+class _Compass:
+    """The compass diagram; strikes played cards with U+0336 on consoles without colour."""
+
+    def __init__(self, doc: Mapping[str, Any]) -> None:
+        self.doc = doc
+
+    @staticmethod
+    def _plain(console: Console) -> bool:
+        return console.color_system is None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield _compass_grid(self.doc, self._plain(console))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, _compass_grid(self.doc, self._plain(console)))
+
+
+# --- sections of the state ------------------------------------------------------------
+
+
+def _header(doc: Mapping[str, Any]) -> Text:
+    board = doc.get("board") or {}
+    header = Text()
+    header.append(f"{board.get('tournament') or '?'} · ")
+    header.append(f"Board {board.get('number', '?')}", style="bold")
+    header.append(f" · Table {board.get('table') or '?'}")
+    header.append(f" · Dealer {_seat(board.get('dealer'))}")
+    header.append(f" · Vul {board.get('vulnerability') or '?'}")
+    header.append(f" · Laws {doc.get('laws') or '?'}")
+    header.append(f" · Phase {PHASES.get(doc.get('phase'), doc.get('phase') or '?')}")
+    header.append(f" · Turn {_seat(doc.get('turn'))}")
+    header.append(f" · seq {doc.get('seq', '?')}")
+    extras = []
+    if board.get("ns"):
+        extras.append(f"NS {board['ns']}")
+    if board.get("ew"):
+        extras.append(f"EW {board['ew']}")
+    if board.get("scoring"):
+        extras.append(f"scoring {SCORING.get(board['scoring'], board['scoring'])}")
+    if extras:
+        header.append("\n" + " · ".join(extras), style="dim")
+    return header
+
+
+def _auction_cells(doc: Mapping[str, Any]) -> list[list[Text]]:
+    """Rows of W N E S cells; each call in its seat's column, a new row when rotation wraps."""
+    board = doc.get("board") or {}
+    entries = [(entry.get("seat"), Text(call_text(entry.get("call"))))
+               for entry in doc.get("auction") or []]
+    if doc.get("phase") == "auction" and doc.get("turn") in GRID_ORDER:
+        entries.append((doc["turn"], Text("?", style="bold")))
+    rows: list[list[Text]] = []
+    column = GRID_ORDER.index(board["dealer"]) if board.get("dealer") in GRID_ORDER else 0
+    row = [Text("") for _ in GRID_ORDER]
+    first = True
+    for seat, cell in entries:
+        target = GRID_ORDER.index(seat) if seat in GRID_ORDER else column
+        if not first and target <= column:
+            rows.append(row)
+            row = [Text("") for _ in GRID_ORDER]
+        row[target] = cell
+        column, first = target, False
+    rows.append(row)
+    return rows
+
+
+def _auction(doc: Mapping[str, Any]) -> Table:
+    table = Table(title="Auction", title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False, padding=(0, 1))
+    for seat in GRID_ORDER:
+        table.add_column(seat, min_width=4, no_wrap=True)
+    for row in _auction_cells(doc):
+        table.add_row(*row)
+    return table
+
+
+def _not_made_line(entry: Mapping[str, Any], what: str, verdict: str) -> str:
+    shown = call_text(entry.get("call")) if what == "call" else card_text(entry.get("card"))
+    reason = entry.get("reason") or "no reason given"
+    return (f"seq {entry.get('seq', '?')} {_seat(entry.get('seat'))} {shown}: {verdict} ({reason})"
+            f"{_law(entry.get('law'))}")
+
+
+def _not_made(doc: Mapping[str, Any]) -> Text | None:
+    calls, plays = doc.get("calls_not_made") or [], doc.get("plays_not_made") or []
+    lines = [_not_made_line(entry, "call", "not a call") for entry in calls]
+    lines += [_not_made_line(entry, "card", "not played") for entry in plays]
+    if not lines:
+        return None
+    return _titled("Calls and plays that do not count", lines)
+
+
+def _passed_out(doc: Mapping[str, Any]) -> bool:
+    result = doc.get("result") or {}
+    if result.get("contract") is not None and call_text(result["contract"]) == "Pass":
+        return True
+    calls = [call_text(entry.get("call")) for entry in doc.get("auction") or []]
+    return len(calls) == 4 and all(call == "Pass" for call in calls)
+
+
+def _contract_line(doc: Mapping[str, Any]) -> Text | None:
+    contract = doc.get("contract")
+    if contract:
+        level, strain = contract.get("level"), contract.get("strain")
+        text = _contract_text(f"{level}{strain}", contract.get("risk"))
+        declarer = _seat(contract.get("declarer"))
+        line = Text.assemble(("Contract: ", "bold"), f"{text} by {declarer}")
+        if doc.get("dummy"):
+            line.append(f", dummy {doc['dummy']}")
+        return line
+    if _passed_out(doc):
+        return Text.assemble(("Contract: ", "bold"), "Passed out")
+    return None
+
+
+def _declaring_side(doc: Mapping[str, Any]) -> set[str] | None:
+    declarer = (doc.get("contract") or {}).get("declarer")
+    return {declarer, PARTNER[declarer]} if declarer in PARTNER else None
+
+
+def _is_ordinary(law: str | None) -> bool:
+    return law is None or law.rpartition(":")[2] in ORDINARY_PLAY_LAWS
+
+
+def _trick_cells(trick: Mapping[str, Any], notes: list[str]) -> list[Text]:
+    cells = []
+    for played in (trick.get("cards") or [])[:4]:
+        cell = Text(f"{_seat(played.get('seat'))} {card_text(played.get('card'))}")
+        if played.get("seat") and played.get("seat") == trick.get("winner"):
+            cell.stylize(WINNER_STYLE)
+        if not _is_ordinary(played.get("law")):
+            cell.append("*")
+            notes.append(f"trick {trick.get('number', '?')} {_seat(played.get('seat'))} "
+                         f"{card_text(played.get('card'))} ({played['law']})")
+        cells.append(cell)
+    return cells + [Text("")] * (4 - len(cells))
+
+
+def _tricks(doc: Mapping[str, Any]) -> Group | None:
+    tricks = doc.get("tricks") or []
+    if not tricks:
+        return None
+    side = _declaring_side(doc)
+    table = Table(title="Play", title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Led by", no_wrap=True)
+    for heading in ("1st", "2nd", "3rd", "4th"):
+        table.add_column(heading, min_width=5, no_wrap=True)
+    table.add_column("Won by", no_wrap=True)
+    if side:
+        table.add_column("Decl–Def", justify="right", no_wrap=True)
+    notes: list[str] = []
+    declarer_count = defenders_count = 0
+    for trick in tricks:
+        winner = trick.get("winner")
+        row = [Text(str(trick.get("number", "?"))), Text(_seat(trick.get("leader")))]
+        row += _trick_cells(trick, notes)
+        row.append(Text(winner or ELLIPSIS, style=WINNER_STYLE if winner else ""))
+        if side:
+            if winner in side:
+                declarer_count += 1
+            elif winner:
+                defenders_count += 1
+            row.append(Text(f"{declarer_count}–{defenders_count}" if winner else ""))
+        table.add_row(*row)
+    parts: list[RenderableType] = [table]
+    if notes:
+        parts.append(Text("* counts as played by law: " + "; ".join(notes), style="dim"))
+    won = doc.get("tricks_won")
+    if won:
+        parts.append(Text(f"Tricks won: declarer {won.get('declarer', 0)}, "
+                          f"defenders {won.get('defenders', 0)}"))
+    return Group(*parts)
+
+
+def _penalty_card_line(entry: Mapping[str, Any]) -> str:
+    kind = (entry.get("kind") or "").capitalize() or "Penalty"
+    return f"{kind} penalty card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))}"
+
+
+def _lead_restriction_line(entry: Mapping[str, Any]) -> str:
+    seat, suit = _seat(entry.get("seat")), _suit_text(entry.get("suit"))
+    verb = "must not lead" if entry.get("mode") == "must_not" else "must lead"
+    when = {"next_lead": "at the next lead",
+            "while_on_lead": f"for as long as {seat} retains the lead"}.get(entry.get("lasts"), "")
+    return f"Lead restriction: {seat} {verb} {suit} {when}".rstrip()
+
+
+def _must_pass_line(entry: Mapping[str, Any]) -> str:
+    until = UNTIL_WORDS.get(entry.get("until"), f"until {entry.get('until')}")
+    return f"Must pass: {_seat(entry.get('seat'))} must pass {until}"
+
+
+def _cap_line(entry: Mapping[str, Any]) -> str:
+    cap = entry.get("max")
+    words = "average minus (A-)" if cap == "A-" else str(cap)
+    return f"Score capped: {_seat(entry.get('side'))} can score at most {words}"
+
+
+def _pending_line(entry: Mapping[str, Any]) -> str:
+    law = f" ({entry['law']})" if entry.get("law") else ""
+    options = ", ".join(entry.get("options") or []) or "no option listed"
+    return f"Pending: {_seat(entry.get('to'))} to choose{law}: {options}"
+
+
+def _irregularity_line(entry: Mapping[str, Any]) -> str:
+    if entry.get("kind") == "unprocessed":
+        offender = f", offender {entry['offender']}" if entry.get("offender") else ""
+        detail = f": {entry['detail']}" if entry.get("detail") else ""
+        return (f"Unprocessed (director to rule): {entry.get('type') or 'event'} at seq "
+                f"{entry.get('seq', '?')}{offender}{detail}{_law(entry.get('law'))}")
+    kind = entry.get("kind") or "irregularity"
+    words = IRREGULARITY_WORDS.get(kind, kind.replace("_", " "))
+    facts = [f"seq {entry['seq']}"] if entry.get("seq") is not None else []
+    if entry.get("trick") is not None:
+        facts.append(f"trick {entry['trick']}")
+    if entry.get("established") is not None:
+        facts.append("established" if entry["established"] else "not established")
+    by = f" by {entry['offender']}" if entry.get("offender") else ""
+    where = f" ({', '.join(facts)})" if facts else ""
+    detail = f": {entry['detail']}" if entry.get("detail") else ""
+    return f"Irregularity: {words}{by}{where}{detail}{_law(entry.get('law'))}"
+
+
+def _transfer_line(entry: Mapping[str, Any]) -> str:
+    tricks = entry.get("tricks", 0)
+    return (f"Tricks transferred: {_plural(tricks, 'trick')} to {entry.get('to') or '?'}"
+            f"{_law(entry.get('law'))}")
+
+
+def _review_line(entry: Mapping[str, Any]) -> str:
+    about = f" (seq {entry['seq']})" if entry.get("seq") is not None else ""
+    return f"Director review required: {entry.get('reason') or 'no reason given'}{about}"
+
+
+def _artificial_value(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g}%"
+    if value == "none":
+        return "not scored at this table"
+    return str(value)
+
+
+def _assigned_result(result: Mapping[str, Any]) -> str:
+    contract = _contract_text(result.get("contract"), result.get("risk"))
+    tricks = _plural(result.get("tricks"), "trick")
+    text = contract if contract == "Passed out" else (
+        f"{contract} by {_seat(result.get('declarer'))}, {tricks}")
+    weight = result.get("weight")
+    share = f"{weight * 100:g}% of " if isinstance(weight, (int, float)) else ""
+    side = result.get("side")
+    owner = "" if side in (None, "both") else f"{side}: "
+    return f"{owner}{share}{text}"
+
+
+def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
+    kind = adjusted.get("kind") or "adjusted"
+    if kind == "artificial":
+        body = (f"NS {_artificial_value(adjusted.get('ns'))}, "
+                f"EW {_artificial_value(adjusted.get('ew'))}")
+    else:
+        body = "; ".join(_assigned_result(result) for result in adjusted.get("results") or [])
+    text = f" ({adjusted['text']})" if adjusted.get("text") else ""
+    return f"Adjusted score ({kind}): {body}{text}{_law(adjusted.get('law'))}"
+
+
+RULING_LINES = (
+    ("penalty_cards", _penalty_card_line),
+    ("lead_restrictions", _lead_restriction_line),
+    ("partner_must_pass", _must_pass_line),
+    ("caps", _cap_line),
+    ("pending", _pending_line),
+    ("irregularities", _irregularity_line),
+    ("transfers", _transfer_line),
+    ("review", _review_line),
+)
+
+
+def _rulings(doc: Mapping[str, Any]) -> Text | None:
+    lines = [line_of(entry) for key, line_of in RULING_LINES for entry in doc.get(key) or []]
+    if doc.get("adjusted"):
+        lines.append(_adjusted_line(doc["adjusted"]))
+    if not lines:
+        return None
+    return _titled("Rulings", lines)
+
+
+def _score(score: int | None) -> str:
+    if score is None:
+        return "?"
+    return f"+{score}" if score > 0 else str(score)
+
+
+def _result(doc: Mapping[str, Any]) -> Text | None:
+    result = doc.get("result")
+    if not result:
+        return None
+    contract = _contract_text(result.get("contract"), result.get("risk"))
+    line = Text.assemble(("Result: ", "bold"))
+    if contract == "Passed out":
+        line.append("Passed out")
+    else:
+        line.append(f"{contract} by {_seat(result.get('declarer'))}, "
+                    f"{_plural(result.get('tricks', 0), 'trick')}")
+        if result.get("text"):
+            line.append(f" ({result['text']})")
+    if result.get("score_ns") is not None:
+        line.append(f", NS {_score(result['score_ns'])}")
+    return line
+
+
+def _integrity(doc: Mapping[str, Any]) -> Text | None:
+    integrity = doc.get("integrity")
+    if not integrity:
+        return None
+    head = integrity.get("head") or ""
+    shown = head[:16] + ELLIPSIS if len(head) > 16 else (head or "none")
+    verified = integrity.get("verified")
+    words = "yes" if verified else ("no" if verified is not None else "not checked")
+    return Text(f"Integrity: head {shown}, verified {words}",
+                style="" if verified or verified is None else "bold red")
+
+
+# --- public ---------------------------------------------------------------------------
+
+
+def render_state(doc: Mapping[str, Any]) -> RenderableType:
+    """The table state document (spec section 5) as header, compass, auction, play, rulings."""
+    blocks: list[list[RenderableType | None]] = [
+        [_header(doc)],
+        [_Compass(doc)],
+        [_auction(doc), _contract_line(doc), _not_made(doc)],
+        [_tricks(doc)],
+        [_rulings(doc)],
+        [_result(doc), _integrity(doc)],
+    ]
+    parts: list[RenderableType] = []
+    for block in blocks:
+        present = [part for part in block if part is not None]
+        if present:
+            if parts:
+                parts.append(NewLine())
+            parts.extend(present)
+    return Group(*parts)
+
+
+def _time(at: str | None) -> str:
+    """``2026-11-21T14:03:11.123456Z`` -> ``14:03:11.123``."""
+    if not at:
+        return ""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at
+    return moment.strftime("%H:%M:%S.") + f"{moment.microsecond // 1000:03d}"
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, str):
+        return value if value and " " not in value else json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _data(data: Mapping[str, Any] | None) -> str:
+    return " ".join(f"{key}={_compact(value)}" for key, value in (data or {}).items())
+
+
+def _blank_if_none(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _actor(actor: Mapping[str, Any] | None) -> str:
+    if not actor:
+        return ""
+    role, name = actor.get("role") or "?", actor.get("name")
+    return f"{role}/{name}" if name else role
+
+
+def render_log(events: list[Mapping[str, Any]]) -> RenderableType:
+    """A stream's envelopes (spec section 2), one row per event."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+                  collapse_padding=True)
+    table.add_column("seq", justify="right", no_wrap=True)
+    table.add_column("pos", justify="right", no_wrap=True)
+    table.add_column("time", no_wrap=True)
+    table.add_column("actor", overflow="fold", max_width=16)
+    table.add_column("type", no_wrap=True)
+    table.add_column("data", overflow="fold", ratio=1)
+    table.add_column("law", overflow="fold", max_width=12)
+    table.add_column("causes", overflow="fold", max_width=10)
+    for event in events:
+        table.add_row(_blank_if_none(event.get("seq")), _blank_if_none(event.get("position")),
+                      _time(event.get("at")), _actor(event.get("actor")), event.get("type") or "",
+                      _data(event.get("data")), event.get("law") or "",
+                      ",".join(str(cause) for cause in event.get("causes") or []))
+    return table
+
+
+def print_renderable(renderable: RenderableType, console: Console | None = None) -> None:
+    """Print on ``console`` (a fresh terminal console when none is given)."""
+    (console or Console()).print(renderable)
