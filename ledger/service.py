@@ -115,8 +115,8 @@ def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str 
         raise BadInput(f"unknown role (expected one of {', '.join(ev.ROLES)})", field="actor.role",
                        value=role, line=line, event_type=cls.TYPE)
     if role == ev.SYSTEM:
-        raise NotAllowed(role, cls.TYPE, "role 'system' is the ruling engine's; it cannot append "
-                         "through the command line or a terminal", line=line)
+        raise NotAllowed(role, cls.TYPE, f"role 'system' may not append {cls.TYPE}: it is the ruling "
+                         "engine's, never given through the command line or a terminal", line=line)
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise BadInput("actor.name must be a string", field="actor.name", value=name, line=line,
