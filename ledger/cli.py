@@ -198,6 +198,32 @@ def rebuild(ctx: click.Context, streams: tuple[str, ...]) -> None:
     click.echo(f"rebuilt {counts['streams']} stream(s); {counts['differed']} snapshot(s) differed")
 
 
+DEMO_STREAMS = (
+    ("demo/realbridge/b14", "realbridge-b14.jsonl"),
+    ("demo/club/b5", "club-b5-insufficient-bid.jsonl"),
+)
+
+
+@cli.command()
+@click.pass_context
+def demo(ctx: click.Context) -> None:
+    """Create the schema, log the example boards (ledger/examples) and print them."""
+    from ledger.service import parse_jsonl
+    from ledger.store.migrate import upgrade
+
+    upgrade(ctx.obj["db"])
+    examples = Path(__file__).resolve().parent / "examples"
+    console = _console()
+    with _open(ctx) as ledger:
+        for stream, name in DEMO_STREAMS:
+            facts = parse_jsonl((examples / name).read_text(encoding="utf-8"))
+            result = ledger.append(stream, facts)
+            what = "already in the ledger" if result.replayed else f"{len(result.stored)} events appended"
+            console.rule(f"{stream}: {what} ({_safe_url(ctx.obj['db'])})")
+            _print_state(ledger.state(stream), as_json=False)
+    console.print("Next: python cli.py log demo/club/b5   |   python cli.py verify")
+
+
 @cli.command()
 @click.option("--boards", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
