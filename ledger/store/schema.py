@@ -1,0 +1,65 @@
+"""The database schema: one append-only event table and one table of stream heads.
+
+This module is the model that ``alembic check`` compares the migrated database
+with; the migrations in ``migrations/versions`` are frozen copies of it and
+also create what SQLAlchemy cannot describe (the append-only triggers).
+
+* ``events``: one row per event, never updated or deleted. ``position`` is the
+  store-wide order (PostgreSQL: an IDENTITY column; SQLite: ``INTEGER PRIMARY
+  KEY``, the rowid); ``(stream, seq)`` and ``(stream, id)`` are unique, and
+  those two keys are the store's concurrency guard. ``data`` and ``causes``
+  hold canonical JSON text (``ledger.hashing.canonical_json``).
+* ``stream_heads``: per stream, the head ``(seq, hash)`` written with every
+  append and, when ``version``/``state`` are set, the folded state at that head
+  (a cache that can be rebuilt from the events at any time).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+#: BIGINT on PostgreSQL; exactly ``INTEGER`` on SQLite so that the primary key
+#: is the rowid and numbers itself.
+PositionType = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", PositionType, sa.Identity(always=True), primary_key=True),
+    sa.Column("stream", sa.String(200), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("id", sa.String(64), nullable=False),
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("v", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("actor_role", sa.String(16), nullable=False),
+    sa.Column("actor_name", sa.String(200), nullable=True),
+    sa.Column("at", sa.String(32), nullable=False),
+    sa.Column("causes", sa.Text, nullable=False),
+    sa.Column("law", sa.String(64), nullable=True),
+    sa.Column("prev", sa.String(64), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.UniqueConstraint("stream", "seq"),
+    sa.UniqueConstraint("stream", "id"),
+)
+
+stream_heads = sa.Table(
+    "stream_heads",
+    metadata,
+    sa.Column("stream", sa.String(200), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    # NULL until a snapshot of the state at (seq, hash) is saved.
+    sa.Column("version", sa.Integer, nullable=True),
+    sa.Column("state", sa.Text, nullable=True),
+)

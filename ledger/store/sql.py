@@ -1,0 +1,449 @@
+"""The SQLAlchemy event store, over SQLite (a file, or ``:memory:``) or PostgreSQL.
+
+It implements :class:`ledger.store.base.EventStore`; the contract is in that
+module's docstring. How each backend keeps it:
+
+* **SQLite**: pysqlite's own transaction handling is switched off and every
+  transaction starts with an explicit ``BEGIN``; a stream transaction (and any
+  write) uses ``BEGIN IMMEDIATE``, so it holds the database's write lock from
+  its first read and writers are serialised: positions (the rowid) are handed
+  out in commit order. File databases run in WAL mode (readers never wait)
+  with a busy timeout. ``sqlite:///:memory:`` is one shared connection
+  (``StaticPool``), used one transaction at a time.
+* **PostgreSQL** (``postgresql+psycopg://``): a stream transaction locks the
+  stream's ``stream_heads`` row ``FOR UPDATE``; an insert first takes a
+  transaction-scoped advisory lock, held until commit, so the IDENTITY
+  positions are handed out in commit order.
+
+Either way the unique keys ``(stream, seq)`` and ``(stream, id)`` are the last
+word: a violation is raised as :class:`ledger.errors.ConcurrencyError`. This
+module never updates or deletes an event (the triggers would refuse it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+from typing import Any
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
+
+from ledger.errors import ConcurrencyError, StoreUnavailable
+from ledger.hashing import canonical_json
+from ledger.store.base import GENESIS, Actor, Snapshot, StoredEvent
+from ledger.store.schema import events, stream_heads
+
+#: Seconds a SQLite writer waits for the write lock before giving up.
+SQLITE_BUSY_TIMEOUT = 30.0
+
+#: Key of the PostgreSQL advisory lock that orders positions ("LEDGPOS\x01").
+POSITION_LOCK_KEY = 0x4C454447504F5301
+
+#: Execution option read by the SQLite ``begin`` hook: the BEGIN mode to emit.
+_BEGIN_MODE = "ledger_sqlite_begin"
+
+_SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+INIT_HINT = "run `python cli.py init` to create or upgrade it"
+
+
+def normalise_url(url: str) -> str:
+    """Give a bare ``postgresql://`` (or ``postgres://``) URL the psycopg 3 driver."""
+    for bare in ("postgresql://", "postgres://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url[len(bare):]
+    return url
+
+
+def _is_memory(url: URL) -> bool:
+    return url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
+
+
+def make_engine(url: str | URL, *, schema: str | None = None) -> Engine:
+    """An engine configured for the ledger (see the module docstring).
+
+    ``schema`` (PostgreSQL only) becomes the connections' ``search_path``.
+    """
+    url = make_url(normalise_url(url) if isinstance(url, str) else url)
+    if url.get_backend_name() == "sqlite":
+        if schema is not None:
+            raise ValueError("schema is for PostgreSQL only")
+        return _sqlite_engine(url)
+    if url.get_backend_name() == "postgresql":
+        return _postgresql_engine(url, schema)
+    raise StoreUnavailable(f"unsupported database {url.get_backend_name()!r}: "
+                           "use sqlite:///FILE or postgresql+psycopg://...")
+
+
+def _sqlite_engine(url: URL) -> Engine:
+    memory = _is_memory(url)
+    engine = sa.create_engine(
+        url,
+        connect_args={"timeout": SQLITE_BUSY_TIMEOUT, "check_same_thread": False},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Hand transaction control to the "begin" hook below.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT * 1000)}")
+        if not memory:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        mode = connection.get_execution_options().get(_BEGIN_MODE, "DEFERRED")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+def _postgresql_engine(url: URL, schema: str | None) -> Engine:
+    connect_args: dict[str, Any] = {}
+    if "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = 10
+    if schema is not None:
+        if not _SCHEMA_NAME.fullmatch(schema):
+            raise ValueError(f"not a plain schema name: {schema!r}")
+        connect_args["options"] = f"-csearch_path={schema}"
+    return sa.create_engine(url, connect_args=connect_args)
+
+
+# --- rows <-> events -------------------------------------------------------------
+
+def _to_row(ev: StoredEvent) -> dict[str, Any]:
+    return {
+        "stream": ev.stream, "seq": ev.seq, "id": ev.id, "type": ev.type, "v": ev.v,
+        "data": canonical_json(ev.data), "actor_role": ev.actor.role,
+        "actor_name": ev.actor.name, "at": ev.at, "causes": canonical_json(list(ev.causes)),
+        "law": ev.law, "prev": ev.prev, "hash": ev.hash,
+    }
+
+
+def _from_row(row: sa.Row[Any]) -> StoredEvent:
+    return StoredEvent(
+        stream=row.stream, seq=row.seq, id=row.id, type=row.type, v=row.v,
+        data=json.loads(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
+        causes=tuple(json.loads(row.causes)), law=row.law, prev=row.prev, hash=row.hash,
+        position=row.position,
+    )
+
+
+# --- queries shared by the store and its transactions ----------------------------
+
+def _head(conn: Connection, stream: str) -> tuple[int, str]:
+    row = conn.execute(
+        sa.select(events.c.seq, events.c.hash)
+        .where(events.c.stream == stream)
+        .order_by(events.c.seq.desc())
+        .limit(1)
+    ).first()
+    return (row.seq, row.hash) if row is not None else (0, GENESIS)
+
+
+def _read(conn: Connection, stream: str, after_seq: int = 0,
+          upto_seq: int | None = None) -> list[StoredEvent]:
+    query = sa.select(events).where(events.c.stream == stream, events.c.seq > after_seq)
+    if upto_seq is not None:
+        query = query.where(events.c.seq <= upto_seq)
+    return [_from_row(row) for row in conn.execute(query.order_by(events.c.seq))]
+
+
+def _load_snapshot(conn: Connection, stream: str) -> Snapshot | None:
+    row = conn.execute(sa.select(stream_heads).where(stream_heads.c.stream == stream)).first()
+    if row is None or row.version is None or row.state is None:
+        return None
+    return Snapshot(stream=row.stream, seq=row.seq, hash=row.hash, version=row.version,
+                    state=json.loads(row.state))
+
+
+def _upsert(conn: Connection) -> Any:
+    """The dialect's ``INSERT`` with ``ON CONFLICT`` support."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(stream_heads)
+
+
+def _save_snapshot(conn: Connection, snapshot: Snapshot) -> None:
+    """Upsert the snapshot, unless the row already describes a later head."""
+    stmt = _upsert(conn).values(
+        stream=snapshot.stream, seq=snapshot.seq, hash=snapshot.hash,
+        version=snapshot.version, state=canonical_json(snapshot.state),
+    )
+    conn.execute(stmt.on_conflict_do_update(
+        index_elements=[stream_heads.c.stream],
+        set_={c: stmt.excluded[c] for c in ("seq", "hash", "version", "state")},
+        where=stream_heads.c.seq <= stmt.excluded.seq,
+    ))
+
+
+def _move_head(conn: Connection, stream: str, seq: int, hash: str) -> None:
+    """Record the new head; the snapshot (of an older head) is dropped."""
+    stmt = _upsert(conn).values(stream=stream, seq=seq, hash=hash, version=None, state=None)
+    conn.execute(stmt.on_conflict_do_update(
+        index_elements=[stream_heads.c.stream],
+        set_={"seq": stmt.excluded.seq, "hash": stmt.excluded.hash,
+              "version": None, "state": None},
+    ))
+
+
+def _is_unique_violation(exc: sa.exc.IntegrityError) -> bool:
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23505":  # psycopg: unique_violation
+        return True
+    return "UNIQUE constraint failed" in str(orig)  # sqlite3
+
+
+@contextmanager
+def _unavailable_on_failure(url: str) -> Iterator[None]:
+    """Lost or unreachable database, or SQLite still locked after the timeout."""
+    try:
+        yield
+    except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+        raise StoreUnavailable(f"{url}: {exc.orig if exc.orig is not None else exc}") from exc
+
+
+# --- the store -------------------------------------------------------------------
+
+class SqlTransaction:
+    """One stream's write transaction (:class:`ledger.store.base.StoreTransaction`)."""
+
+    def __init__(self, connection: Connection, stream: str) -> None:
+        self.stream = stream
+        self._conn = connection
+
+    def head(self) -> tuple[int, str]:
+        """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
+        return _head(self._conn, self.stream)
+
+    def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
+        """The stored events of this stream whose id is in ``ids``."""
+        if not ids:
+            return {}
+        rows = self._conn.execute(
+            sa.select(events).where(events.c.stream == self.stream, events.c.id.in_(list(ids)))
+        )
+        return {row.id: _from_row(row) for row in rows}
+
+    def read(self, after_seq: int = 0) -> list[StoredEvent]:
+        """The stream's events with seq > after_seq, in seq order."""
+        return _read(self._conn, self.stream, after_seq)
+
+    def load_snapshot(self) -> Snapshot | None:
+        """The saved state at the head, if any (None after an append without one)."""
+        return _load_snapshot(self._conn, self.stream)
+
+    def insert(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
+        """Write the batch (seq, prev and hash computed by the caller); return it
+        with the positions the store assigned.
+
+        Raises :class:`ConcurrencyError` when a seq or an id is already stored
+        in the stream; then nothing of the batch is written and the transaction
+        stays usable.
+        """
+        if not batch:
+            return []
+        self._check_batch(batch)
+        if self._conn.dialect.name == "postgresql":
+            # Held until commit: positions are handed out in commit order.
+            self._conn.execute(sa.select(sa.func.pg_advisory_xact_lock(POSITION_LOCK_KEY)))
+        try:
+            with self._conn.begin_nested():
+                positions = self._conn.execute(
+                    events.insert().returning(events.c.position, sort_by_parameter_order=True),
+                    [_to_row(ev) for ev in batch],
+                ).scalars().all()
+        except sa.exc.IntegrityError as exc:
+            if not _is_unique_violation(exc):
+                raise
+            actual, _ = _head(self._conn, self.stream)
+            raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
+        last = batch[-1]
+        _move_head(self._conn, self.stream, last.seq, last.hash)
+        return [attrs.evolve(ev, position=pos) for ev, pos in zip(batch, positions, strict=True)]
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Save the folded state at the head (after ``insert``, same transaction)."""
+        if snapshot.stream != self.stream:
+            raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
+        _save_snapshot(self._conn, snapshot)
+
+    def _check_batch(self, batch: Sequence[StoredEvent]) -> None:
+        """The batch is one piece of this stream's chain (its start is the database's business)."""
+        for ev in batch:
+            if ev.stream != self.stream:
+                raise ValueError(f"event of stream {ev.stream!r} in a transaction on {self.stream!r}")
+        for before, ev in itertools.pairwise(batch):
+            if ev.seq != before.seq + 1 or ev.prev != before.hash:
+                raise ValueError(f"stream {self.stream!r}: seq {ev.seq} does not follow seq {before.seq}")
+
+    def _lock_head(self) -> None:
+        """PostgreSQL: wait for, then hold, the stream's head row (if the stream exists)."""
+        self._conn.execute(
+            sa.select(stream_heads.c.seq)
+            .where(stream_heads.c.stream == self.stream)
+            .with_for_update()
+        )
+
+
+class SqlEventStore:
+    """The event store over one SQLAlchemy engine (:class:`ledger.store.base.EventStore`).
+
+    Thread-safe: each transaction takes its own connection from the pool (the
+    shared connection of an in-memory database is used by one thread at a
+    time). A read made inside a stream transaction, in the same thread, runs
+    in that transaction.
+    """
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        self.url = url
+        self.engine = engine
+        self._local = threading.local()
+        # An in-memory database is one connection: one transaction at a time.
+        shared = isinstance(engine.pool, StaticPool)
+        self._serial: AbstractContextManager[Any] = threading.RLock() if shared else nullcontext()
+
+    def __enter__(self) -> SqlEventStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _begin(self, *, write: bool = False) -> Iterator[Connection]:
+        """A connection in a transaction, committed on exit: this thread's open
+        one, or a new one (a write one begins IMMEDIATE on SQLite)."""
+        active: Connection | None = getattr(self._local, "connection", None)
+        if active is not None:
+            yield active
+            return
+        with _unavailable_on_failure(self.url), self._serial, self.engine.connect() as conn:
+            if write and conn.dialect.name == "sqlite":
+                conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
+            with conn.begin():
+                self._local.connection = conn
+                try:
+                    yield conn
+                finally:
+                    self._local.connection = None
+
+    @contextmanager
+    def transaction(self, stream: str) -> Iterator[SqlTransaction]:
+        """Open one stream's write transaction: commit on normal exit, roll back
+        on exception. One at a time per thread."""
+        if getattr(self._local, "connection", None) is not None:
+            raise RuntimeError("a store transaction is already open in this thread")
+        with self._begin(write=True) as conn:
+            tx = SqlTransaction(conn, stream)
+            if conn.dialect.name == "postgresql":
+                tx._lock_head()
+            yield tx
+
+    def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
+        """The stream's events in seq order (up to ``upto_seq``); [] for no stream."""
+        with self._begin() as conn:
+            return _read(conn, stream, 0, upto_seq)
+
+    def iter_all(self, after_position: int = 0, batch: int = 1000) -> Iterator[StoredEvent]:
+        """Every event with position > after_position, in position order, read
+        ``batch`` at a time (keyset pagination; no connection held between batches)."""
+        last = after_position
+        while True:
+            with self._begin() as conn:
+                rows = conn.execute(
+                    sa.select(events).where(events.c.position > last)
+                    .order_by(events.c.position).limit(batch)
+                ).all()
+            yield from (_from_row(row) for row in rows)
+            if len(rows) < batch:
+                return
+            last = rows[-1].position
+
+    def streams(self, prefix: str | None = None) -> list[str]:
+        """Ids of the streams that have events, sorted (by code point), those
+        starting with ``prefix`` only when given."""
+        query = sa.select(stream_heads.c.stream)
+        if prefix:
+            # LIKE narrows (SQLite's LIKE ignores ASCII case); the filter below decides.
+            query = query.where(stream_heads.c.stream.startswith(prefix, autoescape=True))
+        with self._begin() as conn:
+            found = conn.execute(query).scalars().all()
+        return sorted(s for s in found if s.startswith(prefix or ""))
+
+    def load_snapshot(self, stream: str) -> Snapshot | None:
+        """The saved state at the stream's head, if any."""
+        with self._begin() as conn:
+            return _load_snapshot(conn, stream)
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Outside an append (``rebuild``): replace the stream's snapshot, unless
+        the stream has moved past ``snapshot.seq`` in the meantime."""
+        with self._begin(write=True) as conn:
+            _save_snapshot(conn, snapshot)
+
+    def close(self) -> None:
+        """Close every pooled connection (an in-memory ledger is gone after this)."""
+        self.engine.dispose()
+
+
+def _missing_sqlite_file(url: URL) -> Path | None:
+    """The file of a SQLite URL when it does not exist (connecting would create it)."""
+    if url.get_backend_name() != "sqlite" or _is_memory(url) or url.query.get("uri"):
+        return None
+    path = Path(url.database or "")
+    return None if path.exists() else path
+
+
+def _check_schema(engine: Engine, display_url: str) -> None:
+    from ledger.store import migrate
+
+    found = migrate.current(engine)
+    expected = migrate.head()
+    if found is None:
+        raise StoreUnavailable(f"{display_url}: no ledger schema; {INIT_HINT}")
+    if found != expected:
+        raise StoreUnavailable(
+            f"{display_url}: schema at revision {found}, this ledger needs {expected}; {INIT_HINT}")
+
+
+def open_store(url: str, *, schema: str | None = None, create: bool = False) -> SqlEventStore:
+    """Open the ledger at ``url`` (``sqlite:///FILE``, ``sqlite:///:memory:``,
+    ``postgresql+psycopg://...``).
+
+    ``create=True`` first migrates the schema to the newest revision (creating
+    the SQLite file, or the PostgreSQL ``schema`` when given). ``schema`` sets
+    the PostgreSQL ``search_path`` (tests use one schema each). Raises
+    :class:`StoreUnavailable` when the database cannot be reached or has no
+    (current) schema.
+    """
+    parsed = make_url(normalise_url(url))
+    display_url = parsed.render_as_string(hide_password=True)
+    missing = _missing_sqlite_file(parsed)
+    if missing is not None and not create:
+        raise StoreUnavailable(f"{display_url}: no ledger file {str(missing)!r}; {INIT_HINT}")
+    engine = make_engine(parsed, schema=schema)
+    try:
+        with _unavailable_on_failure(display_url):
+            if create:
+                from ledger.store import migrate
+
+                if schema is not None:
+                    with engine.begin() as conn:
+                        conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+                migrate.upgrade(engine)
+            _check_schema(engine, display_url)
+    except BaseException:
+        engine.dispose()
+        raise
+    return SqlEventStore(engine, display_url)
