@@ -57,7 +57,11 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
             "risk": state.result.risk, "tricks": state.result.tricks,
             "score_ns": state.result.score_ns, "text": state.result.text},
         "adjusted": None,
-        "review": [],
+        "review": [{"reason": r.reason, "seq": r.seq, "about": r.about} for r in state.review],
+        "claim": None if state.claim is None else {
+            "seq": state.claim.seq, "seat": str(state.claim.seat), "tricks": state.claim.tricks,
+            "remaining": state.claim.remaining, "status": state.claim.status,
+            "settled_tricks": state.claim.settled_tricks},
         "integrity": {"head": state.head, "verified": verified},
     }
 

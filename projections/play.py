@@ -67,9 +67,13 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
 
 
 def played_result(state: TableState) -> Result:
+    return final_result(state, state.tricks_won()[0])
+
+
+def final_result(state: TableState, tricks: int) -> Result:
+    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
     assert state.contract is not None
     contract = state.contract
-    tricks, _ = state.tricks_won()
     vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
     score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
     score_ns = score if contract.side.value == "NS" else -score
@@ -99,6 +103,8 @@ def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
         return _unprocessed(state, seq, ev.TYPE, seat, f"{card} is not in {seat}'s remaining hand")
     if state.face_down_lead is not None:
         return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} while a face-down lead is not faced")
+    if state.claim is not None:
+        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} played after a claim (68D)")
     if seat is not state.turn:
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
         return _unprocessed(state, seq, ev.TYPE, seat, f"{what} {card} by {seat} out of turn ({state.turn} to play)")

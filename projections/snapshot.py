@@ -16,7 +16,7 @@ from ledger.bridge import Call, Card, Deal, Risk, Seat, Strain
 from ledger.events import BoardOpened
 from projections.state import TableState
 
-VERSION = 1
+VERSION = 2
 
 _conv = cattrs.Converter()
 for _cls in (Card, Call, Deal):

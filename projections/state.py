@@ -82,6 +82,29 @@ class Irregularity:
 
 
 @attrs.frozen
+class Claim:
+    """A claim or concession (Law 68): ``tricks`` of the remaining tricks go
+    to the claimer's side. ``status``: pending, agreed, disputed or ruled."""
+
+    seq: int
+    seat: Seat
+    tricks: int
+    remaining: int
+    status: str = "pending"
+    settled_tricks: int | None = None
+    """Tricks of the remaining ones awarded to the claimer's side once settled."""
+
+
+@attrs.frozen
+class Review:
+    """A question the engine put to the director (DirectorReviewRequired)."""
+
+    seq: int
+    reason: str
+    about: int | None = None
+
+
+@attrs.frozen
 class FaceDownLead:
     seat: Seat
     card: Card
@@ -122,6 +145,8 @@ class TableState:
     tricks: tuple[Trick, ...] = ()
     face_down_lead: FaceDownLead | None = None
     irregularities: tuple[Irregularity, ...] = ()
+    claim: Claim | None = None
+    review: tuple[Review, ...] = ()
     result: Result | None = None
     result_recorded: int | None = None
     """Seq of the engine's ResultRecorded for the current result, if any."""

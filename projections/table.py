@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 import attrs
 
 from ledger import events as ev
-from projections import auction, play
+from projections import auction, claims, play
 from projections.state import Irregularity, TableState, initial_hands
 
 Handler = Callable[[TableState, int, ev.Event], TableState]
@@ -48,6 +48,11 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.CardPlayed: play.on_card_played,  # type: ignore[dict-item]
     ev.LeadFaceDown: play.on_lead_face_down,  # type: ignore[dict-item]
     ev.LeadFaced: play.on_lead_faced,  # type: ignore[dict-item]
+    ev.ClaimMade: claims.on_claim_made,  # type: ignore[dict-item]
+    ev.ClaimAgreed: claims.on_claim_agreed,  # type: ignore[dict-item]
+    ev.ClaimDisputed: claims.on_claim_disputed,  # type: ignore[dict-item]
+    ev.ClaimRuled: claims.on_claim_ruled,  # type: ignore[dict-item]
+    ev.DirectorReviewRequired: claims.on_review_required,  # type: ignore[dict-item]
     ev.ResultRecorded: _result_recorded,
     # Records that change nothing on the table.
     ev.ExplanationGiven: _no_effect,

@@ -164,3 +164,22 @@ def test_rebuild_gives_the_same_state_as_the_incremental_folds(ledger):
     assert counts["differed"] == 0 and counts["streams"] == 3
     assert {s: ledger.store.load_snapshot(s).state for s in before} == before
     assert all(to_document(fold_events(ledger.store.read(s)))["phase"] == "ended" for s in before)
+
+
+def test_a_disputed_claim_makes_the_engine_ask_the_director_once(ledger):
+    sim = board(seed=12, n=4)
+    lead = next(i for i, f in enumerate(sim.facts) if f["type"] == "CardPlayed")
+    declarer = sim.declarer
+    facts = sim.facts[:lead] + [{"type": "ClaimMade", "seat": declarer, "tricks": 13},
+                                {"type": "ClaimDisputed", "by": "NESW"["NESW".index(declarer) - 1]}]
+    result = ledger.append("t/claim", facts)
+    review = result.stored[-1]
+    assert review.type == "DirectorReviewRequired" and review.actor.role == "system"
+    assert review.data == {"reason": "70 disputed claim", "about": result.fact_seqs[-2]}
+    assert review.law == "2017:70" and review.causes == (result.fact_seqs[-2],)
+    doc = ledger.state("t/claim")
+    assert doc["review"] == [{"reason": "70 disputed claim", "seq": review.seq, "about": result.fact_seqs[-2]}]
+    ruled = ledger.append("t/claim", [{"type": "ClaimRuled", "tricks": 12, "text": "one trump loser"}])
+    assert [e.type for e in ruled.stored] == ["ClaimRuled", "ResultRecorded"]
+    doc = ledger.state("t/claim")
+    assert doc["review"] == [] and doc["result"]["tricks"] == 12

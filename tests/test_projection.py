@@ -224,3 +224,45 @@ def test_a_snapshot_round_trips_the_folded_state(board, data):
     cut = data.draw(st.integers(1, len(parsed)))
     state = fold("t/b", [(n, f"h{n}", e) for n, e in enumerate(parsed[:cut], start=1)])
     assert snapshot.load(snapshot.dump(state)) == state
+
+
+# -- claims (Laws 68 to 71) ------------------------------------------------
+
+def claim_facts():
+    """1NT by S; W leads C9, S wins trick 1 with the CA, then claims 8 of the 12 left."""
+    return [opened()] + AUCTION_1NT + cards(("W", "C9"), ("N", "C2"), ("E", "C8"), ("S", "CA")) + [
+        {"type": "ClaimMade", "seat": "S", "tricks": 8}]
+
+
+def test_an_agreed_claim_ends_play_with_the_claimed_tricks():
+    doc = doc_of(claim_facts() + [{"type": "ClaimAgreed", "by": "W"}])
+    assert doc["phase"] == "ended"
+    # 1 trick won + 8 claimed = 9 tricks: 1NT+2, not vulnerable (board 11) = 150
+    assert doc["result"]["tricks"] == 9 and doc["result"]["score_ns"] == 150
+    assert doc["claim"]["status"] == "agreed" and doc["claim"]["remaining"] == 12
+
+
+def test_a_defender_claim_counts_for_the_defenders():
+    facts = claim_facts()[:-1] + [{"type": "ClaimMade", "seat": "E", "tricks": 7},
+                                  {"type": "ClaimAgreed", "by": "S"}]
+    doc = doc_of(facts)
+    # declarer: 1 won + (12 - 7) = 6 tricks: 1NT-1, NV = -50
+    assert doc["result"]["tricks"] == 6 and doc["result"]["score_ns"] == -50
+
+
+def test_a_disputed_claim_waits_for_the_director_and_his_ruling_decides():
+    doc = doc_of(claim_facts() + [{"type": "ClaimDisputed", "by": "E"}])
+    assert doc["phase"] == "play" and doc["result"] is None and doc["claim"]["status"] == "disputed"
+    doc = doc_of(claim_facts() + [{"type": "ClaimDisputed", "by": "E"},
+                                  {"type": "ClaimRuled", "tricks": 7, "text": "a club loser"}])
+    assert doc["phase"] == "ended" and doc["result"]["tricks"] == 8 and doc["claim"]["status"] == "ruled"
+
+
+def test_an_agreement_by_the_claimers_partner_is_not_an_agreement():
+    doc = doc_of(claim_facts() + [{"type": "ClaimAgreed", "by": "N"}])
+    assert doc["phase"] == "play" and doc["irregularities"][-1]["type"] == "ClaimAgreed"
+
+
+def test_a_card_played_after_a_claim_is_unprocessed():
+    doc = doc_of(claim_facts() + cards(("S", "C3")))
+    assert "after a claim" in doc["irregularities"][-1]["detail"] and len(doc["tricks"]) == 1

@@ -30,9 +30,9 @@ Rule = Callable[..., list[Prescription]]
 
 
 def _rules() -> list[Rule]:
-    from ledger.laws import results
+    from ledger.laws import claims, results
 
-    return [results.record_result]
+    return [claims.disputed_claim, results.record_result]
 
 
 RULES: list[Rule] = _rules()

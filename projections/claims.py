@@ -1,0 +1,72 @@
+"""Claims and concessions (Laws 68 to 71).
+
+A claim states how many of the remaining tricks the claimer's side will take;
+play ceases (68D). Agreed by an opponent (69A), the board ends with those
+tricks; disputed, the director rules (70) with ``ClaimRuled``, and the ruling
+engine asks for that ruling (``ledger.laws.claims``).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ledger.events import ClaimAgreed, ClaimDisputed, ClaimMade, ClaimRuled, DirectorReviewRequired
+from projections.play import final_result
+from projections.state import ENDED, OPENING_LEAD, PLAY, Claim, Irregularity, Review, TableState
+
+
+def remaining_tricks(state: TableState) -> int:
+    return 13 - sum(1 for t in state.tricks if t.complete)
+
+
+def _unprocessed(state: TableState, seq: int, type_: str, seat, detail: str) -> TableState:
+    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
+
+
+def on_claim_made(state: TableState, seq: int, ev: ClaimMade) -> TableState:
+    if state.phase not in (OPENING_LEAD, PLAY) or state.claim is not None and state.claim.status != "disputed":
+        return _unprocessed(state, seq, ev.TYPE, ev.seat, f"claim by {ev.seat} outside the play")
+    remaining = remaining_tricks(state)
+    if ev.tricks > remaining:
+        return _unprocessed(state, seq, ev.TYPE, ev.seat,
+                            f"claim of {ev.tricks} tricks with {remaining} to play")
+    return attrs.evolve(state, claim=Claim(seq, ev.seat, ev.tricks, remaining))
+
+
+def on_claim_agreed(state: TableState, seq: int, ev: ClaimAgreed) -> TableState:
+    claim = state.claim
+    if claim is None or claim.status != "pending" or ev.by.side is claim.seat.side:
+        return _unprocessed(state, seq, ev.TYPE, ev.by, f"agreement by {ev.by} to no pending claim of the opponents")
+    return _settle(state, attrs.evolve(claim, status="agreed", settled_tricks=claim.tricks))
+
+
+def on_claim_disputed(state: TableState, seq: int, ev: ClaimDisputed) -> TableState:
+    claim = state.claim
+    if claim is None or claim.status != "pending":
+        return _unprocessed(state, seq, ev.TYPE, ev.by, f"dispute by {ev.by} of no pending claim")
+    return attrs.evolve(state, claim=attrs.evolve(claim, status="disputed"))
+
+
+def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
+    claim = state.claim
+    if claim is None or claim.status not in ("pending", "disputed") or ev.tricks > claim.remaining:
+        detail = "claim ruling with no claim to rule on" if claim is None else \
+            f"claim ruling of {ev.tricks} tricks with {claim.remaining} to play"
+        return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail=detail))
+    state = attrs.evolve(state, review=tuple(r for r in state.review if r.about != claim.seq))
+    return _settle(state, attrs.evolve(claim, status="ruled", settled_tricks=ev.tricks))
+
+
+def on_review_required(state: TableState, seq: int, ev: DirectorReviewRequired) -> TableState:
+    return attrs.evolve(state, review=state.review + (Review(seq, ev.reason, ev.about),))
+
+
+def _settle(state: TableState, claim: Claim) -> TableState:
+    assert state.contract is not None and claim.settled_tricks is not None
+    won, _ = state.tricks_won()
+    if claim.seat.side is state.contract.side:
+        declarer_tricks = won + claim.settled_tricks
+    else:
+        declarer_tricks = won + claim.remaining - claim.settled_tricks
+    state = attrs.evolve(state, claim=claim, phase=ENDED)
+    return attrs.evolve(state, result=final_result(state, declarer_tricks))
