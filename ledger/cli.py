@@ -76,6 +76,7 @@ def cli(ctx: click.Context, db: str, log_level: str | None) -> None:
     configure_logging(log_level)
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
+    ctx.obj["db_given"] = ctx.get_parameter_source("db") is not click.core.ParameterSource.DEFAULT
 
 
 @cli.command()
@@ -233,7 +234,7 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench import run_bench
 
-    db = ctx.obj["db"] if ctx.get_parameter_source("db") != click.core.ParameterSource.DEFAULT else None
+    db = ctx.obj["db"] if ctx.obj["db_given"] else None
     figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty())
     if as_json:
         click.echo(json.dumps(figures))

@@ -231,3 +231,11 @@ def test_bench_prints_the_spec_figures_as_json(capsys, monkeypatch):
 def test_a_missing_file_is_bad_input(db, capsys):
     code, _, err = run(capsys, "append", "s", "no-such-file.jsonl")
     assert code == 2 and "no-such-file.jsonl" in err
+
+
+def test_bench_without_db_leaves_no_ledger_file_behind(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("LEDGER_DB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "bench", "--boards", "1", "--json")
+    assert code == 0 and json.loads(out)["store"] == "sqlite (temporary file)"
+    assert list(tmp_path.iterdir()) == []

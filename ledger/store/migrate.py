@@ -11,6 +11,7 @@ never from the current directory.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +23,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
 import migrations
-from ledger.store.sql import make_engine, normalise_url
+from ledger.store.sql import make_engine, normalise_url, unavailable_on_failure
 
 Target = str | Engine | Connection
 
@@ -51,7 +52,8 @@ def _connection(target: Target) -> Iterator[Connection]:
         return
     engine = make_engine(target) if isinstance(target, str) else target
     try:
-        with engine.begin() as connection:
+        with unavailable_on_failure(engine.url.render_as_string(hide_password=True)), \
+                engine.begin() as connection:
             yield connection
     finally:
         if isinstance(target, str):
@@ -86,6 +88,7 @@ def current(engine_or_url: Target) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
+@functools.cache
 def head() -> str:
     """The newest revision of the migrations folder."""
     head_revision = ScriptDirectory.from_config(alembic_config()).get_current_head()

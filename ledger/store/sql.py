@@ -18,6 +18,10 @@ module's docstring. How each backend keeps it:
 Either way the unique keys ``(stream, seq)`` and ``(stream, id)`` are the last
 word: a violation is raised as :class:`ledger.errors.ConcurrencyError`. This
 module never updates or deletes an event (the triggers would refuse it).
+
+Every insert also upserts the stream's ``stream_heads`` row to the new head
+and clears its snapshot, which ``save_snapshot`` (same transaction) then
+fills in; ``streams()`` lists these rows. ``head()`` reads the events table.
 """
 
 from __future__ import annotations
@@ -65,6 +69,18 @@ def normalise_url(url: str) -> str:
     return url
 
 
+def parse_url(url: str | URL) -> URL:
+    """The URL, parsed (a bare ``postgresql://`` gets psycopg 3); StoreUnavailable if unreadable."""
+    if isinstance(url, URL):
+        return url
+    try:
+        return make_url(normalise_url(url))
+    except sa.exc.ArgumentError:
+        # The text may hold a password: not repeated here.
+        raise StoreUnavailable("cannot read the database URL: use sqlite:///FILE or "
+                               "postgresql+psycopg://USER@HOST/DB") from None
+
+
 def _is_memory(url: URL) -> bool:
     return url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
 
@@ -74,7 +90,7 @@ def make_engine(url: str | URL, *, schema: str | None = None) -> Engine:
 
     ``schema`` (PostgreSQL only) becomes the connections' ``search_path``.
     """
-    url = make_url(normalise_url(url) if isinstance(url, str) else url)
+    url = parse_url(url)
     if url.get_backend_name() == "sqlite":
         if schema is not None:
             raise ValueError("schema is for PostgreSQL only")
@@ -206,8 +222,9 @@ def _is_unique_violation(exc: sa.exc.IntegrityError) -> bool:
 
 
 @contextmanager
-def _unavailable_on_failure(url: str) -> Iterator[None]:
-    """Lost or unreachable database, or SQLite still locked after the timeout."""
+def unavailable_on_failure(url: str) -> Iterator[None]:
+    """Raise :class:`StoreUnavailable` for a lost or unreachable database (or
+    SQLite still locked after the busy timeout); ``url`` without password."""
     try:
         yield
     except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
@@ -328,7 +345,7 @@ class SqlEventStore:
         if active is not None:
             yield active
             return
-        with _unavailable_on_failure(self.url), self._serial, self.engine.connect() as conn:
+        with unavailable_on_failure(self.url), self._serial, self.engine.connect() as conn:
             if write and conn.dialect.name == "sqlite":
                 conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
             with conn.begin():
@@ -427,14 +444,14 @@ def open_store(url: str, *, schema: str | None = None, create: bool = False) -> 
     :class:`StoreUnavailable` when the database cannot be reached or has no
     (current) schema.
     """
-    parsed = make_url(normalise_url(url))
+    parsed = parse_url(url)
     display_url = parsed.render_as_string(hide_password=True)
     missing = _missing_sqlite_file(parsed)
     if missing is not None and not create:
         raise StoreUnavailable(f"{display_url}: no ledger file {str(missing)!r}; {INIT_HINT}")
     engine = make_engine(parsed, schema=schema)
     try:
-        with _unavailable_on_failure(display_url):
+        with unavailable_on_failure(display_url):
             if create:
                 from ledger.store import migrate
 
