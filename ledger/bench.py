@@ -91,6 +91,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "append_event_ms_p50": round(statistics.median(latencies), 3),
         "append_event_ms_p99": round(_percentile(latencies, 0.99), 3),
         "fold_board_ms_p50": round(statistics.median(fold_ms), 3),
+        "fold_boards_per_s": round(len(fold_ms) / (sum(fold_ms) / 1000), 1),
     }
 
 

@@ -94,11 +94,23 @@ def parse_fact(obj: object, line: int, *, default_role: str | None = None) -> Fa
         raise exc.at_line(line) from None
     if isinstance(event, ev.BoardOpened):
         event = event.completed()
-    if actor.role not in cls.ROLES:
+    fact = Fact(event, actor, event_id, line)
+    check_role(fact)
+    return fact
+
+
+def check_role(fact: Fact) -> None:
+    """Spec section 6: the actor's role must be allowed to append the event's type."""
+    cls = type(fact.event)
+    if fact.actor.role == ev.SYSTEM:
+        raise NotAllowed(ev.SYSTEM, cls.TYPE, f"role 'system' may not append {cls.TYPE}: it is the "
+                         "ruling engine's, never given through the command line or a terminal",
+                         line=fact.line)
+    if fact.actor.role not in cls.ROLES:
         allowed = " or ".join(sorted(cls.ROLES))
-        raise NotAllowed(actor.role, cls.TYPE,
-                         f"role {actor.role!r} may not append {cls.TYPE} (only {allowed})", line=line)
-    return Fact(event, actor, event_id, line)
+        raise NotAllowed(fact.actor.role, cls.TYPE,
+                         f"role {fact.actor.role!r} may not append {cls.TYPE} (only {allowed})",
+                         line=fact.line)
 
 
 def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str | None) -> Actor:
@@ -114,9 +126,6 @@ def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str 
     if role not in ev.ROLES:
         raise BadInput(f"unknown role (expected one of {', '.join(ev.ROLES)})", field="actor.role",
                        value=role, line=line, event_type=cls.TYPE)
-    if role == ev.SYSTEM:
-        raise NotAllowed(role, cls.TYPE, f"role 'system' may not append {cls.TYPE}: it is the ruling "
-                         "engine's, never given through the command line or a terminal", line=line)
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise BadInput("actor.name must be a string", field="actor.name", value=name, line=line,
@@ -242,6 +251,7 @@ class Ledger:
         fact_seqs: list[int] = []
         batch_ids: set[str] = set()
         for fact in facts:
+            check_role(fact)  # the one place every append goes through (facts may come pre-parsed)
             try:
                 check_fact(state, fact.event)
                 self._check_refs(tx, fact.event, seq, batch_ids)

@@ -183,3 +183,16 @@ def test_a_disputed_claim_makes_the_engine_ask_the_director_once(ledger):
     assert [e.type for e in ruled.stored] == ["ClaimRuled", "ResultRecorded"]
     doc = ledger.state("t/claim")
     assert doc["review"] == [] and doc["result"]["tricks"] == 12
+
+
+def test_a_pre_parsed_fact_with_a_forged_role_is_refused_in_append(ledger):
+    from ledger.service import Fact
+    from ledger.store.base import Actor
+    from ledger import events as ev
+
+    sim = board(seed=13)
+    ledger.append("t/forged", sim.facts[:1])
+    forged = Fact(ev.ResultRecorded(contract="Pass", risk="", score_ns=0), Actor("system", "me"), None, 1)
+    with pytest.raises(NotAllowed):
+        ledger.append("t/forged", [forged])
+    assert len(ledger.store.read("t/forged")) == 1
