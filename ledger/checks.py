@@ -30,6 +30,8 @@ def check_fact(state, event: ev.Event) -> None:
         _check_holds(state, event.seat, event.card, event.TYPE)  # type: ignore[attr-defined]
     elif isinstance(event, ev.CardWithdrawn):
         _check_dealt(state, event.seat, event.card, event.TYPE)
+    elif isinstance(event, ev.OptionChosen):
+        check_option(state, event)
 
 
 def _check_dealt(state, seat: Seat, card: Card, type_: str) -> None:
@@ -46,3 +48,41 @@ def _check_holds(state, seat: Seat, card: Card, type_: str) -> None:
         when = f" (seq {played})" if played is not None else ""
         raise BadInput(f"{card} of {seat} was already played{when}", field="card", value=str(card),
                        event_type=type_)
+
+
+def check_finding(finding: ev.FindingMade, target: ev.Event) -> None:
+    """A finding must be about a judgment field the target fact has (spec section 3)."""
+    from projections.resolve import JUDGMENT_FIELDS, findable_fields
+
+    fields = findable_fields(target)
+    if finding.field not in fields:
+        known = ", ".join(sorted(fields)) or "none"
+        raise BadInput(f"{target.TYPE} has no judgment field {finding.field!r} (its fields: {known})",
+                       field="field", value=finding.field, event_type=finding.TYPE)
+    if finding.field in JUDGMENT_FIELDS.get(type(target), ()) or finding.field in (
+            "rectification_forfeited", "all_agree", "waiver_cancelled"):
+        if not isinstance(finding.value, bool):
+            raise BadInput(f"a finding on {finding.field!r} is true or false", field="value",
+                           value=finding.value, event_type=finding.TYPE)
+
+
+OPTIONS_WITH_SUIT = ("require_suit", "forbid_suit")
+
+
+def check_option(state, choice: ev.OptionChosen) -> None:
+    """An option may be taken only from an offer pending to that seat (spec section 7)."""
+    offers = [o for o in state.pending if choice.option in o.options]
+    if not offers:
+        pending = "; ".join(f"{o.to}: {', '.join(o.options)}" for o in state.pending) or "none"
+        raise BadInput(f"option not offered (pending: {pending})", field="option", value=choice.option,
+                       event_type=choice.TYPE)
+    offer = offers[-1]
+    either_defender = offer.law.endswith("43B2a") and choice.seat.side is offer.to.side
+    if choice.seat is not offer.to and not either_defender:
+        raise BadInput(f"this option is {offer.to}'s to choose ({offer.law}), not {choice.seat}'s",
+                       field="seat", value=str(choice.seat), event_type=choice.TYPE)
+    if choice.option in OPTIONS_WITH_SUIT and choice.suit is None:
+        raise BadInput(f"{choice.option} needs the suit", field="suit", value=None, event_type=choice.TYPE)
+    if choice.option not in OPTIONS_WITH_SUIT and choice.suit is not None:
+        raise BadInput(f"{choice.option} takes no suit", field="suit", value=str(choice.suit),
+                       event_type=choice.TYPE)

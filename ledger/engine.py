@@ -1,10 +1,17 @@
 """The ruling engine (spec section 4): after every appended event it reads the
-folded state and returns, in order, the rectifications the Laws prescribe.
+folded state and says which rectifications the Laws prescribe that are not
+yet in the stream, and (after the director's word) which ones in the stream
+are no longer prescribed.
 
-The service appends them as role ``system``, in the same transaction, each
-folded before the engine is asked again, until the Laws prescribe nothing
-more. Deciding is separate from folding: rules read a state and return
-events; they never write.
+Rules are declarative: each returns every rectification the Laws prescribe
+for the facts as they now read, whether or not it was already emitted. The
+engine compares that with the rectifications in force (``state.rectifications``,
+keyed by type and data) and emits the difference, so the same stream always
+yields the same rectifications and never one twice. After a ``FindingMade``
+or a ``RulingOverridden`` it also cancels, with a ``RulingOverridden`` of its
+own citing the director's event, each rectification emitted on the earlier
+view that the Laws no longer prescribe. A rectification a director or a
+committee cancelled is never emitted again.
 """
 
 from __future__ import annotations
@@ -12,14 +19,36 @@ from __future__ import annotations
 from typing import Iterable
 
 from ledger.laws import RULES, Prescription, Rule
+from projections.table import rectification_key
 
 MAX_ROUNDS = 64
 """A guard: no single fact can call for more rectifications than this."""
 
+OVERRIDE_TEXT = "no longer prescribed by the Laws after the director's finding or ruling"
+
 
 def prescribe(state, rules: Iterable[Rule] = RULES) -> list[Prescription]:
-    """Every prescription of every rule for this state (empty when none is due)."""
+    """Every prescription of every rule for this state, in rule order, once each."""
     out: list[Prescription] = []
+    seen: set[str] = set()
     for rule in rules:
-        out.extend(rule(state))
+        for p in rule(state):
+            key = rectification_key(p.event)
+            if key not in seen:
+                seen.add(key)
+                out.append(p)
     return out
+
+
+def reconcile(state, *, may_override: bool = False,
+              rules: Iterable[Rule] = RULES) -> tuple[list[Prescription], list[int]]:
+    """(rectifications to emit, seqs of rectifications to cancel)."""
+    desired = prescribe(state, rules)
+    active = {key for key, _ in state.rectifications}
+    emit = [p for p in desired
+            if rectification_key(p.event) not in active and rectification_key(p.event) not in state.cancelled]
+    overrides: list[int] = []
+    if may_override:
+        wanted = {rectification_key(p.event) for p in desired}
+        overrides = [seq for key, seq in state.rectifications if key not in wanted]
+    return emit, overrides

@@ -19,14 +19,18 @@ import attrs
 import structlog
 
 from ledger import engine, events as ev
-from ledger.checks import check_fact
+from ledger.checks import check_fact, check_finding
 from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
 from ledger.hashing import event_hash, first_break
 from ledger.store.base import Actor, EventStore, Snapshot, StoredEvent, StoreTransaction
 from projections import snapshot as snapshots
 from projections.document import to_document
 from projections.state import TableState
-from projections.table import evolve
+from projections.resolve import Recorded
+from projections.table import evolve, fold_log
+
+REFOLDING = (ev.FindingMade, ev.RulingOverridden)
+"""Appending one of these refolds the stream (projections.resolve)."""
 
 log = structlog.get_logger("ledger")
 
@@ -249,50 +253,73 @@ class Ledger:
                     seq: int, prev: str, tx: StoreTransaction) -> tuple[list[StoredEvent], list[int], TableState | None]:
         written: list[StoredEvent] = []
         fact_seqs: list[int] = []
-        batch_ids: set[str] = set()
+        stored_history: list[Recorded] | None = None
+
+        def history() -> list[Recorded]:
+            """The stream's events as the fold sees them: stored, then this batch."""
+            nonlocal stored_history
+            if stored_history is None:
+                stored_history = [recorded(e) for e in tx.read()] if seq_at_start else []
+            return stored_history + [recorded(e) for e in written]
+
+        def append_one(event: ev.Event, actor: Actor, event_id: str, at: str,
+                       causes: tuple[int, ...] = (), law: str | None = None) -> StoredEvent:
+            nonlocal seq, prev, state
+            seq += 1
+            stored = self._stored(stream, seq, event_id, event, actor, at, causes, law, prev)
+            written.append(stored)
+            prev = stored.hash
+            if isinstance(event, REFOLDING):
+                state = fold_log(stream, history())
+            else:
+                state = evolve(state, stream, recorded(stored, event))
+            return stored
+
+        seq_at_start = seq
         for fact in facts:
             check_role(fact)  # the one place every append goes through (facts may come pre-parsed)
             try:
                 check_fact(state, fact.event)
-                self._check_refs(tx, fact.event, seq, batch_ids)
+                self._check_refs(fact.event, seq, history)
             except BadInput as exc:
                 raise exc.at_line(fact.line) from None
             at = self.clock()
-            event_id = fact.id or str(uuid.uuid4())
-            seq += 1
-            stored = self._stored(stream, seq, event_id, fact.event, fact.actor, at, (), None, prev)
-            written.append(stored)
-            fact_seqs.append(seq)
-            batch_ids.add(event_id)
-            prev = stored.hash
-            state = evolve(state, stream, seq, prev, fact.event)
+            stored = append_one(fact.event, fact.actor, fact.id or str(uuid.uuid4()), at)
+            fact_seqs.append(stored.seq)
+            director_spoke = isinstance(fact.event, REFOLDING)
             for _ in range(engine.MAX_ROUNDS):
-                prescriptions = engine.prescribe(state)
-                if not prescriptions:
+                assert state is not None
+                emit, overrides = engine.reconcile(state, may_override=director_spoke)
+                if not emit and not overrides:
                     break
-                for p in prescriptions:
-                    seq += 1
-                    rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq}#{p.event.TYPE}"))
-                    stored = self._stored(stream, seq, rid, p.event, ENGINE_ACTOR, at, p.causes, p.law, prev)
-                    written.append(stored)
-                    prev = stored.hash
-                    state = evolve(state, stream, seq, prev, p.event)
+                for cancelled_seq in overrides:
+                    rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#RulingOverridden"))
+                    append_one(ev.RulingOverridden(about=cancelled_seq, text=engine.OVERRIDE_TEXT),
+                               ENGINE_ACTOR, rid, at, (stored.seq, cancelled_seq), state.cite("82C"))
+                for p in emit:
+                    rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#{p.event.TYPE}"))
+                    append_one(p.event, ENGINE_ACTOR, rid, at, p.causes, p.law)
             else:  # pragma: no cover - a Law module that never settles is a bug
                 raise RuntimeError(f"the ruling engine did not settle after seq {seq}")
         return written, fact_seqs, state
 
-    def _check_refs(self, tx: StoreTransaction, event: ev.Event, seq: int, batch_ids: set[str]) -> None:
-        """``about`` references must name an event already in the stream."""
+    def _check_refs(self, event: ev.Event, seq: int, history: Callable[[], list[Recorded]]) -> None:
+        """``about`` references must name an event already in the stream; a
+        finding must be about a field that event has."""
         about = getattr(event, "about", None)
         if about is None or isinstance(event, ev.DummyWarnedDeclarer):
             return
-        if isinstance(about, int):
-            if about > seq:
-                raise BadInput(f"no event at seq {about} in this stream (it is at seq {seq})",
-                               field="about", value=about, event_type=event.TYPE)
-        elif about not in batch_ids and not tx.find_ids([about]):
-            raise BadInput("no event with that id in this stream", field="about", value=about,
-                           event_type=event.TYPE)
+        if isinstance(about, int) and about > seq:
+            raise BadInput(f"no event at seq {about} in this stream (it is at seq {seq})",
+                           field="about", value=about, event_type=event.TYPE)
+        if not isinstance(about, int) or isinstance(event, ev.FindingMade):
+            records = history()
+            target = next((r for r in records if (r.seq if isinstance(about, int) else r.id) == about), None)
+            if target is None:
+                raise BadInput("no event with that id in this stream", field="about", value=about,
+                               event_type=event.TYPE)
+            if isinstance(event, ev.FindingMade):
+                check_finding(event, target.event)
 
     @staticmethod
     def _stored(stream: str, seq: int, event_id: str, event: ev.Event, actor: Actor, at: str,
@@ -354,7 +381,7 @@ class Ledger:
                 continue
             fresh = snapshots.dump(state)
             old = self.store.load_snapshot(name)
-            if old is None or old.version != snapshots.VERSION or old.state != fresh:
+            if old is None or old.version != snapshots.VERSION or snapshots.load(old.state) != state:
                 differed += 1
             self.store.save_snapshot(Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh))
             self._cache.pop(name, None)
@@ -363,11 +390,17 @@ class Ledger:
         return {"streams": len(names), "differed": differed}
 
 
+def recorded(stored: StoredEvent, event: ev.Event | None = None) -> Recorded:
+    return Recorded(stored.seq, stored.hash, stored.id, stored.actor.role,
+                    event if event is not None else decode(stored), stored.law)
+
+
 def fold_events(stored: Iterable[StoredEvent]) -> TableState | None:
-    state: TableState | None = None
-    for e in stored:
-        state = evolve(state, e.stream, e.seq, e.hash, decode(e))
-    return state
+    """The state after the last of ``stored`` (one stream, from seq 1)."""
+    stored = list(stored)
+    if not stored:
+        return None
+    return fold_log(stored[0].stream, [recorded(e) for e in stored])
 
 
 def chain_ok(stored: Sequence[StoredEvent]) -> bool:

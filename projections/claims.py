@@ -44,7 +44,7 @@ def on_claim_disputed(state: TableState, seq: int, ev: ClaimDisputed) -> TableSt
     claim = state.claim
     if claim is None or claim.status != "pending":
         return _unprocessed(state, seq, ev.TYPE, ev.by, f"dispute by {ev.by} of no pending claim")
-    return attrs.evolve(state, claim=attrs.evolve(claim, status="disputed"))
+    return attrs.evolve(state, claim=attrs.evolve(claim, status="disputed", disputed_seq=seq))
 
 
 def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
@@ -53,7 +53,8 @@ def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
         detail = "claim ruling with no claim to rule on" if claim is None else \
             f"claim ruling of {ev.tricks} tricks with {claim.remaining} to play"
         return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail=detail))
-    state = attrs.evolve(state, review=tuple(r for r in state.review if r.about != claim.seq))
+    state = attrs.evolve(state, review=tuple(attrs.evolve(r, resolved=True) if r.about == claim.seq else r
+                                             for r in state.review))
     return _settle(state, attrs.evolve(claim, status="ruled", settled_tricks=ev.tricks))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.bridge import SEATS
+from projections.obligations import active_must_pass, active_restrictions
 from projections.state import TableState
 
 
@@ -31,7 +32,8 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "turn": str(state.turn) if state.turn else None,
         "auction": [{"seq": a.seq, "seat": str(a.seat), "call": str(a.call), "law": a.law}
                     for a in state.auction],
-        "calls_not_made": [],
+        "calls_not_made": [{"seq": n.seq, "seat": str(n.seat), "call": n.what, "reason": n.reason,
+                            "law": n.law} for n in state.calls_not_made],
         "contract": None if contract is None else {
             "level": contract.level, "strain": str(contract.strain), "risk": contract.risk.value,
             "declarer": str(contract.declarer)},
@@ -41,13 +43,16 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
                               for p in t.cards],
                     "winner": str(t.winner) if t.winner else None}
                    for t in state.tricks],
-        "plays_not_made": [],
+        "plays_not_made": [{"seq": n.seq, "seat": str(n.seat), "card": n.what, "reason": n.reason,
+                            "law": n.law} for n in state.plays_not_made],
         "hands": {str(seat): [str(c) for c in state.hand(seat)] for seat in SEATS},
         "penalty_cards": [],
-        "lead_restrictions": [],
-        "partner_must_pass": [],
-        "caps": [],
-        "pending": [],
+        "lead_restrictions": [{"seat": str(r.seat), "suit": str(r.suit), "mode": r.mode, "lasts": r.lasts}
+                              for r in active_restrictions(state)],
+        "partner_must_pass": [{"seat": str(m.seat), "until": m.until} for m in active_must_pass(state)],
+        "caps": [{"side": str(c.side), "max": c.max} for c in state.caps],
+        "pending": [{"to": str(o.to), "options": list(o.options), "law": o.law, "seq": o.seq}
+                    for o in state.pending],
         "irregularities": [_irregularity(i) for i in state.irregularities],
         "tricks_won": {"declarer": won_decl, "defenders": won_def},
         "transfers": [],
@@ -57,7 +62,10 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
             "risk": state.result.risk, "tricks": state.result.tricks,
             "score_ns": state.result.score_ns, "text": state.result.text},
         "adjusted": None,
-        "review": [{"reason": r.reason, "seq": r.seq, "about": r.about} for r in state.review],
+        "review": [{"reason": r.reason, "seq": r.seq, "about": r.about}
+                   for r in state.review if not r.resolved],
+        "findings": [{"seq": f.seq, "about": f.about, "field": f.field, "value": f.value}
+                     for f in state.findings],
         "claim": None if state.claim is None else {
             "seq": state.claim.seq, "seat": str(state.claim.seat), "tricks": state.claim.tricks,
             "remaining": state.claim.remaining, "status": state.claim.status,

@@ -12,24 +12,30 @@ from typing import Any
 
 import cattrs
 
-from ledger.bridge import Call, Card, Deal, Risk, Seat, Strain
+import attrs
+
+from ledger.bridge import Call, Card, Deal, Risk, Seat, Side, Strain, Suit
 from ledger.events import BoardOpened
 from projections.state import TableState
 
-VERSION = 2
+VERSION = 3
 
 _conv = cattrs.Converter()
 for _cls in (Card, Call, Deal):
     _conv.register_unstructure_hook(_cls, str)
     _conv.register_structure_hook(_cls, lambda v, t: t.parse(v))
-for _enum in (Seat, Strain, Risk):
+for _enum in (Seat, Strain, Risk, Suit, Side):
     _conv.register_unstructure_hook(_enum, lambda v: v.value)
+_conv.register_structure_hook_func(lambda t: t is object, lambda v, _: v)  # finding values: plain JSON
 _conv.register_unstructure_hook(BoardOpened, lambda b: b.to_data())
 _conv.register_structure_hook(BoardOpened, lambda d, _: BoardOpened.from_data(d))
 
 
 def dump(state: TableState) -> dict[str, Any]:
     return _conv.unstructure(state)
+
+
+attrs.resolve_types(TableState)
 
 
 def load(data: dict[str, Any]) -> TableState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, sort_cards
+from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, Suit, sort_cards
 from ledger.events import BoardOpened
 
 AUCTION, OPENING_LEAD, PLAY, ENDED = "auction", "opening_lead", "play", "ended"
@@ -93,6 +93,7 @@ class Claim:
     status: str = "pending"
     settled_tricks: int | None = None
     """Tricks of the remaining ones awarded to the claimer's side once settled."""
+    disputed_seq: int | None = None
 
 
 @attrs.frozen
@@ -102,6 +103,71 @@ class Review:
     seq: int
     reason: str
     about: int | None = None
+    resolved: bool = False
+
+
+@attrs.frozen
+class Offer:
+    """Options the Laws give a player (OptionsOffered), until chosen."""
+
+    seq: int
+    to: Seat
+    options: tuple[str, ...]
+    law: str
+
+
+@attrs.frozen
+class Choice:
+    """An option taken (OptionChosen) from the offer at ``offer``."""
+
+    seq: int
+    offer: int
+    seat: Seat
+    option: str
+    law: str
+    suit: Suit | None = None
+
+
+@attrs.frozen
+class NotMade:
+    """A call or a card that did not amount to a call or a play, and why."""
+
+    seq: int
+    seat: Seat
+    what: str  # the call or the card, canonical
+    reason: str
+    law: str
+
+
+@attrs.frozen
+class MustPass:
+    seq: int
+    seat: Seat
+    until: str  # next_turn | end_of_auction
+
+
+@attrs.frozen
+class Cap:
+    seq: int
+    side: Side
+    max: str
+
+
+@attrs.frozen
+class Restriction:
+    seq: int
+    seat: Seat
+    suit: Suit
+    mode: str  # must | must_not
+    lasts: str  # next_lead | while_on_lead
+
+
+@attrs.frozen
+class Finding:
+    seq: int
+    about: int
+    field: str
+    value: object
 
 
 @attrs.frozen
@@ -147,6 +213,20 @@ class TableState:
     irregularities: tuple[Irregularity, ...] = ()
     claim: Claim | None = None
     review: tuple[Review, ...] = ()
+    calls_not_made: tuple[NotMade, ...] = ()
+    plays_not_made: tuple[NotMade, ...] = ()
+    pending: tuple[Offer, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    partner_must_pass: tuple[MustPass, ...] = ()
+    caps: tuple[Cap, ...] = ()
+    lead_restrictions: tuple[Restriction, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    rectifications: tuple[tuple[str, int], ...] = ()
+    """(key, seq) of the engine's rectifications in force (not overridden)."""
+    cancelled: tuple[str, ...] = ()
+    """Keys of rectifications a director or committee cancelled: never emitted again."""
+    calls: tuple["CallRecord", ...] = ()
+    """Every call-related fact with how the Laws classified it (projections.calls)."""
     result: Result | None = None
     result_recorded: int | None = None
     """Seq of the engine's ResultRecorded for the current result, if any."""
@@ -211,6 +291,34 @@ class TableState:
 
     def add_irregularity(self, irregularity: Irregularity) -> "TableState":
         return attrs.evolve(self, irregularities=self.irregularities + (irregularity,))
+
+    def offer(self, seq: int) -> Offer | None:
+        return next((o for o in self.pending if o.seq == seq), None)
+
+    def choice_for(self, offer_seq: int) -> "Choice | None":
+        return next((c for c in self.choices if c.offer == offer_seq), None)
+
+
+@attrs.frozen
+class CallRecord:
+    """A call-related fact and the Laws' reading of it (projections.calls).
+
+    ``ruling``: ``made`` (entered in the auction), ``not_made`` (57.3/57.4),
+    ``unintended_corrected`` (25A), ``mi_change`` (21B1/21B2), ``change_of_mind``
+    (25B, awaiting the LHO's option or settled by it), ``too_late`` (the change
+    came after partner called: the first call stands), ``undecided`` (a
+    judgment the director has not given yet), ``irregular``.
+    """
+
+    seq: int
+    seat: Seat
+    call: Call
+    ruling: str
+    replaces: int | None = None  # seq of the call replaced (CallReplaced)
+    position: int | None = None  # index in the auction of the call replaced
+    first_call: Call | None = None
+    law: str | None = None
+    detail: str = ""
 
 
 def initial_hands(board: BoardOpened) -> tuple[tuple[Card, ...], ...]:

@@ -109,9 +109,11 @@ def test_a_call_after_the_auction_closed_is_unprocessed():
     assert doc["phase"] == "opening_lead"
 
 
-def test_an_accidental_call_is_unprocessed_not_a_call():
+def test_an_accidental_call_is_not_a_call_ffb_57_3():
     doc = doc_of([opened(), {"type": "CallPlaced", "seat": "S", "call": "1S", "intentional": False}])
-    assert doc["auction"] == [] and doc["irregularities"][0]["kind"] == "unprocessed"
+    assert doc["auction"] == [] and doc["irregularities"] == [] and doc["turn"] == "S"
+    assert doc["calls_not_made"] == [{"seq": 2, "seat": "S", "call": "1S", "reason": "accidental",
+                                      "law": "FFB:57.3"}]
 
 
 def test_opening_lead_by_the_wrong_defender_is_unprocessed_and_not_played():
@@ -168,9 +170,9 @@ def test_face_down_lead_is_played_when_faced_law_41():
 
 
 def test_unhandled_facts_are_kept_as_unprocessed_never_dropped():
-    doc = doc_of([opened(), {"type": "CallPulled", "seat": "S", "call": "1S"},
+    doc = doc_of([opened(), {"type": "CardHeld", "seat": "W", "card": "C9"},
                   {"type": "DirectorCalled", "by": "W"}])
-    assert [i["type"] for i in doc["irregularities"]] == ["CallPulled"]
+    assert [i["type"] for i in doc["irregularities"]] == ["CardHeld"]
 
 
 def test_state_at_an_earlier_seq_is_the_fold_of_the_prefix():

@@ -24,11 +24,16 @@ What the reader follows of PBN 2.1:
 * In the Auction section: calls (``Pass``/``P``, ``X``, ``XX``, ``1C``..``7NT``,
   ``1N``), suffix annotations (``!``, ``?``...), NAGs (``$n``), note references
   ``=n=`` and irregularities ``^x``, all attached to the call before them;
-  ``AP`` (all pass); ``-`` and ``*`` end the calls; ``+`` is ignored.
+  ``AP`` (all pass); ``-`` and ``*`` end the calls; ``+`` is ignored; ``- ^S``
+  is a seat's turn skipped (see :data:`SKIPPED`).
 * In the Play section, each line (group of four tokens) is a trick whose
   cards are listed in the fixed column order of the seats starting from the
   ``Play`` tag's seat (the opening leader), not in play order.  ``-`` is no
-  card, ``*`` ends the play.
+  card, ``*`` ends the play; a card marked ``^L`` (a lead out of turn,
+  accepted) leads its trick.
+* Irregularity marks (PBN 2.1): ``^I`` ``^S`` after a call, ``^R`` ``^L`` after a
+  card, ``^`` before the Declarer or the Result; :func:`record_to_facts` logs
+  each as the facts it describes.
 
 A record that cannot be read raises :class:`PbnError` (a ``ValueError``)
 naming the record number, the line and the reason; ``read_pbn(text,
@@ -46,9 +51,9 @@ from ledger.errors import BadInput
 
 __all__ = [
     "PbnCall", "PbnError", "PbnNote", "PbnRecord",
-    "auction", "auction_calls", "auction_irregularities", "deal_hands", "is_complete_play",
-    "notes", "play_irregularities", "play_tricks", "read_pbn", "record_result",
-    "record_to_facts", "trick_winners",
+    "auction", "auction_calls", "auction_irregularities", "claim_facts", "deal_hands",
+    "declarer_marked", "is_complete_play", "notes", "play_irregularities", "play_tricks",
+    "read_pbn", "record_result", "record_to_facts", "result_marked", "trick_winners",
 ]
 
 SEATS = ("N", "E", "S", "W")
@@ -504,6 +509,13 @@ _CALL = re.compile(r"(?i)(pass|p|xx|x|([1-7])(nt|n|c|d|h|s))([!?]{1,2})?")
 _NOTE_REF = re.compile(r"=(\d+)=")
 _NAG = re.compile(r"\$(\d+)")
 _IRREGULARITY = re.compile(r"\^([A-Za-z])")
+
+#: PBN 2.1 irregularity marks (``^x`` after a call or a card) that the import logs.
+INSUFFICIENT = "I"   # after a bid: an insufficient bid, accepted by LHO calling (27A1)
+SKIPPED = "S"        # "- ^S" (or a call marked ^S): a seat's turn skipped by a call
+                     # out of rotation that was accepted (29A); no call of its own
+REVOKE = "R"         # after a card: a revoke, not noticed (no rectification)
+LEAD_OUT_OF_TURN = "L"  # after a card: a lead out of turn, accepted (53A, 54A)
 _SUFFIX = re.compile(r"[!?]{1,2}")
 
 
@@ -552,9 +564,13 @@ def auction(record: PbnRecord) -> list[PbnCall]:
         calls[-1] = attrs.evolve(last, **{
             k: (getattr(last, k) + v if isinstance(v, tuple) else v) for k, v in changes.items()})
 
-    for token in tokens:
+    for i, token in enumerate(tokens):
         if (m := _NOTE_REF.fullmatch(token)) is not None:
             attach(token, notes=(int(m.group(1)),))
+        elif token == "-" and not ended and i + 1 < len(tokens) \
+                and tokens[i + 1].upper() == "^" + SKIPPED:
+            # "- ^S": the turn of this seat was skipped (see SKIPPED); the mark attaches to it.
+            calls.append(PbnCall(_next_seat(first, len(calls)), "-"))
         elif (m := _IRREGULARITY.fullmatch(token)) is not None:
             attach(token, irregularity=m.group(1).upper())
         elif _NAG.fullmatch(token) or _SUFFIX.fullmatch(token):
@@ -621,7 +637,7 @@ def _contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal["Pass"
 
 
 def _tricks(record: PbnRecord, declarer: str | None) -> int | None:
-    value = record.tags.get("Result", "").strip()
+    value = record.tags.get("Result", "").strip().lstrip("^")  # "^9": see result_marked
     if value in ("", "?"):
         return None
     if value.isdigit() and int(value) <= 13:
@@ -724,13 +740,14 @@ def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
     PBN lists each trick's cards in the fixed column order of the seats from
     the ``Play`` tag's seat (the opening leader); the leader of each later
     trick is the winner of the one before (highest trump of the ``Contract``
-    strain, else highest card of the suit led).  The last trick may be
-    incomplete (a claim).
+    strain, else highest card of the suit led), except that a card marked
+    ``^L`` (a lead out of turn, accepted) leads its trick.  The last trick may
+    be incomplete (a claim).
     """
     if "Play" not in record.tags:
         return []
     opening_leader = _seat_tag(record, "Play")
-    items, _ = _play_items(record)
+    items, marks = _play_items(record)
     if not any(items):
         return []
     if opening_leader is None:
@@ -751,6 +768,13 @@ def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
     leader = opening_leader
     for number, row in enumerate(rows, start=1):
         by_seat = dict(zip(columns, row))
+        out_of_turn = [seat for seat, card in by_seat.items()
+                       if card is not None and marks.get(card) == LEAD_OUT_OF_TURN]
+        if len(out_of_turn) > 1:
+            raise record.error(f"Play: trick {number} has {len(out_of_turn)} cards marked "
+                               "^L (lead out of turn); a trick has one lead", "Play")
+        if out_of_turn:
+            leader = out_of_turn[0]
         trick = [(seat, by_seat[seat]) for seat in (_next_seat(leader, k) for k in range(4))
                  if by_seat[seat] is not None]
         if tricks and len(tricks[-1]) < 4 and trick:
@@ -819,16 +843,71 @@ def _board_number(record: PbnRecord) -> int:
     return int(value)
 
 
+def declarer_marked(record: PbnRecord) -> bool:
+    """``[Declarer "^S"]``: S played the hand, but the auction made his partner
+    declarer, who accepted the opening lead out of turn and became dummy (54A)."""
+    return record.tags.get("Declarer", "").strip().startswith("^")
+
+
+def result_marked(record: PbnRecord) -> bool:
+    """``[Result "^9"]``: the tricks are those after a rectification or a ruling
+    that the record does not describe, not the tricks as played."""
+    return record.tags.get("Result", "").strip().startswith("^")
+
+
+def claim_facts(declarer: str, tricks: list[list[tuple[str, str]]], trump: str | None,
+                total: int) -> list[dict[str, Any]]:
+    """The agreed claim that ends an incomplete play with ``total`` tricks for declarer.
+
+    Declarer claims (``ClaimMade``) the tricks his side takes of the remaining
+    ones (``total`` less the complete tricks it has won; an incomplete last
+    trick is one of the remaining), and his LHO agrees (``ClaimAgreed``).
+    Raises ``ValueError`` when ``total`` cannot be reached from the play.
+    """
+    complete = [t for t in tricks if len(t) == 4]
+    won = sum(1 for t in complete if _side(_winner(t, trump)) == _side(declarer))
+    remaining = 13 - len(complete)
+    take = total - won
+    if not 0 <= take <= remaining:
+        raise ValueError(f"declarer's side has won {won} of the {len(complete)} tricks played "
+                         f"and {remaining} remain: {total} tricks in all cannot be reached")
+    return [{"type": "ClaimMade", "seat": declarer, "tricks": take},
+            {"type": "ClaimAgreed", "by": _next_seat(declarer)}]
+
+
+def _passed_out_unrecorded(record: PbnRecord) -> bool:
+    """``Contract "Pass"`` with a Score but no Auction: passed out, the calls not written."""
+    contract = _contract(record)
+    return contract == "Pass" and not auction(record) and \
+        record.tags.get("Score", "").strip() not in ("", "?")
+
+
 def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
     """The record as ledger facts (LEDGER-SPEC 3, JSON Lines form).
 
-    ``BoardOpened``, then one ``CallPlaced`` per call (an alerted call with a
-    note is followed by ``ExplanationGiven`` by the caller's partner, with the
-    1-based ``call_index``), then one ``CardPlayed`` per card in the order
-    played.  An incomplete play (``*``, a claim) gives the cards present only;
-    the result the record states is :func:`record_result`.  Optional fields
-    (``ns``, ``ew``, ``scoring``, ``room``) are left out when the record does
-    not give them.
+    * ``BoardOpened`` from Board, Dealer, Vulnerable, Deal, Scoring, Table,
+      Room and the pair or team names (optional fields left out when the
+      record does not give them).
+    * One ``CallPlaced`` per call; a call with a note (``=n=``) is followed by
+      ``ExplanationGiven`` by the caller's partner with the 1-based
+      ``call_index`` (counting the calls logged).  A call marked ``^I`` is
+      logged as called (LHO's next call accepts it, 27A1); a turn marked
+      ``^S`` is skipped: no call is logged for it, and the next seat's call
+      is the one out of rotation that LHO accepted (29A).
+      ``Contract "Pass"`` with a Score but no Auction is four passes from
+      the dealer (the only auction that passes a board out); without a Score
+      (an unplayed board) only ``BoardOpened`` is logged.
+    * One ``CardPlayed`` per card in the order played.  A lead marked ``^L``
+      is followed by ``OptionChosen`` ``accept`` by the non-offender next to
+      play (declarer for dummy); on the opening lead, ``accept_declare`` by
+      declarer, or ``accept_become_dummy`` when the Declarer tag is marked
+      ``^`` (the auction's declarer is then the partner of the tag's seat).
+      ``^R`` (a revoke not noticed) is the card as played.
+    * An incomplete play (``*``, or no Play section) with a Result: declarer
+      claims the tricks his side takes of the remaining ones and his LHO
+      agrees (:func:`claim_facts`).
+    * ``[Result "^n"]``: a ``RulingGiven`` by the director saying that the
+      record's result is after a rectification it does not describe.
     """
     board = _board_number(record)
     hands = deal_hands(record)
@@ -853,17 +932,70 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
     opened.update({k: v for k, v in optional.items() if v is not None})
 
     facts = [opened]
+    calls = auction(record)
+    if _passed_out_unrecorded(record):
+        calls = [PbnCall(_next_seat(dealer, i), "Pass") for i in range(4)]
     note_texts = notes(record, "Auction")
-    for index, call in enumerate(auction(record), start=1):
+    logged = 0
+    for call in calls:
+        if call.irregularity == SKIPPED:
+            continue
         facts.append({"type": "CallPlaced", "seat": call.seat, "call": call.call})
+        logged += 1
         for n in call.notes:
             if n in note_texts:
                 facts.append({"type": "ExplanationGiven", "by": _partner(call.seat),
-                              "call_index": index, "text": note_texts[n]})
-    for trick in play_tricks(record):
-        for seat, card in trick:
+                              "call_index": logged, "text": note_texts[n]})
+
+    result = record_result(record)
+    contract = _contract(record)
+    tricks = play_tricks(record)
+    declarer = _seat_tag(record, "Declarer")
+    marks = play_irregularities(record)
+    marked = declarer_marked(record)
+    if marked and declarer is None:
+        raise record.error('Declarer "^" must name the seat that played the hand', "Declarer",
+                           record.tags.get("Declarer"))
+    for number, trick in enumerate(tricks, start=1):
+        for position, (seat, card) in enumerate(trick):
             facts.append({"type": "CardPlayed", "seat": seat, "card": card})
+            out_of_turn = position == 0 and marks.get(card) == LEAD_OUT_OF_TURN
+            if number == 1 and position == 0 and (out_of_turn or marked):
+                if declarer is None:
+                    raise record.error("a lead out of turn (^L) needs the Declarer tag",
+                                       "Declarer", record.tags.get("Declarer"))
+                chooser = _partner(declarer) if marked else declarer
+                option = "accept_become_dummy" if marked else "accept_declare"
+                facts.append({"type": "OptionChosen", "seat": chooser, "option": option})
+            elif out_of_turn:
+                if declarer is None:
+                    raise record.error("a lead out of turn (^L) needs the Declarer tag",
+                                       "Declarer", record.tags.get("Declarer"))
+                chooser = _next_seat(seat)
+                if chooser == _partner(declarer):
+                    chooser = declarer  # dummy does not choose (43A1)
+                facts.append({"type": "OptionChosen", "seat": chooser, "option": "accept"})
+
+    complete = len(tricks) == 13 and all(len(t) == 4 for t in tricks)
+    if logged and isinstance(contract, tuple) and result is not None \
+            and result["tricks"] is not None and not complete:
+        if declarer is None:
+            raise record.error("a claimed result needs the Declarer tag", "Declarer",
+                               record.tags.get("Declarer"))
+        trump = None if contract[1] == "NT" else contract[1]
+        try:
+            facts.extend(claim_facts(declarer, tricks, trump, result["tricks"]))
+        except ValueError as exc:
+            raise record.error(f"Result: {exc}", "Result", record.tags.get("Result")) from None
+    if result_marked(record) and result is not None and result["tricks"] is not None:
+        facts.append({"type": "RulingGiven", "laws": [],
+                      "text": f"{RESULT_RULING_PREFIX}{result['tricks']} tricks for declarer, "
+                              "after a rectification or ruling the record does not describe"})
     return facts
+
+
+#: The text that starts the RulingGiven logged for a ``[Result "^n"]`` (the export reads it).
+RESULT_RULING_PREFIX = 'PBN Result "^": '
 
 
 def is_complete_play(record: PbnRecord) -> bool:

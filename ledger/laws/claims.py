@@ -9,9 +9,7 @@ from ledger.laws import Prescription
 
 def disputed_claim(state) -> list[Prescription]:
     claim = state.claim
-    if claim is None or claim.status != "disputed":
-        return []
-    if any(r.about == claim.seq for r in state.review):
+    if claim is None or claim.disputed_seq is None:
         return []
     event = DirectorReviewRequired(reason="70 disputed claim", about=claim.seq)
-    return [Prescription(event, (claim.seq,), state.cite("70"))]
+    return [Prescription(event, (claim.seq, claim.disputed_seq), state.cite("70"))]

@@ -8,11 +8,13 @@ from ledger.laws import Prescription
 
 
 def record_result(state) -> list[Prescription]:
-    """When play ends (or the board is passed out), record the result once."""
+    """When play ends (or the board is passed out, or a claim is settled), the result."""
     result = state.result
-    if result is None or state.result_recorded is not None:
+    if result is None:
         return []
-    if state.tricks:
+    if state.claim is not None and state.claim.status in ("agreed", "ruled"):
+        last = state.claim.seq
+    elif state.tricks:
         last = state.tricks[-1].cards[-1].seq
     else:
         last = state.auction[-1].seq

@@ -1,0 +1,33 @@
+"""Obligations in force: enforced passes (1997 25B2b1) and lead restrictions
+(Law 26 in both editions; 50D, 54D in part 2)."""
+
+from __future__ import annotations
+
+from projections.state import MustPass, Restriction, TableState
+
+
+def active_must_pass(state: TableState) -> list[MustPass]:
+    out = []
+    for ob in state.partner_must_pass:
+        if state.phase != "auction":
+            continue
+        if ob.until == "next_turn" and any(a.seat is ob.seat and a.seq > ob.seq for a in state.auction):
+            continue
+        out.append(ob)
+    return out
+
+
+def active_restrictions(state: TableState) -> list[Restriction]:
+    """A ``next_lead`` restriction ends with the seat's next lead; a
+    ``while_on_lead`` one ends when the lead passes to another player."""
+    out = []
+    for r in state.lead_restrictions:
+        led_after = [t for t in state.tricks if t.cards and t.cards[0].seq > r.seq]
+        if r.lasts == "next_lead" and any(t.leader is r.seat for t in led_after):
+            continue
+        if r.lasts == "while_on_lead" and any(t.leader is not r.seat for t in led_after):
+            continue
+        if state.phase == "ended":
+            continue
+        out.append(r)
+    return out
