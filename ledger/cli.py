@@ -175,12 +175,26 @@ def verify(ctx: click.Context, stream: str | None) -> None:
 @click.argument("file")
 @click.option("--at", "at_seq", type=int, default=None, help="Print the state after this seq.")
 @click.option("--json", "as_json", is_flag=True, help="The state document (spec section 5).")
-def replay(file: str, at_seq: int | None, as_json: bool) -> None:
+@click.option("--check", is_flag=True,
+              help="Check the scenario's expect lines; exit 1 listing every mismatch.")
+@click.pass_context
+def replay(ctx: click.Context, file: str, at_seq: int | None, as_json: bool, check: bool) -> None:
     """Append a scenario file to a fresh in-memory ledger and print the state."""
-    from ledger.scenario import replay_text
+    from ledger.scenario import Checked, replay_text
 
-    with replay_text(_read_input(file)) as (ledger, stream):
+    checked: list[Checked] = []
+    with replay_text(_read_input(file), checked=checked if check else None) as (ledger, stream):
         doc = ledger.state(stream, at_seq)
+    if check:
+        outcome = checked[0]
+        for m in outcome.mismatches:
+            click.echo(f"MISMATCH {m}", err=True)
+        if outcome.mismatches or not outcome.expectations:
+            if not outcome.expectations:
+                click.echo("the scenario has no expectation to check", err=True)
+            ctx.exit(1)
+        click.echo(f"ok: {outcome.expectations} expectation(s) hold")
+        return
     _print_state(doc, as_json)
 
 
@@ -250,6 +264,9 @@ def _safe_url(url: str) -> str:
         creds, host = rest.rsplit("@", 1)
         return f"{scheme}://{creds.split(':')[0]}@{host}"
     return url
+
+
+import ledger.cli_records  # noqa: E402,F401  (registers import/export/results/analyse)
 
 
 def main(argv: list[str] | None = None) -> int:

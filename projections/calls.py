@@ -185,7 +185,7 @@ def on_call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableStat
     # A change of mind (25B).
     if _called_since(state, seat.lho, first.seq):
         # 1997: 25B runs only until LHO calls; 2017: LHO did not call over the substitute.
-        return _record(state, rec("substitute_cancelled", state.cite("25B2" if state.edition == "2017" else "25B"),
+        return _record(state, rec("lho_called", state.cite("25B2" if state.edition == "2017" else "25B"),
                                   "LHO had called: the substituted call is cancelled, the first call stands"))
     return _record(state, rec("change_of_mind", state.cite("25B1"), "awaiting the LHO's option"))
 

@@ -15,7 +15,7 @@ import attrs
 from ledger.bridge import Card, Seat, Strain
 from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
 from ledger.scoring import duplicate_score
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, FaceDownLead, Irregularity,
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
                                PlayedCard, Result, TableState, Trick)
 
 
@@ -81,6 +81,24 @@ def final_result(state: TableState, tricks: int) -> Result:
                   tricks, score_ns, state.cite("77"))
 
 
+def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
+    """A lead that breaks a lead restriction in force while the player could comply."""
+    from projections.obligations import active_restrictions
+
+    trick = state.current_trick
+    if trick is not None and not trick.complete:
+        return None  # not a lead
+    hand = state.hand(seat)
+    for r in active_restrictions(state):
+        if r.seat is not seat:
+            continue
+        if r.mode == "must" and card.suit is not r.suit and any(c.suit is r.suit for c in hand):
+            return f"{seat} led {card} while required to lead {r.suit.symbol}"
+        if r.mode == "must_not" and card.suit is r.suit and any(c.suit is not r.suit for c in hand):
+            return f"{seat} led {card} while forbidden to lead {r.suit.symbol}"
+    return None
+
+
 def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
     trick = state.current_trick
     if trick is None or trick.complete:
@@ -109,6 +127,9 @@ def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
         return _unprocessed(state, seq, ev.TYPE, seat, f"{what} {card} by {seat} out of turn ({state.turn} to play)")
     revoke = revoke_detail(state, seat, card)
+    breach = restriction_breach(state, seat, card)
+    if breach is not None:
+        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach),))
     state = add_card(state, seq, seat, card, play_law(state, seat))
     if revoke is not None:
         state = _unprocessed(state, seq, ev.TYPE, seat, revoke)

@@ -225,6 +225,8 @@ class TableState:
     """(key, seq) of the engine's rectifications in force (not overridden)."""
     cancelled: tuple[str, ...] = ()
     """Keys of rectifications a director or committee cancelled: never emitted again."""
+    breaches: tuple["Breach", ...] = ()
+    """Leads or plays against a restriction or a penalty card when able to comply (61A)."""
     calls: tuple["CallRecord", ...] = ()
     """Every call-related fact with how the Laws classified it (projections.calls)."""
     result: Result | None = None
@@ -297,6 +299,13 @@ class TableState:
 
     def choice_for(self, offer_seq: int) -> "Choice | None":
         return next((c for c in self.choices if c.offer == offer_seq), None)
+
+
+@attrs.frozen
+class Breach:
+    seq: int
+    seat: Seat
+    detail: str
 
 
 @attrs.frozen

@@ -30,9 +30,10 @@ Rule = Callable[..., list[Prescription]]
 
 
 def _rules() -> list[Rule]:
-    from ledger.laws import claims, results
+    from ledger.laws import calls, claims, results
 
-    return [claims.disputed_claim, results.record_result]
+    return [calls.change_of_call, calls.lead_restrictions, calls.lead_breaches,
+            claims.disputed_claim, results.record_result]
 
 
 RULES: list[Rule] = _rules()
