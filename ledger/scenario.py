@@ -10,34 +10,20 @@ A line's ``actor`` defaults to role ``director`` for director events,
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 import attrs
 
 from ledger.errors import BadInput, LedgerError
-from ledger.service import Ledger, parse_fact
+from ledger.service import Ledger, json_lines, parse_fact
 
 SCENARIO_KEYS = ("expect", "comment", "expect_error")
 
 
 def scenario_lines(text: str) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) for each JSON line; ``#`` lines and blanks skipped."""
-    out = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"malformed JSON: {exc.msg} at column {exc.colno}", field="line",
-                           value=stripped[:80], line=number) from None
-        if not isinstance(obj, dict):
-            raise BadInput("each line must be a JSON object", field="line", value=obj, line=number)
-        out.append((number, obj))
-    return out
+    return [(number, dict(obj)) for number, obj in json_lines(text)]
 
 
 def stream_name(first: dict[str, Any]) -> str:

@@ -137,9 +137,9 @@ def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str 
     return Actor(role, name)
 
 
-def parse_jsonl(text: str, *, default_role: str | None = None) -> list[Fact]:
-    """Parse JSON Lines input; blank lines and lines starting with ``#`` are skipped."""
-    facts = []
+def json_lines(text: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """(line number, object) for each JSON line; blank lines and ``#`` lines skipped."""
+    out = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
@@ -149,8 +149,15 @@ def parse_jsonl(text: str, *, default_role: str | None = None) -> list[Fact]:
         except json.JSONDecodeError as exc:
             raise BadInput(f"malformed JSON: {exc.msg} at column {exc.colno}", field="line",
                            value=stripped[:80], line=number) from None
-        facts.append(parse_fact(obj, number, default_role=default_role))
-    return facts
+        if not isinstance(obj, Mapping):
+            raise BadInput("each line must be a JSON object", field="line", value=obj, line=number)
+        out.append((number, obj))
+    return out
+
+
+def parse_jsonl(text: str, *, default_role: str | None = None) -> list[Fact]:
+    """Parse JSON Lines input into facts (see :func:`json_lines`)."""
+    return [parse_fact(obj, number, default_role=default_role) for number, obj in json_lines(text)]
 
 
 def decode(stored: StoredEvent) -> ev.Event:

@@ -1,23 +1,12 @@
 """The auction: which calls are legal in turn (Laws 18, 19), when the auction
-ends (Law 22), the contract and its declarer (Law 22, definitions).
-
-A call the projection cannot rule on yet (out of turn, insufficient,
-inadmissible, after the auction closed, or an accident) is kept as an
-``unprocessed`` irregularity and has no effect on the auction.
+ends (Law 22), the contract and its declarer (Law 22, definitions). Pure
+functions of the auction; the fold of call facts is ``projections.calls``.
 """
 
 from __future__ import annotations
 
-import attrs
-
 from ledger.bridge import Call, Risk, Seat
-from ledger.events import CallPlaced
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, Contract, Irregularity,
-                               Result, TableState)
-
-# The FFB regulation (art. 57.3) is the test of a call made in both editions:
-# the 2017 Laws leave the method to the Regulating Authority (2017 Law 18F).
-CALL_MADE = "FFB:57.3"
+from projections.state import AuctionCall, Contract
 
 
 def last_bid(auction: tuple[AuctionCall, ...]) -> AuctionCall | None:
@@ -78,27 +67,3 @@ def final_contract(auction: tuple[AuctionCall, ...]) -> Contract | None:
                     if e.call.is_bid and e.call.strain is bid.call.strain and e.seat.side is side)
     assert bid.call.level is not None and bid.call.strain is not None
     return Contract(bid.call.level, bid.call.strain, risk, declarer)
-
-
-def on_call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
-    def unprocessed(detail: str) -> TableState:
-        return state.add_irregularity(Irregularity(
-            "unprocessed", seq, ev.TYPE, offender=str(ev.seat), detail=detail))
-
-    if ev.intentional is False:
-        return unprocessed(f"{ev.call} by {ev.seat} logged as not intentional (accident)")
-    if state.phase != AUCTION:
-        return unprocessed(f"{ev.call} by {ev.seat} after the auction closed")
-    if ev.seat is not state.turn:
-        return unprocessed(f"{ev.call} by {ev.seat} out of turn ({state.turn} to call)")
-    reason = why_illegal(state.auction, ev.seat, ev.call)
-    if reason is not None:
-        return unprocessed(f"{reason} by {ev.seat}")
-    auction = state.auction + (AuctionCall(seq, ev.seat, ev.call, CALL_MADE),)
-    if not auction_closed(auction):
-        return attrs.evolve(state, auction=auction)
-    contract = final_contract(auction)
-    if contract is None:
-        passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
-        return attrs.evolve(state, auction=auction, phase=ENDED, result=passed_out)
-    return attrs.evolve(state, auction=auction, contract=contract, phase=OPENING_LEAD)
