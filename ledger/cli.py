@@ -213,6 +213,26 @@ def rebuild(ctx: click.Context, streams: tuple[str, ...]) -> None:
     click.echo(f"rebuilt {counts['streams']} stream(s); {counts['differed']} snapshot(s) differed")
 
 
+@cli.command()
+@click.argument("stream")
+@click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file (default: standard output).")
+@click.pass_context
+def casefile(ctx: click.Context, stream: str, fmt: str, output: str | None) -> None:
+    """The appeal case file of a board: deal, auction, play, every event, rulings, integrity."""
+    from ledger.casefile import build_casefile, render_html
+
+    with _open(ctx) as ledger:
+        case = build_casefile(ledger, stream)
+    text = render_html(case) if fmt == "html" else json.dumps(case, ensure_ascii=False, indent=1)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"case file written to {output}")
+    else:
+        click.echo(text)
+
+
 DEMO_STREAMS = (
     ("demo/realbridge/b14", "realbridge-b14.jsonl"),
     ("demo/club/b5", "club-b5-insufficient-bid.jsonl"),
