@@ -77,11 +77,12 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
             assert state is not None and state.phase == "ended"
             events_c += len(stored)
         replay_s = time.perf_counter() - t0
+        imported = import_figures(ledger, run, skip=boards < IMPORT_MIN_BOARDS)
     finally:
         ledger.close()
         if tmp is not None:
             tmp.cleanup()
-    return {
+    figures = {
         "boards": boards,
         "events": events_a,
         "store": db.split(":", 1)[0] if tmp is None else "sqlite (temporary file)",
@@ -92,6 +93,45 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "append_event_ms_p99": round(_percentile(latencies, 0.99), 3),
         "fold_board_ms_p50": round(statistics.median(fold_ms), 3),
         "fold_boards_per_s": round(len(fold_ms) / (sum(fold_ms) / 1000), 1),
+    }
+    return figures | imported
+
+
+REALBRIDGE = Path(__file__).resolve().parents[2] / "shared" / "bridge-data" / \
+    "realbridge-2021-online-qual-open-r2.pbn"
+
+
+#: Smoke runs (fewer boards than this, as the tests run) skip the import figures
+#: (they take a few seconds): the keys are there, with null values.
+IMPORT_MIN_BOARDS = 20
+
+
+def import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[str, Any]:
+    """Import of the RealBridge file (299 records, one append per record) into the
+    bench's store, then every imported stream read back and folded.
+
+    ``import_records_per_s`` and ``import_replay_eps`` (events per second); both
+    None when the file is not beside the repository (``../shared/bridge-data``).
+    """
+    from ledger.records import import_text
+
+    if skip or not REALBRIDGE.exists():
+        return {"import_records": 0, "import_records_per_s": None, "import_replay_eps": None}
+    text = REALBRIDGE.read_text(encoding="utf-8")
+    t0 = time.perf_counter()
+    report = import_text(ledger, text, "pbn", tournament=f"bench-import-{run}")
+    import_s = time.perf_counter() - t0
+    events = 0
+    t0 = time.perf_counter()
+    for item in report.imported:
+        stored = ledger.store.read(item.stream)
+        fold_events(stored)
+        events += len(stored)
+    replay_s = time.perf_counter() - t0
+    return {
+        "import_records": len(report.imported),
+        "import_records_per_s": round(len(report.imported) / import_s, 1),
+        "import_replay_eps": round(events / replay_s, 1),
     }
 
 

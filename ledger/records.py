@@ -142,6 +142,18 @@ def _pbn_stated(record: pbn_format.PbnRecord) -> dict[str, Any] | None:
     return stated
 
 
+def _with_match(record: pbn_format.PbnRecord, opened: dict[str, Any]) -> dict[str, Any]:
+    """Teams: the two rooms of a match hold the same two teams (HomeTeam, VisitTeam) in
+    opposite directions; ``match`` names the pair of teams so that the results
+    projection can set the rooms side by side.  PBN has no tag for it."""
+    if opened.get("scoring") != "IMP" or "match" in opened:
+        return opened
+    teams = [record.tags.get(t, "").strip() for t in ("HomeTeam", "VisitTeam")]
+    if not all(teams) or "?" in teams:
+        return opened
+    return {**opened, "match": " v ".join(sorted(teams))}
+
+
 def read_records(text: str, fmt: str, tournament: str) -> tuple[list[GameRecord], list[RecordProblem]]:
     """Every record of the file as facts; and the records that could not be read."""
     records: list[GameRecord] = []
@@ -162,6 +174,7 @@ def read_records(text: str, fmt: str, tournament: str) -> tuple[list[GameRecord]
             continue
         if fmt == "pbn":
             stated = _pbn_stated(record)
+            facts[0] = _with_match(record, facts[0])
         else:
             stated = lin_format.lin_result(record.result) if record.result else None
         opened = facts[0]
@@ -171,9 +184,16 @@ def read_records(text: str, fmt: str, tournament: str) -> tuple[list[GameRecord]
     return records, problems
 
 
+def _table_part(table: str) -> str:
+    """``t12`` for a table number, the name itself otherwise (``open``, ``closed``)."""
+    part = slugify(table)
+    return f"t{part}" if part[:1].isdigit() else part
+
+
 def stream_ids(prefix: str, records: Sequence[GameRecord]) -> list[str]:
-    """``<prefix>/t<table>/b<board>`` for each record, made unique with ``-r<number>``."""
-    ids = [f"{prefix}/t{slugify(r.table)}/b{r.board}" for r in records]
+    """``<prefix>/t<table>/b<board>`` (``<prefix>/<room>/b<board>`` for a vugraph room)
+    for each record, made unique with ``-r<number>``."""
+    ids = [f"{prefix}/{_table_part(r.table)}/b{r.board}" for r in records]
     seen: dict[str, int] = {}
     for stream in ids:
         seen[stream] = seen.get(stream, 0) + 1
@@ -266,7 +286,9 @@ def tournament_streams(ledger: Ledger, tournament: str) -> list[tuple[str, Table
         state = head_state(ledger, stream)
         if state.board.tournament == tournament or slugify(state.board.tournament) == slug:
             found.append((stream, state))
-    found.sort(key=lambda item: (item[1].board.board, _natural(item[1].board.table), item[0]))
+    rooms = {"open": 0, "closed": 1}
+    found.sort(key=lambda item: (item[1].board.board, rooms.get(item[1].board.room or "", 2),
+                                 _natural(item[1].board.table), item[0]))
     return found
 
 

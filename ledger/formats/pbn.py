@@ -898,10 +898,11 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
       the dealer (the only auction that passes a board out); without a Score
       (an unplayed board) only ``BoardOpened`` is logged.
     * One ``CardPlayed`` per card in the order played.  A lead marked ``^L``
-      is followed by ``OptionChosen`` ``accept`` by the non-offender next to
-      play (declarer for dummy); on the opening lead, ``accept_declare`` by
-      declarer, or ``accept_become_dummy`` when the Declarer tag is marked
-      ``^`` (the auction's declarer is then the partner of the tag's seat).
+      (out of turn, accepted) leads its trick; the next card, played to it by
+      the next player, is the acceptance (53A; 54B for the opening lead).
+      ``[Declarer "^S"]``: the auction made South's partner declarer, who
+      accepted the opening lead out of turn by spreading his own hand
+      (``DummySpreadStarted`` with his seat, 54A): South plays the hand.
       ``^R`` (a revoke not noticed) is the card as played.
     * An incomplete play (``*``, or no Play section) with a Result: declarer
       claims the tricks his side takes of the remaining ones and his LHO
@@ -951,7 +952,6 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
     contract = _contract(record)
     tricks = play_tricks(record)
     declarer = _seat_tag(record, "Declarer")
-    marks = play_irregularities(record)
     marked = declarer_marked(record)
     if marked and declarer is None:
         raise record.error('Declarer "^" must name the seat that played the hand', "Declarer",
@@ -959,22 +959,9 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
     for number, trick in enumerate(tricks, start=1):
         for position, (seat, card) in enumerate(trick):
             facts.append({"type": "CardPlayed", "seat": seat, "card": card})
-            out_of_turn = position == 0 and marks.get(card) == LEAD_OUT_OF_TURN
-            if number == 1 and position == 0 and (out_of_turn or marked):
-                if declarer is None:
-                    raise record.error("a lead out of turn (^L) needs the Declarer tag",
-                                       "Declarer", record.tags.get("Declarer"))
-                chooser = _partner(declarer) if marked else declarer
-                option = "accept_become_dummy" if marked else "accept_declare"
-                facts.append({"type": "OptionChosen", "seat": chooser, "option": option})
-            elif out_of_turn:
-                if declarer is None:
-                    raise record.error("a lead out of turn (^L) needs the Declarer tag",
-                                       "Declarer", record.tags.get("Declarer"))
-                chooser = _next_seat(seat)
-                if chooser == _partner(declarer):
-                    chooser = declarer  # dummy does not choose (43A1)
-                facts.append({"type": "OptionChosen", "seat": chooser, "option": "accept"})
+            if number == 1 and position == 0 and marked:
+                # 54A: the auction's declarer spreads his own hand and becomes dummy.
+                facts.append({"type": "DummySpreadStarted", "seat": _partner(declarer)})
 
     complete = len(tricks) == 13 and all(len(t) == 4 for t in tricks)
     if logged and isinstance(contract, tuple) and result is not None \

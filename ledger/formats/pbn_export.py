@@ -14,10 +14,12 @@ was logged, in order) and its folded state (contract, result, score):
   skipped.  ``*`` when the auction is not over.
 * Play: every ``CardPlayed`` in order, a trick a line, in the fixed column
   order of the seats from the opening leader; ``-`` for a card not played;
-  ``^L`` after a lead that an ``OptionChosen`` accepted, ``^R`` after a
+  ``^L`` after a lead by another seat than the one due (the auction's
+  declarer's LHO, then the winner of the trick before), ``^R`` after a
   revoke; ``*`` when the play stops before the thirteenth trick (a claim).
 * ``[Declarer "^S"]`` when the auction's declarer accepted the opening lead
-  out of turn and became dummy (``accept_become_dummy``); ``[Result "^9"]``
+  out of turn by spreading his own hand (``DummySpreadStarted`` with his
+  seat, 54A), South being his partner; ``[Result "^9"]``
   when the import logged the record's result as a director's ruling.
 * The rulings as commentary: every event of a director, a committee or the
   ruling engine (its result record aside), and every irregularity of the
@@ -27,19 +29,16 @@ was logged, in order) and its folded state (contract, result, score):
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Iterable
 
 from ledger import events as ev
 from ledger.bridge import SEATS, Call, Seat
-from ledger.formats.pbn import RESULT_RULING_PREFIX
+from ledger.formats.pbn import RESULT_RULING_PREFIX, _winner
 from ledger.service import decode
 from ledger.store.base import StoredEvent
 from projections.state import TableState
 
 __all__ = ["write_pbn", "game_text"]
-
-ACCEPTING = ("accept", "accept_declare", "accept_become_dummy")
-
 
 def _quote(value: object) -> str:
     text = "" if value is None else str(value)
@@ -63,8 +62,9 @@ def game_text(stored: list[StoredEvent], state: TableState) -> list[str]:
     """The lines of one game."""
     events = [(s, decode(s)) for s in stored]
     board = state.board
-    become_dummy = any(isinstance(e, ev.OptionChosen) and e.option == "accept_become_dummy"
-                       for _, e in events)
+    declarer = state.contract.declarer if state.contract else None
+    become_dummy = any(isinstance(e, ev.DummySpreadStarted) and e.seat is not None
+                       and e.seat is declarer for _, e in events)
     result_ruled = any(isinstance(e, ev.RulingGiven) and e.text.startswith(RESULT_RULING_PREFIX)
                        for _, e in events)
     declarer, contract, result, score = _outcome(state, become_dummy, result_ruled)
@@ -88,7 +88,7 @@ def game_text(stored: list[StoredEvent], state: TableState) -> list[str]:
     lines += _play(events, state)
     if score is not None:
         lines.append(_tag("Score", score))
-    lines += _commentary(stored, events, state)
+    lines += _commentary(events, state)
     return lines
 
 
@@ -146,14 +146,12 @@ def _auction(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> l
 
 
 def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list[str]:
-    plays: list[tuple[Seat, str, bool]] = []  # seat, card, accepted as a lead out of turn
-    for i, (_, e) in enumerate(events):
-        if isinstance(e, ev.CardPlayed):
-            nxt = events[i + 1][1] if i + 1 < len(events) else None
-            accepted = isinstance(nxt, ev.OptionChosen) and nxt.option in ACCEPTING
-            plays.append((e.seat, str(e.card), accepted))
+    plays = [(e.seat, str(e.card)) for _, e in events if isinstance(e, ev.CardPlayed)]
     if not plays:
         return []
+    contract = state.contract
+    trump = None if contract is None or contract.strain.trump is None else str(contract.strain)
+    due = contract.declarer.lho if contract is not None else None  # the auction's declarer's LHO
     hands = {seat: {str(c) for c in state.board.deal.hand(seat)} for seat in SEATS}
     leader = plays[0][0]
     columns = [leader.next(k) for k in range(4)]
@@ -162,22 +160,23 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
         trick = plays[start:start + 4]
         led = trick[0][1][0]
         row: dict[Seat, str] = {}
-        for position, (seat, card, accepted) in enumerate(trick):
+        for position, (seat, card) in enumerate(trick):
             token = card
-            if position == 0 and accepted:
+            if position == 0 and due is not None and seat is not due:
                 token += " ^L"
             elif card[0] != led and any(c[0] == led for c in hands[seat]):
                 token += " ^R"
             hands[seat].discard(card)
             row[seat] = token
         lines.append(" ".join(row.get(seat, "-") for seat in columns))
+        if len(trick) == 4:
+            due = Seat.parse(_winner([(str(s), c) for s, c in trick], trump))
     if len(plays) < 52:
         lines.append("*")
     return lines
 
 
-def _commentary(stored: list[StoredEvent], events: list[tuple[StoredEvent, ev.Event]],
-                state: TableState) -> list[str]:
+def _commentary(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list[str]:
     lines = []
     for s, e in events:
         if s.actor.role == ev.TABLE or isinstance(e, ev.ResultRecorded):
@@ -187,11 +186,10 @@ def _commentary(stored: list[StoredEvent], events: list[tuple[StoredEvent, ev.Ev
         data = json.dumps(s.data, ensure_ascii=False, sort_keys=True)
         lines.append(f"Ruling: seq {s.seq} {s.type} by {who}{law}: {data}")
     for irregularity in state.irregularities:
-        detail = irregularity.detail or irregularity.kind
-        law = f", {irregularity.law}" if irregularity.law else ""
-        lines.append(f"Irregularity: seq {irregularity.seq} {irregularity.kind}{law}: {detail}")
+        kind = getattr(irregularity, "kind", "irregularity")
+        detail = getattr(irregularity, "detail", "") or kind
+        law = getattr(irregularity, "law", None)
+        cited = f", {law}" if law else ""
+        lines.append(f"Irregularity: seq {getattr(irregularity, 'seq', '?')} {kind}{cited}: {detail}")
     return ["{" + line.replace("}", ")") + "}" for line in lines]
 
-
-def _unused(x: Any) -> Any:  # pragma: no cover
-    return x

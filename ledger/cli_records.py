@@ -1,0 +1,175 @@
+"""The commands for real game records, registered on :data:`ledger.cli.cli`:
+``import``, ``export``, ``results`` and ``analyse`` (LEDGER-SPEC section 8,
+docs/records.md).
+
+Errors are :class:`~ledger.errors.LedgerError` and map to exit codes in
+``ledger.cli.main``; ``import`` exits 2 when some records could not be
+imported (the others are), after listing each as ``record N, line L: reason``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ledger.cli import _console, _open, _read_input, cli
+from ledger.errors import BadInput
+
+EXIT_SOME_RECORDS_FAILED = 2
+
+
+@cli.command("import")
+@click.argument("file")
+@click.option("--format", "fmt", type=click.Choice(["pbn", "lin"]), default=None,
+              help="pbn or lin (default: from the file name).")
+@click.option("--tournament", default=None,
+              help="Tournament name (default: the file's Event / vg, else the file name).")
+@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
+@click.pass_context
+def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str | None,
+               as_json: bool) -> None:
+    """Import the game records of FILE (PBN 2.1 or BBO LIN): one stream per record."""
+    from ledger.records import detect_format
+
+    fmt = detect_format(file, fmt)
+    text = _read_input(file)
+    with _open(ctx, create=True) as ledger:
+        report = _run_import(ledger, text, fmt, tournament, Path(file).stem)
+    if as_json:
+        click.echo(json.dumps({
+            "tournament": report.tournament, "format": report.format, "records": report.records,
+            "imported": len(report.imported), "events": report.events,
+            "already_stored": sum(r.retried for r in report.imported),
+            "streams": [r.stream for r in report.imported],
+            "failed": [{"record": p.number, "line": p.line, "reason": p.reason,
+                        "message": str(p)} for p in report.failed],
+        }, ensure_ascii=False))
+    else:
+        retried = sum(r.retried for r in report.imported)
+        click.echo(f"{report.tournament}: {len(report.imported)} of {report.records} record(s) "
+                   f"imported ({report.events} events"
+                   + (f"; {retried} already stored" if retried else "") + ")")
+    for problem in report.failed:
+        click.echo(f"FAILED: {problem}", err=True)
+    if not report.ok:
+        ctx.exit(EXIT_SOME_RECORDS_FAILED)
+
+
+def _run_import(ledger, text: str, fmt: str, tournament: str | None, default_name: str):
+    from ledger.records import import_text
+
+    if not sys.stderr.isatty():
+        return import_text(ledger, text, fmt, tournament=tournament, default_name=default_name)
+    from rich.progress import Progress
+
+    with Progress(transient=True) as progress:
+        task = progress.add_task("importing", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return import_text(ledger, text, fmt, tournament=tournament, default_name=default_name,
+                           progress=advance)
+
+
+@cli.command("export")
+@click.argument("stream", required=False)
+@click.option("--tournament", default=None, help="Export every stream of this tournament.")
+@click.option("--format", "fmt", type=click.Choice(["pbn", "jsonl"]), default="pbn",
+              show_default=True)
+@click.option("-o", "--output", default=None, help="Write to this file (default: stdout).")
+@click.pass_context
+def export_cmd(ctx: click.Context, stream: str | None, tournament: str | None, fmt: str,
+               output: str | None) -> None:
+    """Export STREAM (or --tournament NAME) as PBN 2.1 or as the JSON Lines log."""
+    from ledger.records import export_jsonl, export_pbn, tournament_streams
+
+    if (stream is None) == (tournament is None):
+        raise BadInput("give either a STREAM or --tournament NAME", field="STREAM", value=stream)
+    with _open(ctx) as ledger:
+        if stream is not None:
+            streams = [stream]
+        else:
+            streams = [s for s, _ in tournament_streams(ledger, tournament)]  # type: ignore[arg-type]
+            if not streams:
+                raise BadInput("no stream of that tournament in this ledger", field="--tournament",
+                               value=tournament)
+        text = export_pbn(ledger, streams) if fmt == "pbn" else export_jsonl(ledger, streams)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"{len(streams)} stream(s) written to {output}")
+
+
+@cli.command("results")
+@click.argument("tournament")
+@click.option("--json", "as_json", is_flag=True, help="The spec's JSON shape (section 8).")
+@click.pass_context
+def results_cmd(ctx: click.Context, tournament: str, as_json: bool) -> None:
+    """Every board's result at every table of TOURNAMENT (IMPs between rooms in teams)."""
+    from ledger.records import tournament_streams
+    from projections.results import results
+
+    with _open(ctx) as ledger:
+        tables = tournament_streams(ledger, tournament)
+    if not tables:
+        raise BadInput("no stream of that tournament in this ledger", field="TOURNAMENT",
+                       value=tournament)
+    name = tables[0][1].board.tournament
+    doc = results(name, tables)
+    if as_json:
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        return
+    console = _console()
+    for table in render_travellers(doc):
+        console.print(table)
+
+
+def render_travellers(doc: dict[str, Any]) -> list[Any]:
+    """One rich table per board: the traveller."""
+    from rich.table import Table
+
+    out = []
+    imp = doc["scoring"] == "IMP"
+    for board in doc["boards"]:
+        table = Table(title=f"{doc['tournament']} - board {board['board']}", title_justify="left")
+        for column in ("table", "room", "NS", "EW", "contract", "by", "tricks", "score NS"):
+            table.add_column(column, justify="right" if column in ("tricks", "score NS") else "left")
+        if imp:
+            table.add_column("IMP NS", justify="right")
+        for r in board["results"]:
+            contract = r["contract"] or "(not played)"
+            if r["contract"] not in (None, "Pass"):
+                contract += r["risk"] or ""
+            row = [r["table"], r["room"] or "", r["ns"] or "", r["ew"] or "", contract,
+                   r["declarer"] or "", "" if r["tricks"] is None else str(r["tricks"]),
+                   "" if r["score_ns"] is None else str(r["score_ns"])]
+            if imp:
+                row.append("" if r["imp_ns"] is None else f"{r['imp_ns']:+d}")
+            table.add_row(*row)
+        out.append(table)
+    return out
+
+
+@cli.command("analyse")
+@click.argument("stream")
+@click.option("--at", "at_seq", type=int, default=None, help="The position after this seq.")
+@click.option("--json", "as_json", is_flag=True, help="The analysis as one JSON object.")
+@click.pass_context
+def analyse_cmd(ctx: click.Context, stream: str, at_seq: int | None, as_json: bool) -> None:
+    """Double-dummy analysis (optional extra: pip install '.[analysis]'): the tricks each
+    legal card gives the side on turn, and the double-dummy table of the deal."""
+    from ledger.analysis import analyse, render_analysis
+
+    with _open(ctx) as ledger:
+        state, _ = ledger.table_state(stream, at_seq)
+    doc = analyse(state)
+    if as_json:
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        return
+    _console().print(render_analysis(doc))
