@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 import attrs
 
 from ledger.scoring import imps
+from projections import matchpoints as mp
 from projections.state import TableState
 
 
@@ -48,7 +49,16 @@ class TableResult:
     mp_ns: float | None = None
     mp_ew: float | None = None
     pct_ns: float | None = None
-    imp_ns: int | None = None
+    imp_ns: int | float | None = None
+    laws: str = "2017"
+    penalties: tuple[tuple[str, str], ...] = ()
+    """Procedural penalties (Law 90): (side, amount like "10%" or "3 IMP")."""
+    distribution: tuple[tuple[int, float], ...] = ()
+    """The table's score(s) from NS's view as the field sees them: one result
+    weight 1, or a weighted score's components; empty when the table has no
+    comparable result (artificial, split, cancelled, unplayed)."""
+    split: tuple[int, int] | None = None
+    """A split assigned score: (NS's result, EW's result), both from NS's view."""
 
     @property
     def scored(self) -> bool:
@@ -66,17 +76,62 @@ class TableResult:
         }
 
 
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
 def table_result(stream: str, state: TableState) -> TableResult:
     """The result of one table, from its folded state (null fields while unplayed)."""
     b = state.board
     entry = TableResult(stream=stream, board=b.board, table=b.table, room=b.room, match=b.match,
                         ns=b.ns, ew=b.ew)
+    entry = attrs.evolve(entry, laws=state.edition,
+                         penalties=tuple(getattr(state, "penalties", ()) or ()))
+    adjusted = getattr(state, "adjusted", None)
+    if adjusted is not None:
+        return with_adjusted(entry, adjusted, state)
     result = state.result
     if result is None:
         return entry
     return attrs.evolve(entry, contract=result.contract,
                         declarer=str(result.declarer) if result.declarer else None,
-                        risk=result.risk, tricks=result.tricks, score_ns=result.score_ns)
+                        risk=result.risk, tricks=result.tricks, score_ns=result.score_ns,
+                        distribution=((result.score_ns, 1.0),))
+
+
+def with_adjusted(entry: TableResult, adjusted: dict[str, Any], state: TableState) -> TableResult:
+    """The table's entry under an adjusted score (Law 12): artificial scores leave
+    contract, tricks and score null; an assigned score is the table's result; a
+    split or weighted one is scored side by side, component by component."""
+    entry = attrs.evolve(entry, adjusted=adjusted)
+    kind = adjusted["kind"]
+    if kind == "artificial":
+        return entry
+    vul = state.board.vulnerability
+    scored = [(r, assigned_score(r, vul)) for r in adjusted.get("results") or ()]
+    if kind == "weighted":
+        return attrs.evolve(entry, distribution=tuple((score, r["weight"]) for r, score in scored))
+    both = [(r, score) for r, score in scored if r["side"] == "both"]
+    if both:
+        r, score = both[0]
+        return attrs.evolve(entry, contract=r["contract"], declarer=r.get("declarer"), risk=r.get("risk", ""),
+                            tricks=r.get("tricks"), score_ns=score, distribution=((score, 1.0),))
+    by_side = {r["side"]: score for r, score in scored}
+    return attrs.evolve(entry, split=(by_side.get("NS", 0), by_side.get("EW", 0)))
+
+
+def assigned_score(result: dict[str, Any], vulnerability) -> int:
+    """NS's score for an assigned result ``{"contract", "declarer", "risk", "tricks"}``."""
+    from ledger.bridge import Seat
+    from ledger.scoring import duplicate_score
+
+    if result["contract"] == "Pass":
+        return 0
+    declarer = Seat.parse(result["declarer"])
+    level, strain = int(result["contract"][0]), result["contract"][1:]
+    score = duplicate_score(level, strain, result.get("risk", ""), vulnerability.is_vulnerable(declarer.side),
+                            result["tricks"])
+    return score if declarer.side.value == "NS" else -score
 
 
 BoardScorer = Callable[[Sequence[TableResult]], list[TableResult]]
@@ -106,10 +161,93 @@ def imps_between_rooms(results: Sequence[TableResult]) -> list[TableResult]:
     return [attrs.evolve(r, imp_ns=imp.get(r.stream)) for r in results]
 
 
+def matchpoint_field(results: Sequence[TableResult],
+                     session: dict[str, float] | None = None) -> list[TableResult]:
+    """Pairs: matchpoints of every table against the field (see projections.matchpoints)."""
+    session = session or {}
+    tables = len([r for r in results if not _absent(r)])
+    if tables < 2:
+        return list(results)  # a board played once has no matchpoints
+    board_top = mp.top(tables)
+    out = []
+    for r in results:
+        others = [o for o in results if o is not r and o.distribution]
+        if r.adjusted is not None and r.adjusted["kind"] == "artificial":
+            ns = _artificial(r.adjusted.get("ns"), session.get(r.ns or ""), r.laws)
+            ew = _artificial(r.adjusted.get("ew"), session.get(r.ew or ""), r.laws)
+            mp_ns = None if ns is None else ns / 100 * board_top
+            mp_ew = None if ew is None else ew / 100 * board_top
+        elif r.split is not None:
+            mp_ns = mp.neuberg(_against(r.split[0], others), len(others), tables)
+            mp_ew = mp.neuberg(2 * len(others) - _against(r.split[1], others), len(others), tables)
+        elif r.distribution:
+            raw = sum(w * _against(score, others) for score, w in r.distribution)
+            mp_ns = mp.neuberg(raw, len(others), tables)
+            mp_ew = mp.neuberg(2 * len(others) - raw, len(others), tables)
+        else:
+            out.append(r)
+            continue
+        mp_ns, mp_ew = _penalised(r, mp_ns, mp_ew, board_top)
+        out.append(attrs.evolve(r, mp_ns=_rounded(mp_ns), mp_ew=_rounded(mp_ew),
+                                pct_ns=None if mp_ns is None else _rounded(100 * mp_ns / board_top)))
+    return out
+
+
+def _absent(r: TableResult) -> bool:
+    """A table not scored on this board at all (unplayed, or both sides 'none')."""
+    if r.adjusted is not None and r.adjusted["kind"] == "artificial":
+        return r.adjusted.get("ns") == "none" and r.adjusted.get("ew") == "none"
+    return not r.distribution and r.split is None
+
+
+def _artificial(award, session_pct: float | None, edition: str) -> float | None:
+    if award is None or award == "none":
+        return None
+    return mp.artificial_pct(award, session_pct, edition)
+
+
+def _against(score: int, others: Sequence[TableResult]) -> float:
+    """Matchpoints of an NS score against the other tables' results (weighted ones by weight)."""
+    return sum(w * mp.matchpoints_against(score, [other]) for o in others for other, w in o.distribution)
+
+
+def _penalised(r: TableResult, mp_ns: float | None, mp_ew: float | None,
+               board_top: float) -> tuple[float | None, float | None]:
+    for side, amount in r.penalties:
+        if not amount.endswith("%"):
+            continue
+        cut = float(amount[:-1]) / 100 * board_top
+        if side == "NS" and mp_ns is not None:
+            mp_ns -= cut
+        elif side == "EW" and mp_ew is not None:
+            mp_ew -= cut
+    return mp_ns, mp_ew
+
+
+def adjusted_imps(results: Sequence[TableResult]) -> list[TableResult]:
+    """Teams under Law 12: artificial +3/0/-3 IMPs (12C2b), weighted scores as the
+    weighted sum of the IMPs of each component (12C1c), procedural penalties in IMPs."""
+    out = []
+    for r in results:
+        other = next((o for o in results if o is not r and o.match == r.match and o.distribution), None)
+        imp = r.imp_ns
+        if r.adjusted is not None and r.adjusted["kind"] == "artificial":
+            award = r.adjusted.get("ns")
+            imp = mp.ARTIFICIAL_IMPS.get(award) if isinstance(award, str) else None
+        elif r.adjusted is not None and r.adjusted["kind"] == "weighted" and other is not None:
+            base = other.distribution[0][0]
+            imp = round(sum(w * imps(score - base) for score, w in r.distribution), 2)
+        for side, amount in r.penalties:
+            if amount.endswith(" IMP") and imp is not None:
+                imp = imp - float(amount.split()[0]) * (1 if side == "NS" else -1)
+        out.append(attrs.evolve(r, imp_ns=imp))
+    return out
+
+
 #: The board scorers of each scoring, applied in order (see the module's docstring).
 BOARD_SCORERS: dict[str, tuple[BoardScorer, ...]] = {
-    "IMP": (imps_between_rooms,),
-    "MP": (),
+    "IMP": (imps_between_rooms, adjusted_imps),
+    "MP": (matchpoint_field,),
 }
 
 
@@ -120,16 +258,69 @@ def tournament_scoring(states: Iterable[TableState]) -> str:
 
 
 def results(tournament: str, tables: Iterable[tuple[str, TableState]]) -> dict[str, Any]:
-    """The ``results --json`` document of spec section 8 for ``(stream, state)`` pairs."""
+    """The ``results --json`` document of spec section 8 for ``(stream, state)`` pairs,
+    with the standings (an extension: ``standings``)."""
     tables = list(tables)
     scoring = tournament_scoring(state for _, state in tables)
     boards: dict[int, list[TableResult]] = defaultdict(list)
     for stream, state in tables:
         boards[state.board.board].append(table_result(stream, state))
-    out = []
-    for number in sorted(boards):
-        entries = boards[number]
+    scored = _score_boards(boards, scoring)
+    if scoring == "MP" and any(r.adjusted for entries in boards.values() for r in entries):
+        # Artificial awards may depend on the pair's percentage on its other boards (12C2c).
+        scored = _score_boards(boards, scoring, session_percentages(scored))
+    out = [{"board": number, "results": [e.to_json() for e in scored[number]]} for number in sorted(scored)]
+    return {"tournament": tournament, "scoring": scoring, "boards": out,
+            "standings": standings(scored, scoring)}
+
+
+def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
+                  session: dict[str, float] | None = None) -> dict[int, list[TableResult]]:
+    out = {}
+    for number, entries in boards.items():
         for scorer in BOARD_SCORERS[scoring]:
-            entries = scorer(entries)
-        out.append({"board": number, "results": [e.to_json() for e in entries]})
-    return {"tournament": tournament, "scoring": scoring, "boards": out}
+            entries = scorer(entries, session) if scorer is matchpoint_field else scorer(entries)
+        out[number] = entries
+    return out
+
+
+def session_percentages(boards: dict[int, list[TableResult]]) -> dict[str, float]:
+    """Each pair's percentage over its boards not scored artificially."""
+    totals: dict[str, list[float]] = defaultdict(list)
+    for entries in boards.values():
+        for r in entries:
+            if r.pct_ns is None or (r.adjusted and r.adjusted["kind"] == "artificial"):
+                continue
+            if r.ns:
+                totals[r.ns].append(r.pct_ns)
+            if r.ew:
+                totals[r.ew].append(100 - r.pct_ns)
+    return {pair: sum(p) / len(p) for pair, p in totals.items() if p}
+
+
+def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[str, Any]]:
+    """Pairs: matchpoints and percentage over the boards played; teams: IMPs."""
+    rows: dict[str, dict[str, float]] = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
+    for entries in boards.values():
+        tables = len([r for r in entries if not _absent(r)])
+        for r in entries:
+            if scoring == "MP":
+                for pair, value in ((r.ns, r.mp_ns), (r.ew, r.mp_ew)):
+                    if pair and value is not None and tables > 1:
+                        rows[pair]["score"] += value
+                        rows[pair]["top"] += mp.top(tables)
+                        rows[pair]["boards"] += 1
+            elif r.imp_ns is not None and r.ns:
+                # A team's IMPs on a board: those of the room where it sits North-South.
+                rows[r.ns]["score"] += r.imp_ns
+                rows[r.ns]["boards"] += 1
+    table = []
+    for name, row in rows.items():
+        entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": round(row["score"], 2)}
+        if scoring == "MP":
+            entry["pct"] = round(100 * row["score"] / row["top"], 2) if row["top"] else None
+        table.append(entry)
+    table.sort(key=lambda e: (-(e.get("pct") or e["score"]), e["name"]))
+    for rank, entry in enumerate(table, start=1):
+        entry["rank"] = rank
+    return table
