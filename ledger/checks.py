@@ -11,6 +11,7 @@ from __future__ import annotations
 from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
+from projections.cards import EITHER_DEFENDER_LAWS, law_of
 
 # Facts whose card must still be in the seat's hand.
 _CARD_IN_HAND = (ev.CardPlayed, ev.LeadFaceDown, ev.CardHeld, ev.CardDropped, ev.CardNamed)
@@ -30,24 +31,38 @@ def check_fact(state, event: ev.Event) -> None:
         _check_holds(state, event.seat, event.card, event.TYPE)  # type: ignore[attr-defined]
     elif isinstance(event, ev.CardWithdrawn):
         _check_dealt(state, event.seat, event.card, event.TYPE)
+        if event.replacement is not None:
+            _check_holds(state, event.seat, event.replacement, event.TYPE, field="replacement")
+    elif isinstance(event, (ev.DummyCardTouched, ev.DummyMisplaced)):
+        _check_dummy_holds(state, event.card, event.TYPE)
+    elif isinstance(event, ev.DesignationChanged):
+        _check_holds(state, state.board.deal.holder(event.card), event.card, event.TYPE)
     elif isinstance(event, ev.OptionChosen):
         check_option(state, event)
 
 
-def _check_dealt(state, seat: Seat, card: Card, type_: str) -> None:
+def _check_dealt(state, seat: Seat, card: Card, type_: str, field: str = "card") -> None:
     holder = state.board.deal.holder(card)
     if holder is not seat:
-        raise BadInput(f"{seat} was not dealt {card} (it is {holder}'s card)", field="card",
+        raise BadInput(f"{seat} was not dealt {card} (it is {holder}'s card)", field=field,
                        value=str(card), event_type=type_)
 
 
-def _check_holds(state, seat: Seat, card: Card, type_: str) -> None:
-    _check_dealt(state, seat, card, type_)
+def _check_holds(state, seat: Seat, card: Card, type_: str, field: str = "card") -> None:
+    _check_dealt(state, seat, card, type_, field)
     if not state.holds(seat, card):
         played = next((p.seq for t in state.tricks for p in t.cards if p.card == card), None)
         when = f" (seq {played})" if played is not None else ""
-        raise BadInput(f"{card} of {seat} was already played{when}", field="card", value=str(card),
+        raise BadInput(f"{card} of {seat} was already played{when}", field=field, value=str(card),
                        event_type=type_)
+
+
+def _check_dummy_holds(state, card: Card, type_: str) -> None:
+    """Dummy's card touched or misplaced: there is a dummy, and the card is his, unplayed."""
+    if state.dummy is None:
+        raise BadInput("there is no dummy yet (the auction has not closed)", field="type", value=type_,
+                       event_type=type_)
+    _check_holds(state, state.dummy, card, type_)
 
 
 def check_finding(finding: ev.FindingMade, target: ev.Event) -> None:
@@ -77,7 +92,7 @@ def check_option(state, choice: ev.OptionChosen) -> None:
         raise BadInput(f"option not offered (pending: {pending})", field="option", value=choice.option,
                        event_type=choice.TYPE)
     offer = offers[-1]
-    either_defender = offer.law.endswith("43B2a") and choice.seat.side is offer.to.side
+    either_defender = law_of(offer.law) in EITHER_DEFENDER_LAWS and choice.seat.side is offer.to.side
     if choice.seat is not offer.to and not either_defender:
         raise BadInput(f"this option is {offer.to}'s to choose ({offer.law}), not {choice.seat}'s",
                        field="seat", value=str(choice.seat), event_type=choice.TYPE)
@@ -86,3 +101,11 @@ def check_option(state, choice: ev.OptionChosen) -> None:
     if choice.option not in OPTIONS_WITH_SUIT and choice.suit is not None:
         raise BadInput(f"{choice.option} takes no suit", field="suit", value=str(choice.suit),
                        event_type=choice.TYPE)
+    if offer.law.endswith(":26") and choice.suit is not None:
+        from ledger.laws.calls import law26_suits
+
+        allowed = law26_suits(state, choice.option)
+        if choice.suit not in allowed:
+            names = " ".join(s.symbol for s in sorted(allowed, key=lambda s: s.order)) or "none"
+            raise BadInput(f"{choice.option} may name only {names} here ({offer.law})", field="suit",
+                           value=str(choice.suit), event_type=choice.TYPE)

@@ -21,6 +21,7 @@ irregularity entries of kind ``"unprocessed"`` (``type``, ``detail``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -64,10 +65,47 @@ IRREGULARITY_WORDS = {
     "dummy_misplay": "dummy misplaced a card",
     "illegal_withdrawal": "card illegally withdrawn",
     "unintended_call_corrected": "unintended call corrected",
+    "inadmissible_call": "call by a player obliged to pass",
 }
 UNTIL_WORDS = {"next_turn": "at the next turn to call",
                "end_of_auction": "for the rest of the auction"}
 ORDINARY_PLAY_LAWS = {"45A", "45B"}
+ORDINARY_CALL_LAW = "FFB:57.3"
+OPTION_WORDS = {
+    "accept_substitute": "the substituted call stands",
+    "reject_substitute": "the substituted call is cancelled",
+    "keep_first_call": "the first call stands and partner passes at his next turn",
+    "other_call": "any other legal call, the side scoring at most average minus",
+    "require_suit": "require the lead of a suit",
+    "forbid_suit": "forbid the lead of a suit",
+    "no_restriction": "no lead restriction",
+}
+"""Plain words for the options of the Laws on calls (25B, 26), said after their ids."""
+CALL_RULING_WORDS = {
+    "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
+                             "until the caller's partner calls)",
+    "unintended_corrected": "unintended {first} replaced by {call}: {call} stands, no rectification",
+    "mi_change": "{first} changed to {call} after the correction of misinformation: no rectification",
+    "permitted_change": "{first} changed to {call} without rectification ({detail})",
+    "too_late": "change of {first} to {call} refused: partner has called since, {first} stands; "
+                "the director rules",
+    "undecided": "{call} waits for the director: {detail}",
+    "change_of_mind": "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
+    "substitute_accepted": "{call} accepted in place of {first}",
+    "substitute_cancelled": "{call} not accepted: cancelled, {first} stands",
+    "lho_called": "{call} cancelled, the left-hand opponent had already called: {first} stands",
+    "substitute_rejected": "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
+    "first_call_kept": "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
+    "other_call": "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
+                  "average minus",
+    "obliged_to_pass": "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
+                       "pass to the end of the auction",
+    "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
+    "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
+    "withdrawn": "{call}: {detail}",
+    "irregular": "{call} in place of {first} is itself irregular: {detail}",
+}
+"""How each ruling on a call (state document ``call_rulings``) reads."""
 
 
 # --- notation -------------------------------------------------------------------------
@@ -323,7 +361,7 @@ def _header(doc: Mapping[str, Any]) -> Text:
 def _auction_cells(doc: Mapping[str, Any]) -> list[list[Text]]:
     """Rows of W N E S cells; each call in its seat's column, a new row when rotation wraps."""
     board = doc.get("board") or {}
-    entries = [(entry.get("seat"), Text(call_text(entry.get("call"))))
+    entries = [(entry.get("seat"), Text(call_text(entry.get("call")) + ("*" if _by_law(entry) else "")))
                for entry in doc.get("auction") or []]
     if doc.get("phase") == "auction" and doc.get("turn") in GRID_ORDER:
         entries.append((doc["turn"], Text("?", style="bold")))
@@ -342,6 +380,19 @@ def _auction_cells(doc: Mapping[str, Any]) -> list[list[Text]]:
     return rows
 
 
+def _by_law(entry: Mapping[str, Any]) -> bool:
+    """A call in the auction by a Law other than the ordinary one (FFB 57.3)."""
+    return bool(entry.get("law")) and entry.get("law") != ORDINARY_CALL_LAW
+
+
+def _auction_notes(doc: Mapping[str, Any]) -> Text | None:
+    notes = [f"{_seat(entry.get('seat'))} {call_text(entry.get('call'))} ({entry['law']})"
+             for entry in doc.get("auction") or [] if _by_law(entry)]
+    if not notes:
+        return None
+    return Text("* stands by law: " + "; ".join(notes), style="dim")
+
+
 def _auction(doc: Mapping[str, Any]) -> Table:
     table = Table(title="Auction", title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
                   show_edge=False, pad_edge=False, padding=(0, 1))
@@ -352,9 +403,21 @@ def _auction(doc: Mapping[str, Any]) -> Table:
     return table
 
 
+_CALL_TOKEN = re.compile(r"\b[1-7](?:NT|[CDHS])\b")
+
+
+def _with_call_symbols(text: str) -> str:
+    """Calls named in a reason (``"1C stands"``) as players read them (``"1♣ stands"``)."""
+    return _CALL_TOKEN.sub(lambda m: call_text(m.group(0)), text)
+
+
 def _not_made_line(entry: Mapping[str, Any], what: str, verdict: str) -> str:
     shown = call_text(entry.get("call")) if what == "call" else card_text(entry.get("card"))
     reason = entry.get("reason") or "no reason given"
+    if what == "call":
+        reason = _with_call_symbols(reason)
+    else:
+        reason = _with_card_symbols(reason)
     return (f"seq {entry.get('seq', '?')} {_seat(entry.get('seat'))} {shown}: {verdict} ({reason})"
             f"{_law(entry.get('law'))}")
 
@@ -366,6 +429,26 @@ def _not_made(doc: Mapping[str, Any]) -> Text | None:
     if not lines:
         return None
     return _titled("Calls and plays that do not count", lines)
+
+
+def _call_ruling_line(entry: Mapping[str, Any]) -> str:
+    seat = entry.get("seat")
+    words = {
+        "seat": _seat(seat), "call": call_text(entry.get("call")), "first": call_text(entry.get("first_call")),
+        "detail": _with_call_symbols(entry.get("detail") or ""), "partner": PARTNER.get(seat, "partner"),
+        "lho": SEATS[(SEATS.index(seat) + 1) % 4] if seat in SEATS else "LHO",
+        "side": "NS" if seat in ("N", "S") else "EW",
+    }
+    ruling = entry.get("ruling") or ""
+    template = CALL_RULING_WORDS.get(ruling, "{call}: " + ruling.replace("_", " ") + " {detail}")
+    return f"seq {entry.get('seq', '?')} {words['seat']} {template.format(**words).rstrip()}{_law(entry.get('law'))}"
+
+
+def _call_rulings(doc: Mapping[str, Any]) -> Text | None:
+    lines = [_call_ruling_line(entry) for entry in doc.get("call_rulings") or []]
+    if not lines:
+        return None
+    return _titled("Calls ruled", lines)
 
 
 def _passed_out(doc: Mapping[str, Any]) -> bool:
@@ -478,7 +561,8 @@ def _cap_line(entry: Mapping[str, Any]) -> str:
 
 def _pending_line(entry: Mapping[str, Any]) -> str:
     law = f" ({entry['law']})" if entry.get("law") else ""
-    options = ", ".join(entry.get("options") or []) or "no option listed"
+    options = ", ".join(f"{o} ({OPTION_WORDS[o]})" if o in OPTION_WORDS else o
+                        for o in entry.get("options") or []) or "no option listed"
     return f"Pending: {_seat(entry.get('to'))} to choose{law}: {options}"
 
 
@@ -543,8 +627,36 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
     return f"Adjusted score ({kind}): {body}{text}{_law(adjusted.get('law'))}"
 
 
+EXPOSED_HOW = {"dropped": "dropped", "substituted": "put in place of a played card",
+               "withdrawn": "withdrawn from a trick", "named": "named"}
+
+
+def _exposed_card_line(entry: Mapping[str, Any]) -> str:
+    how = EXPOSED_HOW.get(entry.get("how"), entry.get("how") or "exposed")
+    return (f"Exposed card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} ({how}; "
+            f"a penalty card for Law 50 to settle){_law(entry.get('law'))}")
+
+
+_CARD_TOKEN = re.compile(r"\b[SHDC][AKQJT2-9]\b")
+
+
+def _with_card_symbols(text: str) -> str:
+    """Cards named in a reason (``"H8 stands"``) as players read them (``"♥8 stands"``)."""
+    return _CARD_TOKEN.sub(lambda m: card_text(m.group(0)), text)
+
+
+def _card_ruling_line(entry: Mapping[str, Any]) -> str:
+    """A card fact the Laws did more with than play a card or not (``card_rulings``)."""
+    ruling = (entry.get("ruling") or "").replace("_", " ")
+    detail = f": {_with_card_symbols(entry['detail'])}" if entry.get("detail") else ""
+    return (f"Card ruling, seq {entry.get('seq', '?')} {entry.get('type') or ''} "
+            f"{_seat(entry.get('seat'))}: {ruling}{detail}{_law(entry.get('law'))}")
+
+
 RULING_LINES = (
     ("penalty_cards", _penalty_card_line),
+    ("exposed_cards", _exposed_card_line),
+    ("card_rulings", _card_ruling_line),
     ("lead_restrictions", _lead_restriction_line),
     ("partner_must_pass", _must_pass_line),
     ("caps", _cap_line),
@@ -608,7 +720,7 @@ def render_state(doc: Mapping[str, Any]) -> RenderableType:
     blocks: list[list[RenderableType | None]] = [
         [_header(doc)],
         [_Compass(doc)],
-        [_auction(doc), _contract_line(doc), _not_made(doc)],
+        [_auction(doc), _auction_notes(doc), _contract_line(doc), _not_made(doc), _call_rulings(doc)],
         [_tricks(doc)],
         [_rulings(doc)],
         [_result(doc), _integrity(doc)],

@@ -1,14 +1,51 @@
 """Was the call made, and what becomes of a changed call: FFB art. 57.3-57.5,
-Laws 21B, 25A, 25B (both editions), and the enforced pass of 1997 25B2b1.
+Laws 21B, 25A, 25B (both editions), and the enforced passes of 1997 25B2b1
+and Law 37.
 
 Each call-related fact leaves a :class:`CallRecord` saying how the Laws read
 it; the ruling engine (``ledger.laws.calls``) derives the rectifications from
 those records. Judgment fields are read as resolved by the director's findings
 (``projections.resolve``); a judgment nobody has given yet leaves the record
 ``undecided`` and the auction as it was, and the engine asks the director.
+
+Rulings of a record (``CallRecord.ruling``), and what the auction holds:
+
+* ``made``: a call, entered (FFB 57.3).
+* ``not_made``: an accident (57.3) or a call not released (57.4); not entered.
+* ``explanation_corrected``: an explanation corrected, misinformation (21B).
+* ``unintended_corrected``: 25A, the intended call takes the first call's place.
+* ``mi_change``: 21B1, changed after the correction; takes the first call's place.
+* ``permitted_change``: the LHO's change after 21B1 (21B2), after 25A (2017
+  25A6; 1997 25A, the ledger's reading), or of a call made over the first
+  call while the 25B1 option was open (1997 25B1); takes its place.
+* ``too_late``: the change came after partner called; the first call stands.
+* ``undecided``: a judgment the director has not given; nothing changes yet.
+* ``change_of_mind``: 25B, awaiting the LHO's option; the first call stands.
+* ``substitute_accepted``: 25B1, the substitute takes the first call's place.
+* ``substitute_cancelled``: 2017 25B2, not accepted; the first call stands.
+* ``lho_called``: the change came after the LHO had called; cancelled.
+* ``substitute_rejected``: 1997 25B2, not accepted; the offender's choice is pending.
+* ``first_call_kept``: 1997 25B2b1, the first call stands, partner passes once.
+* ``other_call``: 1997 25B2b2, the first call is withdrawn, the offender calls
+  again, his side is capped at average minus.
+* ``obliged_to_pass``: Law 37, a call by a player who must pass; Pass entered.
+* ``made_over_first_call``: 1997 25B1, the LHO's call made over the first
+  call; entered, and he may still withdraw it.
+* ``made_while_option_open``: 1997 25B1, the LHO's call, over which call not
+  known; entered (whether he may withdraw it is the director's finding).
+* ``withdrawn``: a call made over the first call that the change left illegal:
+  withdrawn without rectification, its maker calls again (1997 25B1, 2017
+  25A6, 21B2).
+* ``irregular``: 25A, the intended call is itself illegal (Laws 27-39).
+
+``calls_not_made`` is derived from the records after each step
+(:func:`refresh_not_made`): every call fact that is not (or no longer) in the
+auction, with the reason and the Law.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import attrs
 
@@ -20,8 +57,24 @@ from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRe
 
 CALL_MADE = "FFB:57.3"
 """The test of a call made in both editions (the 2017 Laws leave it to the RA, 18F)."""
+CALL_NOT_RELEASED = "FFB:57.4"
 
-CHANGE_RULINGS = ("unintended_corrected", "mi_change", "permitted_change")
+LAWS: dict[str, dict[str, str]] = {
+    "unintended": {"1997": "25A", "2017": "25A1"},
+    "unintended_too_late": {"1997": "25A", "2017": "25A4"},
+    "unintended_lho": {"1997": "25A", "2017": "25A6"},
+    "mi_change": {"1997": "21B1", "2017": "21B1a"},
+    "mi_lho": {"1997": "21B2", "2017": "21B2"},
+    "mi_too_late": {"1997": "21B3", "2017": "21B3"},
+    "lho_option": {"1997": "25B1", "2017": "25B1"},
+    "not_accepted": {"1997": "25B2", "2017": "25B2"},
+    "lho_had_called": {"1997": "25B", "2017": "25B2"},
+    "obliged_to_pass": {"1997": "37", "2017": "37B"},
+}
+"""The Law each reading rests on, by edition (cited as ``edition:law``)."""
+
+def law(state: TableState, key: str) -> str:
+    return state.cite(LAWS[key][state.edition])
 
 
 def _record(state: TableState, rec: CallRecord) -> TableState:
@@ -33,17 +86,37 @@ def _unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: st
 
 
 def with_auction(state: TableState, auction: tuple[AuctionCall, ...]) -> TableState:
-    """The state with ``auction``, and the phase, contract or result it implies."""
-    if state.phase != AUCTION or not auction_closed(auction):
+    """The state with ``auction``, and the phase, contract or result it implies.
+
+    A change allowed after the auction closed (until the end of the auction
+    period: no card led yet) may reopen it."""
+    if state.phase not in (AUCTION, OPENING_LEAD) or state.tricks or state.face_down_lead is not None:
         return attrs.evolve(state, auction=auction)
+    if not auction_closed(auction):
+        return attrs.evolve(state, auction=auction, phase=AUCTION, contract=None)
     contract = final_contract(auction)
     if contract is None:
         passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
-        return attrs.evolve(state, auction=auction, phase=ENDED, result=passed_out)
+        return attrs.evolve(state, auction=auction, phase=ENDED, result=passed_out, contract=None)
     return attrs.evolve(state, auction=auction, contract=contract, phase=OPENING_LEAD)
 
 
-# -- obligations to pass (1997 25B2b1) --------------------------------------
+def _index_of(state: TableState, seq: int | None) -> int | None:
+    return next((i for i, a in enumerate(state.auction) if a.seq == seq), None)
+
+
+def _set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
+    """The record at ``seq`` read anew (an option taken, a call left illegal)."""
+    calls = tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
+                  for r in state.calls)
+    return attrs.evolve(state, calls=calls)
+
+
+def record_at(state: TableState, seq: int | None) -> CallRecord | None:
+    return next((r for r in state.calls if r.seq == seq), None)
+
+
+# -- obligations to pass (1997 25B2b1, Law 37) ---------------------------------
 
 def must_pass_now(state: TableState, seat: Seat) -> bool:
     """Is ``seat`` under an obligation to pass at this turn?"""
@@ -65,64 +138,104 @@ def pending_substitution(state: TableState) -> CallRecord | None:
     return None
 
 
+def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
+    """The LHO called while his 25B1 option was open: his call (or the
+    director's finding about it) decides; the option is no longer pending."""
+    pending = tuple(o for o in state.pending
+                    if not (o.law.endswith(":25B1") and o.to is offender.lho))
+    return attrs.evolve(state, pending=pending)
+
+
 # -- CallPlaced ---------------------------------------------------------------
 
 def on_call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
+    return refresh_not_made(_call_placed(state, seq, ev))
+
+
+def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
-        state = attrs.evolve(state, calls_not_made=state.calls_not_made + (
-            NotMade(seq, seat, str(call), "accidental", CALL_MADE),))
-        return _record(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE,
-                                         detail="not intentionally taken from the box"))
+        return _record(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
     if state.phase != AUCTION:
         return _unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} after the auction closed")
     waiting = pending_substitution(state)
-    if waiting is not None and seat is waiting.seat.lho:
-        state = _lho_called_over_substitution(state, seq, ev, waiting)
-        if state.phase != AUCTION:
-            return state
+    if waiting is not None and seat is waiting.seat.lho and seat is state.turn:
+        return _lho_called_over_substitution(state, seq, ev, waiting)
+    return _in_turn(state, seq, seat, call, ev.TYPE)
+
+
+def _in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
+             ruling: str = "made", law_: str = CALL_MADE, detail: str = "") -> TableState:
+    """A call at the seat's turn: entered, cancelled (Law 37) or left to Laws 27-39."""
     if seat is not state.turn:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
+        return _unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
     if not call.is_pass and must_pass_now(state, seat):
-        return _record(state, CallRecord(seq, seat, call, "irregular", law=state.cite("37"),
-                                         detail=f"{call} by {seat}, who must pass"))
+        state = _record(state, CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
+                                          detail=f"{seat} had to pass: {call} cancelled, Pass substituted"))
+        entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
+        return with_auction(state, state.auction + (entry,))
     reason = why_illegal(state.auction, seat, call)
     if reason is not None:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{reason} by {seat}")
-    state = _record(state, CallRecord(seq, seat, call, "made", law=CALL_MADE))
+        return _unprocessed(state, seq, type_, seat, f"{reason} by {seat}")
+    state = _record(state, CallRecord(seq, seat, call, ruling, law=law_, detail=detail))
     return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),))
 
 
 def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
                                   waiting: CallRecord) -> TableState:
-    """The offender's LHO called while the 25B1 option was open: 2017, a call
-    intentionally over the substitute accepts it; over the first call, it is
-    not accepted (25B2). 1997: the substitute stands either way (25B1)."""
-    over_substitute = ev.over_substitute
+    """The offender's LHO called while his 25B1 option was open.
+
+    2017: a call intentionally over the substituted call accepts it (25B1);
+    over the first call, it is not accepted (25B2) and his call stands over
+    the first call; not known, the director is asked and the call waits.
+    1997: the substituted call stands either way (25B1); a call made over the
+    first call may be withdrawn, and when the substitution left it illegal it
+    is withdrawn (it is not an insufficient bid) and the LHO calls again."""
+    seat, call, over = ev.seat, ev.call, ev.over_substitute
+    state = _lapse_lho_option(state, waiting.seat)
+    option_law = law(state, "lho_option")
     if state.edition == "2017":
-        if over_substitute is None:
-            return state  # the engine asks the director; the call is taken as made over the auction
-        if over_substitute:
-            return accept_substitute(state, waiting, state.cite("25B1"))
-        return reject_substitute_2017(state, waiting)
-    return accept_substitute(state, waiting, state.cite("25B1"))
+        if over is None:
+            return _record(state, CallRecord(
+                seq, seat, call, "undecided", law=option_law,
+                detail=f"did {seat} call intentionally over {waiting.seat}'s substituted {waiting.call}?"))
+        if over:
+            state = accept_substitute(state, waiting, option_law)
+        else:
+            state = reject_substitute_2017(state, waiting)
+        return _in_turn(state, seq, seat, call, ev.TYPE)
+    state = accept_substitute(state, waiting, option_law)
+    if over is True:
+        return _in_turn(state, seq, seat, call, ev.TYPE)
+    illegal = why_illegal(state.auction, seat, call)
+    if over is False:
+        if illegal is not None:
+            return _record(state, CallRecord(
+                seq, seat, call, "withdrawn", law=option_law,
+                detail=f"made over {waiting.seat}'s first call {waiting.first_call}: withdrawn, not an "
+                       f"insufficient bid; {seat} calls again"))
+        return _in_turn(state, seq, seat, call, ev.TYPE, "made_over_first_call", option_law,
+                        f"made over {waiting.seat}'s first call {waiting.first_call}: {seat} may withdraw it")
+    if illegal is not None:
+        return _record(state, CallRecord(
+            seq, seat, call, "undecided", law=option_law,
+            detail=f"did {seat} intend his call over {waiting.seat}'s first call {waiting.first_call}?"))
+    return _in_turn(state, seq, seat, call, ev.TYPE, "made_while_option_open", option_law,
+                    f"{seat} called while his 25B1 option was open")
 
 
 # -- CallPulled ---------------------------------------------------------------
 
 def on_call_pulled(state: TableState, seq: int, ev: CallPulled) -> TableState:
-    law = "FFB:57.4"
-    state = attrs.evolve(state, calls_not_made=state.calls_not_made + (
-        NotMade(seq, ev.seat, str(ev.call), "not released on the table", law),))
-    return _record(state, CallRecord(seq, ev.seat, ev.call, "not_made", law=law,
-                                     detail="taken from the box, not released: unauthorized "
-                                            "information for partner (16)"))
+    rec = CallRecord(seq, ev.seat, ev.call, "not_made", law=CALL_NOT_RELEASED,
+                     detail="not released on the table")
+    return refresh_not_made(_record(state, rec))
 
 
 def on_explanation_corrected(state: TableState, seq: int, ev: ExplanationCorrected) -> TableState:
     """Kept for 21B (a call changed after a correction) and for the engine
     (the misinformation it reveals)."""
-    return _record(state, CallRecord(seq, ev.by, PASS, "explanation_corrected"))
+    return _record(state, CallRecord(seq, ev.by, PASS, "explanation_corrected", law=law(state, "mi_change")))
 
 
 # -- CallReplaced -------------------------------------------------------------
@@ -134,8 +247,8 @@ def _last_call_of(state: TableState, seat: Seat) -> tuple[int, AuctionCall] | No
     return None
 
 
-def _called_since(state: TableState, seat: Seat, seq: int) -> bool:
-    return any(a.seat is seat and a.seq > seq for a in state.auction)
+def _called_since(state: TableState, seat: Seat, seq: int, before: int | None = None) -> bool:
+    return any(a.seat is seat and a.seq > seq and (before is None or a.seq < before) for a in state.auction)
 
 
 def _correction_since(state: TableState, seq: int) -> bool:
@@ -143,132 +256,234 @@ def _correction_since(state: TableState, seq: int) -> bool:
     return any(r.ruling == "explanation_corrected" and r.seq > seq for r in state.calls)
 
 
+def _illegal_call_since(state: TableState, seat: Seat, seq: int) -> bool:
+    """Has ``seat`` made, after ``seq``, a call the fold could not enter (Laws 27-39)?"""
+    return any(i.kind == "unprocessed" and i.type == "CallPlaced" and i.offender == str(seat) and i.seq > seq
+               for i in state.irregularities)
+
+
 def on_call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
+    return refresh_not_made(_call_replaced(state, seq, ev))
+
+
+def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
     seat, call = ev.seat, ev.call
     found = _last_call_of(state, seat)
-    if found is None or state.phase != AUCTION:
+    in_period = state.phase in (AUCTION, OPENING_LEAD) and not state.tricks and state.face_down_lead is None
+    if found is None or not in_period:
         return _unprocessed(state, seq, ev.TYPE, seat,
                             f"{seat} replaces a call by {call}, but has no call in the auction to replace"
-                            if found is None else f"{seat} replaces a call by {call} after the auction closed")
+                            if found is None else f"{seat} replaces a call by {call} after the auction period")
     position, first = found
+    if _illegal_call_since(state, seat, first.seq):
+        return _unprocessed(state, seq, ev.TYPE, seat,
+                            f"{seat} replaces by {call} a call that is not in the auction (Laws 27-39)")
 
-    def rec(ruling: str, law: str | None, detail: str = "") -> CallRecord:
+    def rec(ruling: str, law_: str | None, detail: str = "") -> CallRecord:
         return CallRecord(seq, seat, call, ruling, replaces=first.seq, position=position,
-                          first_call=first.call, law=law, detail=detail)
+                          first_call=first.call, law=law_, detail=detail)
 
+    partner_called = _called_since(state, seat.partner, first.seq)
+    own = record_at(state, first.seq)
+    if own is not None and own.ruling == "made_while_option_open" and not partner_called:
+        return _record(state, rec("undecided", own.law, f"did {seat} intend his {first.call} over "
+                                  f"{seat.rho}'s first call? (then he may withdraw it)"))
     permitted = _permitted_change(state, seat, first)
     if permitted is not None:
-        return _replace(state, rec("permitted_change", permitted), position)
-    partner_called = _called_since(state, seat.partner, first.seq)
+        return _replace(state, rec(*permitted), ev.TYPE)
     if ev.mi_influenced:
         if partner_called:
-            return _record(state, rec("too_late", state.cite("21B3"),
-                                      "changed after misinformation, but partner has called since"))
-        return _replace(state, rec("mi_change", state.cite("21B1")), position)
+            return _record(state, rec("too_late", law(state, "mi_too_late"),
+                                      "changed after the correction, but partner has called since"))
+        return _replace(state, rec("mi_change", law(state, "mi_change")), ev.TYPE)
     if partner_called:
-        return _record(state, rec("too_late", state.cite("25A"),
+        return _record(state, rec("too_late", law(state, "unintended_too_late"),
                                   "changed after partner called: the first call stands"))
     if ev.mi_influenced is None and _correction_since(state, first.seq):
-        return _record(state, rec("undecided", state.cite("21B1"),
-                                  "could the call have been influenced by the misinformation?"))
+        return _record(state, rec("undecided", law(state, "mi_change"),
+                                  "could the call have been influenced by the misinformation?"
+                                  if state.edition == "2017" else
+                                  "was the call probably made as a result of the misinformation?"))
     if ev.unintended is None:
-        return _record(state, rec("undecided", state.cite("25A"), "was the first call unintended?"))
+        return _record(state, rec("undecided", law(state, "unintended"), "was the first call unintended?"))
     if ev.unintended and state.edition == "1997" and ev.without_pause is None:
-        return _record(state, rec("undecided", state.cite("25A"),
+        return _record(state, rec("undecided", law(state, "unintended"),
                                   "was the call corrected without pause for thought?"))
     if ev.unintended and (state.edition == "2017" or ev.without_pause):
-        reason = why_illegal(state.auction[:position], seat, call)
-        if reason is not None:
-            return _unprocessed(_record(state, rec("irregular", state.cite("25A"), reason)), seq, ev.TYPE,
-                                seat, f"unintended call corrected by an illegal call: {reason}")
-        return _replace(state, rec("unintended_corrected", state.cite("25A")), position)
+        return _replace(state, rec("unintended_corrected", law(state, "unintended")), ev.TYPE)
     # A change of mind (25B).
     if _called_since(state, seat.lho, first.seq):
         # 1997: 25B runs only until LHO calls; 2017: LHO did not call over the substitute.
-        return _record(state, rec("lho_called", state.cite("25B2" if state.edition == "2017" else "25B"),
+        return _record(state, rec("lho_called", law(state, "lho_had_called"),
                                   "LHO had called: the substituted call is cancelled, the first call stands"))
-    return _record(state, rec("change_of_mind", state.cite("25B1"), "awaiting the LHO's option"))
+    return _record(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
 
 
-def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> str | None:
-    """After his RHO's call was changed under 25A or 21B, a player may change a
-    call made since (2017 25A6; 21B2)."""
+def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:
+    """(ruling, law, detail) when ``seat`` may change ``mine`` because of what
+    happened to his RHO's call: after a change under 25A (2017 25A6; 1997 25A,
+    the ledger's reading) or 21B1 (21B2), a call he made over the first call;
+    1997 25B1, a call he made over the first call while the LHO option was open."""
+    if _called_since(state, seat.partner, mine.seq):
+        return None
+    own = record_at(state, mine.seq)
+    if own is not None and own.ruling == "made_over_first_call":
+        return "permitted_change", own.law or law(state, "lho_option"), "his call was made over the first call"
     for r in state.calls:
-        if r.seat is seat.rho and r.ruling in ("unintended_corrected", "mi_change") and r.replaces is not None \
-                and mine.seq > r.replaces and not _called_since(state, seat.partner, mine.seq):
-            return state.cite("21B2" if r.ruling == "mi_change" else "25A6")
+        if r.seat is not seat.rho or r.ruling not in ("unintended_corrected", "mi_change") or r.replaces is None:
+            continue
+        if r.replaces < mine.seq < r.seq:
+            key = "mi_lho" if r.ruling == "mi_change" else "unintended_lho"
+            return "permitted_change", law(state, key), f"made over {r.seat}'s {r.first_call}, since changed"
     return None
 
 
-def _replace(state: TableState, rec: CallRecord, position: int) -> TableState:
+def _replace(state: TableState, rec: CallRecord, type_: str) -> TableState:
+    """``rec.call`` takes the place of the call at ``rec.replaces``, if legal there."""
+    index = _index_of(state, rec.replaces)
+    assert index is not None
+    reason = why_illegal(state.auction[:index], rec.seat, rec.call)
+    if reason is not None:
+        state = _record(state, attrs.evolve(rec, ruling="irregular", detail=reason))
+        return _unprocessed(state, rec.seq, type_, rec.seat, f"{rec.call} replaces {rec.first_call}: {reason}")
     state = _record(state, rec)
-    entry = AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE)
-    auction = state.auction[:position] + (entry,) + state.auction[position + 1:]
+    lho_law = {"unintended_corrected": law(state, "unintended_lho"),
+               "mi_change": law(state, "mi_lho")}.get(rec.ruling, rec.law)
+    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE), lho_law)
+
+
+def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str | None) -> TableState:
+    """Replace the auction entry of seq ``old_seq`` by ``entry``; a later call
+    left illegal by the change is withdrawn (its maker calls again)."""
+    index = _index_of(state, old_seq)
+    assert index is not None
+    auction = state.auction[:index] + (entry,)
+    later = state.auction[index + 1:]
+    stranded = False
+    for a in later:
+        if stranded or why_illegal(auction, a.seat, a.call) is not None:
+            state = _set_ruling(state, a.seq, "withdrawn", law_,
+                                f"made over {entry.seat}'s earlier call and left illegal by the change: "
+                                f"withdrawn, {a.seat} calls again")
+            stranded = True
+            continue
+        auction += (a,)
     return with_auction(state, auction)
-
-
-def _set_ruling(state: TableState, rec: CallRecord, ruling: str, law: str | None = None) -> TableState:
-    calls = tuple(attrs.evolve(r, ruling=ruling, law=law or r.law) if r.seq == rec.seq else r
-                  for r in state.calls)
-    return attrs.evolve(state, calls=calls)
 
 
 # -- the effects of the options of 25B ---------------------------------------
 
-def accept_substitute(state: TableState, rec: CallRecord, law: str) -> TableState:
-    assert rec.position is not None
-    state = _set_ruling(state, rec, "substitute_accepted", law)
-    rec = attrs.evolve(rec, ruling="substitute_accepted", law=law)
-    return _replace_entry(state, rec)
-
-
-def _replace_entry(state: TableState, rec: CallRecord) -> TableState:
-    assert rec.position is not None
-    entry = AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE)
-    return with_auction(state, state.auction[:rec.position] + (entry,) + state.auction[rec.position + 1:])
+def accept_substitute(state: TableState, rec: CallRecord, law_: str) -> TableState:
+    state = _set_ruling(state, rec.seq, "substitute_accepted", law_)
+    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, law_), law_)
 
 
 def reject_substitute_2017(state: TableState, rec: CallRecord) -> TableState:
-    return _set_ruling(state, rec, "substitute_cancelled", state.cite("25B2"))
+    return _set_ruling(state, rec.seq, "substitute_cancelled", law(state, "not_accepted"))
 
 
 def _on_accept(state: TableState, choice: Choice) -> TableState:
-    rec = _offered_record(state, choice)
+    rec = pending_substitution(state)
     return accept_substitute(state, rec, choice.law) if rec else state
 
 
 def _on_reject(state: TableState, choice: Choice) -> TableState:
-    rec = _offered_record(state, choice)
+    rec = pending_substitution(state)
     if rec is None:
         return state
     if state.edition == "2017":
         return reject_substitute_2017(state, rec)
-    return _set_ruling(state, rec, "substitute_rejected", state.cite("25B2"))
+    return _set_ruling(state, rec.seq, "substitute_rejected", law(state, "not_accepted"))
 
 
 def _on_keep_first(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
-    return _set_ruling(state, rec, "first_call_kept", choice.law) if rec else state
+    return _set_ruling(state, rec.seq, "first_call_kept", state.cite("25B2b1")) if rec else state
 
 
 def _on_other_call(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
-    if rec is None or rec.position is None:
+    if rec is None:
         return state
-    state = _set_ruling(state, rec, "other_call", choice.law)
+    state = _set_ruling(state, rec.seq, "other_call", state.cite("25B2b2"))
     # The first call is withdrawn: the offender calls again at its place.
-    return attrs.evolve(state, auction=state.auction[:rec.position] + state.auction[rec.position + 1:])
-
-
-def _offered_record(state: TableState, choice: Choice) -> CallRecord | None:
-    return next((r for r in reversed(state.calls) if r.ruling == "change_of_mind"), None)
+    index = _index_of(state, rec.replaces)
+    if index is None:
+        return state
+    return with_auction(state, state.auction[:index] + state.auction[index + 1:])
 
 
 def _rejected_record(state: TableState) -> CallRecord | None:
     return next((r for r in reversed(state.calls) if r.ruling == "substitute_rejected"), None)
 
 
+def _effect(fn):
+    return lambda state, choice: refresh_not_made(fn(state, choice))
+
+
 OPTION_EFFECTS = {
-    "25B1": lambda state, choice: (_on_accept if choice.option == "accept_substitute" else _on_reject)(state, choice),
-    "25B2b": lambda state, choice: (_on_keep_first if choice.option == "keep_first_call" else _on_other_call)(state, choice),
+    "25B1": _effect(lambda state, choice: (_on_accept if choice.option == "accept_substitute"
+                                           else _on_reject)(state, choice)),
+    "25B2b": _effect(lambda state, choice: (_on_keep_first if choice.option == "keep_first_call"
+                                            else _on_other_call)(state, choice)),
 }
+
+
+# -- what did not amount to a call ---------------------------------------------
+
+def _not_made(rec: CallRecord) -> list[NotMade]:
+    """The calls of ``rec``'s fact that are not in the auction, and why."""
+    law_ = rec.law or CALL_MADE
+    first = (rec.replaces, rec.first_call)
+
+    def entry(seq: int | None, call: Call | None, reason: str, why: str = law_) -> NotMade:
+        assert seq is not None and call is not None
+        return NotMade(seq, rec.seat, str(call), reason, why)
+
+    ruling = rec.ruling
+    if ruling == "not_made":
+        return [entry(rec.seq, rec.call, rec.detail)]
+    if ruling == "unintended_corrected":
+        return [entry(*first, f"unintended, replaced by {rec.call}")]
+    if ruling == "mi_change":
+        return [entry(*first, f"changed to {rec.call} after the correction of misinformation")]
+    if ruling == "permitted_change":
+        return [entry(*first, f"changed to {rec.call}: {rec.detail}")]
+    if ruling == "substitute_accepted":
+        return [entry(*first, f"withdrawn: the substituted {rec.call} was accepted")]
+    if ruling == "too_late":
+        return [entry(rec.seq, rec.call, f"change refused: partner has called since, {rec.first_call} stands")]
+    if ruling == "undecided":
+        return [entry(rec.seq, rec.call, f"awaiting the director: {rec.detail}")]
+    if ruling == "change_of_mind":
+        return [entry(rec.seq, rec.call, f"substituted for {rec.first_call}, awaiting the LHO's option")]
+    if ruling in ("substitute_cancelled", "lho_called"):
+        return [entry(rec.seq, rec.call, f"substituted call cancelled: {rec.first_call} stands")]
+    law_25b2 = f"{law_.split(':')[0]}:25B2"
+    if ruling in ("substitute_rejected", "first_call_kept"):
+        return [entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
+    if ruling == "other_call":
+        return [entry(*first, "withdrawn: the offender makes another call", law_),
+                entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
+    if ruling == "obliged_to_pass":
+        return [entry(rec.seq, rec.call, "cancelled: the player had to pass; Pass substituted")]
+    if ruling == "withdrawn":
+        return [entry(rec.seq, rec.call, rec.detail)]
+    return []
+
+
+def refresh_not_made(state: TableState) -> TableState:
+    """``calls_not_made`` as the records now read, in seq order."""
+    entries = sorted((n for rec in state.calls for n in _not_made(rec)), key=lambda n: n.seq)
+    return attrs.evolve(state, calls_not_made=tuple(entries))
+
+
+# -- the readable account of each ruling (state document extension) ------------
+
+def call_rulings(state: TableState) -> list[dict[str, Any]]:
+    """Every call fact the Laws did more with than enter it, with its Law:
+    the ``call_rulings`` key of the state document (docs/EXTENSIONS.md)."""
+    return [{"seq": r.seq, "seat": str(r.seat), "call": str(r.call),
+             "first_call": str(r.first_call) if r.first_call is not None else None,
+             "replaces": r.replaces, "ruling": r.ruling, "law": r.law, "detail": r.detail}
+            for r in state.calls if r.ruling not in ("made", "not_made")]

@@ -2,7 +2,12 @@
 
 Extensions to the spec (documented in docs/EXTENSIONS.md): ``board`` also
 carries ``deal`` (the original deal, PBN), ``ns``, ``ew``, ``scoring``, ``match``
-and ``room``; unprocessed irregularities carry ``type`` and ``detail``.
+and ``room``; unprocessed irregularities carry ``type`` and ``detail``;
+``call_rulings`` says how the Laws read each changed or irregular call;
+``card_rulings`` says how the Laws read each card fact that did more than
+play a card or not (46B designations, 45C4b, 45D, 47); ``exposed_cards``
+lists defenders' cards exposed without being played (49), still in the
+hand: the penalty cards of Law 50 will be designated from them.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.bridge import SEATS
+from projections.calls import call_rulings
+from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
 from projections.state import TableState
 
@@ -34,6 +41,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
                     for a in state.auction],
         "calls_not_made": [{"seq": n.seq, "seat": str(n.seat), "call": n.what, "reason": n.reason,
                             "law": n.law} for n in state.calls_not_made],
+        "call_rulings": call_rulings(state),
         "contract": None if contract is None else {
             "level": contract.level, "strain": str(contract.strain), "risk": contract.risk.value,
             "declarer": str(contract.declarer)},
@@ -47,6 +55,9 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
                             "law": n.law} for n in state.plays_not_made],
         "hands": {str(seat): [str(c) for c in state.hand(seat)] for seat in SEATS},
         "penalty_cards": [],
+        "card_rulings": card_rulings(state),
+        "exposed_cards": [{"seq": x.seq, "seat": str(x.seat), "card": str(x.card), "how": x.how, "law": x.law}
+                          for x in state.exposures if state.holds(x.seat, x.card)],
         "lead_restrictions": [{"seat": str(r.seat), "suit": str(r.suit), "mode": r.mode, "lasts": r.lasts}
                               for r in active_restrictions(state)],
         "partner_must_pass": [{"seat": str(m.seat), "until": m.until} for m in active_must_pass(state)],

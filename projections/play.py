@@ -56,7 +56,10 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
         tricks = state.tricks + (trick,)
     else:
         tricks = state.tricks
-    cards = trick.cards + (PlayedCard(seat, card, seq, law),)
+    # In the seats' order from the leader: a seat whose card was legally
+    # withdrawn (Law 47) plays again into its own place.
+    cards = tuple(sorted(trick.cards + (PlayedCard(seat, card, seq, law),),
+                         key=lambda p: (p.seat.index - trick.leader.index) % 4))
     winner = trick_winner(cards, state.contract.strain) if len(cards) == 4 else None
     trick = attrs.evolve(trick, cards=cards, winner=winner)
     tricks = tricks[:-1] + (trick,)
@@ -111,29 +114,38 @@ def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
 
 def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
     seat, card = ev.seat, ev.card
-    if state.phase == AUCTION:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} exposed during the auction")
-    if state.phase == ENDED:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} after play ended")
-    if ev.fifth_card:
+    if ev.fifth_card and state.phase not in (AUCTION, ENDED):
         return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} added to a trick (fifth card)")
+    return try_play(state, seq, ev.TYPE, seat, card, play_law(state, seat))[0]
+
+
+def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+             law: str) -> tuple[TableState, bool]:
+    """A card that counts as played by ``law`` (45A, 45B, 45C1...): put on the
+    trick when it is the seat's turn, else kept as an unprocessed irregularity.
+    Returns the state and whether the card went on the trick."""
+    if state.phase == AUCTION:
+        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} exposed during the auction"), False
+    if state.phase == ENDED:
+        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} after play ended"), False
     if not state.holds(seat, card):
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} is not in {seat}'s remaining hand")
+        return _unprocessed(state, seq, type_, seat, f"{card} is not in {seat}'s remaining hand"), False
     if state.face_down_lead is not None:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} while a face-down lead is not faced")
+        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
     if state.claim is not None:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} played after a claim (68D)")
+        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} played after a claim (68D)"), False
     if seat is not state.turn:
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{what} {card} by {seat} out of turn ({state.turn} to play)")
+        return _unprocessed(state, seq, type_, seat,
+                            f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
     revoke = revoke_detail(state, seat, card)
     breach = restriction_breach(state, seat, card)
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach),))
-    state = add_card(state, seq, seat, card, play_law(state, seat))
+    state = add_card(state, seq, seat, card, law)
     if revoke is not None:
-        state = _unprocessed(state, seq, ev.TYPE, seat, revoke)
-    return state
+        state = _unprocessed(state, seq, type_, seat, revoke)
+    return state, True
 
 
 def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState:

@@ -47,6 +47,16 @@ class Trick:
     def suit_led(self):
         return self.cards[0].card.suit if self.cards else None
 
+    @property
+    def next_seat(self) -> Seat:
+        """The first seat, from the leader round, with no card on the trick
+        (a card legally withdrawn leaves its seat's place open, Law 47)."""
+        present = {p.seat for p in self.cards}
+        return next(self.leader.next(i) for i in range(4) if self.leader.next(i) not in present)
+
+    def card_of(self, seat: Seat) -> "PlayedCard | None":
+        return next((p for p in self.cards if p.seat is seat), None)
+
 
 @attrs.frozen
 class Contract:
@@ -229,6 +239,10 @@ class TableState:
     """Leads or plays against a restriction or a penalty card when able to comply (61A)."""
     calls: tuple["CallRecord", ...] = ()
     """Every call-related fact with how the Laws classified it (projections.calls)."""
+    card_records: tuple["CardRecord", ...] = ()
+    """Every card-related fact with how the Laws classified it (projections.cards)."""
+    exposures: tuple["Exposure", ...] = ()
+    """Defenders' cards exposed without being played (49): the penalty cards' source."""
     result: Result | None = None
     result_recorded: int | None = None
     """Seq of the engine's ResultRecorded for the current result, if any."""
@@ -279,7 +293,7 @@ class TableState:
             assert trick is not None
             if trick.complete:
                 return trick.winner
-            return trick.leader.next(len(trick.cards))
+            return trick.next_seat
         return None
 
     def tricks_won(self) -> tuple[int, int]:
@@ -333,3 +347,53 @@ class CallRecord:
 def initial_hands(board: BoardOpened) -> tuple[tuple[Card, ...], ...]:
     from ledger.bridge import SEATS
     return tuple(tuple(sort_cards(board.deal.hand(seat))) for seat in SEATS)
+
+
+@attrs.frozen
+class CardRecord:
+    """A card-related fact and the Laws' reading of it (projections.cards).
+
+    ``ruling``: ``played`` (the fact put ``card`` on the trick), ``not_played``
+    (45C1, 45C2, 45C3, 48A, 46B4...), ``exposed`` (a defender's card exposed,
+    not played: 49), ``undecided`` (a judgment nobody has given yet),
+    ``choose`` (an incomplete designation completed by a choice: ``to`` picks
+    one of ``options``, 46B3b, 46B4, 46B5), ``change_permitted`` /
+    ``change_refused`` (45C4b; ``other`` is the first card), ``misplaced`` /
+    ``misplaced_corrected`` / ``misplaced_stands`` (45D; ``other`` is the card
+    declarer named), ``withdrawn`` (a legal withdrawal, 47A-47E, 45D, 41A),
+    ``illegal_withdrawal`` (1997 47G, 2017 47F; ``other`` is the substituted
+    card), ``no_played_card`` (a withdrawal of a card that is not played),
+    ``lead_authorised`` (47E1: an opponent said it was his lead), ``retracted``
+    (47E1: the lead out of turn that followed; ``about`` is the authorisation),
+    ``irregular`` (kept for the director: see ``detail``).
+    """
+
+    seq: int
+    type: str
+    seat: Seat
+    card: Card | None
+    ruling: str
+    law: str | None = None
+    detail: str = ""
+    about: int | None = None
+    """The seq of the card or fact this one acts on (the first designation, the withdrawn card's play...)."""
+    other: Card | None = None
+    to: Seat | None = None
+    options: tuple[str, ...] = ()
+    review: str | None = None
+    """A question for the director that goes with this ruling (47E2b), if any."""
+
+
+@attrs.frozen
+class Exposure:
+    """A defender's card exposed without being played (Law 49): the later
+    penalty-card rules (50) read these. ``how``: ``dropped`` (unintentional),
+    ``substituted`` (put in place of a played card, an illegal withdrawal:
+    1997 47G, 2017 47F), ``withdrawn`` (a revoke card withdrawn, 47B/62B1),
+    ``named`` (named as the card he proposes to play, the change not permitted)."""
+
+    seq: int
+    seat: Seat
+    card: Card
+    how: str
+    law: str

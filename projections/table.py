@@ -20,7 +20,7 @@ import attrs
 
 from ledger import events as ev
 from ledger.hashing import canonical_json
-from projections import auction, calls, claims, play
+from projections import auction, calls, cards, claims, play
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction,
                                TableState, initial_hands)
@@ -65,7 +65,8 @@ def _options_offered(state: TableState, seq: int, event: ev.OptionsOffered) -> T
 
 def _option_chosen(state: TableState, seq: int, event: ev.OptionChosen) -> TableState:
     offer = next((o for o in state.pending if event.option in o.options and
-                  (event.seat is o.to or o.law.endswith("43B2a"))), None)
+                  (event.seat is o.to or cards.law_of(o.law) in cards.EITHER_DEFENDER_LAWS
+                   and event.seat.side is o.to.side)), None)
     if offer is None:  # refused on append; kept if an override removed the offer since
         return state.add_irregularity(Irregularity(
             "unprocessed", seq, event.TYPE, offender=str(event.seat),
@@ -101,9 +102,12 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.CallPulled: calls.on_call_pulled,  # type: ignore[dict-item]
     ev.CallReplaced: calls.on_call_replaced,  # type: ignore[dict-item]
     ev.ExplanationCorrected: calls.on_explanation_corrected,  # type: ignore[dict-item]
-    ev.CardPlayed: play.on_card_played,  # type: ignore[dict-item]
     ev.LeadFaceDown: play.on_lead_face_down,  # type: ignore[dict-item]
     ev.LeadFaced: play.on_lead_faced,  # type: ignore[dict-item]
+    # Was the card played (Laws 45 to 47): CardPlayed, CardHeld, CardDropped,
+    # CardNamed, DummyCardCalled, DummyCardTouched, DesignationChanged,
+    # DummyMisplaced, CardWithdrawn, LeadAuthorisedByOpponent, AttentionDrawn (45D).
+    **cards.HANDLERS,  # type: ignore[dict-item]
     ev.ClaimMade: claims.on_claim_made,  # type: ignore[dict-item]
     ev.ClaimAgreed: claims.on_claim_agreed,  # type: ignore[dict-item]
     ev.ClaimDisputed: claims.on_claim_disputed,  # type: ignore[dict-item]
@@ -118,9 +122,9 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.ScoreCapped: _capped,  # type: ignore[dict-item]
     ev.LeadRestriction: _lead_restriction,  # type: ignore[dict-item]
     ev.CallCancelled: _no_effect,  # the fold of the call's record already says so
+    ev.CardReturned: _no_effect,  # the fold of the card's record already says so
     # Records that change nothing on the table.
     ev.ExplanationGiven: _no_effect,
-    ev.AttentionDrawn: _no_effect,
     ev.DirectorCalled: _no_effect,
     ev.RightsReserved: _no_effect,
     ev.HandsReturned: _no_effect,
@@ -132,6 +136,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
 
 OPTION_EFFECTS: dict[str, Callable[[TableState, Choice], TableState]] = {
     **calls.OPTION_EFFECTS,
+    **cards.OPTION_EFFECTS,
 }
 """What an option taken does to the table, by the Law of the offer (edition stripped)."""
 

@@ -30,10 +30,10 @@ Rule = Callable[..., list[Prescription]]
 
 
 def _rules() -> list[Rule]:
-    from ledger.laws import calls, claims, results
+    from ledger.laws import calls, cards, claims, results
 
     return [calls.change_of_call, calls.lead_restrictions, calls.lead_breaches,
-            claims.disputed_claim, results.record_result]
+            cards.card_rulings, claims.disputed_claim, results.record_result]
 
 
 RULES: list[Rule] = _rules()

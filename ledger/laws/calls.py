@@ -8,13 +8,15 @@ differences sit side by side:
 | | 1997 | 2017 |
 |---|---|---|
 | 25A | unintended and corrected without pause for thought | unintended, until partner calls |
+| 25B1, LHO called over the first call | the substitute stands, LHO may withdraw his call | not accepted (25B2) |
 | 25B rejected | offender keeps the first call (partner passes once) or makes another call (side capped at average minus) | the first call stands |
 | 26 | declarer may require or forbid the suit of a withdrawn suit bid; forbid any one suit otherwise | declarer may forbid one suit not named by the offender in the legal auction |
+| 37 | call by a player who must pass: cancelled, Pass substituted, both of his side pass to the end | the same (37B) |
 """
 
 from __future__ import annotations
 
-from ledger.bridge import Seat, Suit
+from ledger.bridge import SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
                            OptionsOffered, PartnerMustPass, ScoreCapped)
 from ledger.laws import Prescription
@@ -31,31 +33,42 @@ def _review(reason: str, rec, law: str) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
 
 
+def _label(law: str) -> str:
+    """``"2017:25A1"`` -> ``"25A1"``: the reason of a review starts with its Law."""
+    return law.split(":", 1)[1]
+
+
 def change_of_call(state) -> list[Prescription]:
     """Rectifications for every change of call, by its classification."""
     out: list[Prescription] = []
-    cite = state.cite
     for rec in state.calls:
         ruling = rec.ruling
-        if ruling == "explanation_corrected":
+        if ruling == "not_made" and rec.law == "FFB:57.4":
+            partner = rec.seat.partner
+            out.append(_review(f"FFB 57.4 {rec.seat} took {rec.call} from the box without releasing it: "
+                               f"unauthorized information for {partner} (Law 16); adjusted score if {partner} "
+                               "chose an action it could have suggested", rec, rec.law))
+        elif ruling == "explanation_corrected":
             out.append(Prescription(IrregularityRecorded(kind="misinformation", offender=str(rec.seat.side),
-                                                         about=rec.seq), (rec.seq,), cite("21B1")))
+                                                         about=rec.seq), (rec.seq,), rec.law))
         elif ruling == "unintended_corrected":
             out.append(_irregular("unintended_call_corrected", rec, rec.law))
+        elif ruling == "too_late" and rec.law.endswith("21B3"):
+            # Not an irregularity of the player misinformed: he asks for redress.
+            redress = ("the director may award an adjusted score (Law 40C)" if state.edition == "1997" else
+                       "adjusted score if the offending side gained an advantage")
+            out.append(_review(f"21B3 too late for {rec.seat} to change {rec.first_call} after the correction "
+                               f"of misinformation (partner has called): {redress}", rec, rec.law))
         elif ruling == "too_late":
             out.append(_irregular("change_of_call", rec, rec.law))
-            reason = ("21B3 call changed after misinformation, but partner had called: "
-                      "adjusted score if the offending side gained") if rec.law.endswith("21B3") else \
-                     ("25 change of call after partner called: the first call stands; "
-                      "rule on the irregular call the attempt constitutes")
-            out.append(_review(reason, rec, rec.law))
+            out.append(_review(f"{_label(rec.law)} change of call after partner called: the first call stands; "
+                               "rule on the irregular call the attempt constitutes", rec, rec.law))
         elif ruling == "undecided":
-            out.append(_review(f"{rec.law.split(':')[1]} {rec.detail}", rec, rec.law))
-        elif ruling == "irregular" and rec.law.endswith(":37"):
-            out.append(_irregular("call_while_obliged_to_pass", rec, rec.law))
-            out.append(_review("37 call by a player obliged to pass", rec, rec.law))
+            out.append(_review(f"{_label(rec.law)} {rec.detail}", rec, rec.law))
+        elif ruling == "obliged_to_pass":
+            out.extend(_law_37(state, rec))
         elif ruling == "lho_called":
-            out.append(_irregular("change_of_call", rec, cite("25B")))
+            out.append(_irregular("change_of_call", rec, state.cite("25B")))
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
         elif ruling in _FROM_25B:
             out.extend(_law_25b(state, rec))
@@ -81,23 +94,51 @@ def _law_25b(state, rec) -> list[Prescription]:
     return out
 
 
+def _law_37(state, rec) -> list[Prescription]:
+    """A bid, double or redouble by a player who must pass: cancelled, Pass
+    substituted (the projection did), both members of his side pass for the
+    rest of the auction; Law 26 may apply to the cancelled call (below)."""
+    out = [_irregular("inadmissible_call", rec, rec.law),
+           Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law)]
+    for seat in (rec.seat, rec.seat.partner):
+        out.append(Prescription(PartnerMustPass(seat=seat, until="end_of_auction"), (rec.seq,), rec.law))
+    return out
+
+
 # -- Law 26: lead restrictions after a withdrawn call ------------------------
 
-def withdrawn_calls(state) -> list[tuple[object, object]]:
-    """(record, the call withdrawn) for each call withdrawn that Law 26 reaches."""
-    out = []
+def withdrawn_calls(state) -> list[tuple[object, Call]]:
+    """(record, call withdrawn) for each withdrawn call Law 26 reaches: a call
+    withdrawn for which the offender chose a different final call at that turn.
+
+    2017: the first call when the substitute was accepted (25B1), the
+    substitute when it was not (25B2), a call cancelled under 37B. 1997: the
+    cancelled substitute when the first call is kept (25B2b1), the first call
+    and the substitute when another call is made (25B2b2), each unless it is
+    the final call of that turn, a call cancelled under Law 37. (1997 25B1 is
+    "without penalty"; 25A and 21B changes carry no lead restriction.)"""
+    out: list[tuple[object, Call]] = []
     for rec in state.calls:
-        if state.edition == "2017":
+        if rec.ruling == "obliged_to_pass":
+            out.append((rec, rec.call))
+        elif state.edition == "2017":
             if rec.ruling == "substitute_accepted":
                 out.append((rec, rec.first_call))
             elif rec.ruling in ("substitute_cancelled", "lho_called"):
                 out.append((rec, rec.call))
-        else:
-            if rec.ruling == "first_call_kept":
-                out.append((rec, rec.call))
-            elif rec.ruling == "other_call":
-                out.append((rec, rec.first_call))
+        elif rec.ruling == "first_call_kept":
+            out.append((rec, rec.call))
+        elif rec.ruling == "other_call":
+            final = _final_call_after(state, rec)
+            out.extend((rec, c) for c in (rec.first_call, rec.call) if c is not None and c != final)
     return out
+
+
+def _final_call_after(state, rec) -> Call | None:
+    """The offender's call at the turn of a 1997 25B2b2 choice."""
+    choice = next((c for c in state.choices if c.option == "other_call" and c.seat is rec.seat), None)
+    after = choice.seq if choice is not None else rec.seq
+    return next((a.call for a in state.auction if a.seat is rec.seat and a.seq > after), None)
 
 
 def _named_by(state, seat: Seat) -> set[Suit]:
@@ -106,54 +147,86 @@ def _named_by(state, seat: Seat) -> set[Suit]:
             if a.seat is seat and a.call.is_bid and a.call.strain.trump is not None}
 
 
-def _first_turn_to_lead_reached(state, seat: Seat) -> bool:
-    if any(t.leader is seat for t in state.tricks):
-        return True
-    if state.phase == "opening_lead":
-        return state.turn is seat
+def _suit_of(call: Call) -> Suit | None:
+    return call.strain.trump if call.is_bid and call.strain is not None else None
+
+
+def law26_terms(state, offender: Seat) -> dict[str, frozenset[Suit]] | None:
+    """The options Law 26 gives declarer for ``offender``'s withdrawn calls,
+    each with the suits it may name (None: no lead restriction)."""
+    calls = [call for rec, call in withdrawn_calls(state) if rec.seat is offender]
+    if not calls:
+        return None
+    named = _named_by(state, offender)
+    if state.edition == "2017":  # 26B: any one suit not specified in the legal auction by the offender
+        allowed = frozenset(s for s in SUITS if s not in named)
+        return {"forbid_suit": allowed, "no_restriction": frozenset()} if allowed else None
+    unnamed = frozenset(s for s in (_suit_of(c) for c in calls) if s is not None and s not in named)
+    other = any(_suit_of(c) is None for c in calls)  # 26B: not related solely to a suit
+    if not unnamed and not other:
+        return None  # 26A1: each suit was specified in the legal auction by the offender
+    terms: dict[str, frozenset[Suit]] = {}
+    if unnamed:  # 26A2: require or forbid one such suit
+        terms["require_suit"] = unnamed
+    terms["forbid_suit"] = frozenset(SUITS) if other else unnamed
+    terms["no_restriction"] = frozenset()
+    return terms
+
+
+def _first_lead(state, seat: Seat) -> int | None:
+    """When ``seat``'s first turn to lead came: 0 for the opening lead, else
+    the number of the first trick he leads; None if it has not come yet."""
+    contract = state.contract
+    if contract is None:
+        return None
+    if contract.declarer.lho is seat:
+        return 0
+    led = next((t.number for t in state.tricks if t.leader is seat), None)
+    if led is not None:
+        return led
     trick = state.current_trick
-    return state.phase == "play" and trick is not None and trick.complete and trick.winner is seat
+    if state.phase == "play" and trick is not None and trick.complete and trick.winner is seat:
+        return trick.number + 1
+    return None
+
+
+def law26_offender(state) -> Seat | None:
+    """The defender whose withdrawn call Law 26 now reaches: the one whose
+    partner's first turn to lead came first. (The ledger rectifies one
+    offender per board; a second defender's withdrawn call is the director's.)"""
+    contract = state.contract
+    if contract is None or state.phase not in ("opening_lead", "play", "ended"):
+        return None
+    offenders = {rec.seat for rec, _ in withdrawn_calls(state) if rec.seat.side is not contract.side}
+    reached = sorted((lead, seat.index, seat) for seat in offenders
+                     if (lead := _first_lead(state, seat.partner)) is not None and law26_terms(state, seat))
+    return reached[0][2] if reached else None
+
+
+def law26_suits(state, option: str) -> frozenset[Suit]:
+    """The suits declarer may name with ``option`` under the Law 26 offer now pending."""
+    offender = law26_offender(state)
+    terms = law26_terms(state, offender) if offender is not None else None
+    return (terms or {}).get(option, frozenset())
 
 
 def lead_restrictions(state) -> list[Prescription]:
-    contract = state.contract
-    if contract is None:
+    offender = law26_offender(state)
+    if offender is None:
         return []
-    out: list[Prescription] = []
+    terms = law26_terms(state, offender)
+    assert terms is not None and state.contract is not None
     cite = state.cite
-    for rec, call in withdrawn_calls(state):
-        offender = rec.seat
-        if offender.side is contract.side:
-            continue  # the offender's partner will not lead as a defender
-        suit = call.strain.trump if call.is_bid else None
-        if suit is not None and suit in _named_by(state, offender):
-            continue  # related solely to a suit he specified in the legal auction: no restriction
-        if not _first_turn_to_lead_reached(state, offender.partner):
-            continue
-        if state.edition == "1997" and suit is not None:
-            options = ("require_suit", "forbid_suit", "no_restriction")
-        else:
-            options = ("forbid_suit", "no_restriction")
-        out.append(Prescription(OptionsOffered(to=contract.declarer, options=options, law=cite("26")),
-                                (rec.seq,), cite("26")))
+    first = next(rec for rec, _ in withdrawn_calls(state) if rec.seat is offender)
+    out = [Prescription(OptionsOffered(to=state.contract.declarer, options=tuple(terms), law=cite("26")),
+                        (first.seq,), cite("26"))]
     for choice in state.choices:
         if not choice.law.endswith(":26") or choice.option == "no_restriction" or choice.suit is None:
             continue
-        seat = _restricted_seat(state)
-        if seat is None:
-            continue
         mode, lasts = ("must", "next_lead") if choice.option == "require_suit" else ("must_not", "while_on_lead")
-        out.append(Prescription(LeadRestriction(seat=seat, suit=choice.suit, mode=mode, lasts=lasts),
+        out.append(Prescription(LeadRestriction(seat=offender.partner, suit=choice.suit, mode=mode, lasts=lasts),
                                 (choice.offer, choice.seq), choice.law))
     return out
-
-
-def _restricted_seat(state) -> Seat | None:
-    """The offender's partner, for the (first) withdrawn call of a defender."""
-    for rec, _ in withdrawn_calls(state):
-        if rec.seat.side is not state.contract.side:
-            return rec.seat.partner
-    return None
 
 
 def lead_breaches(state) -> list[Prescription]:
