@@ -116,7 +116,11 @@ def _seat_or_side(value: object) -> str:
 def _dummy_rank(value: object) -> str:
     if isinstance(value, str) and value.lower() in ("high", "low", "win"):
         return value.lower()
-    return parse_rank(value)
+    try:
+        return parse_rank(value)
+    except ValueError:
+        raise ValueError(f"not a designation of dummy's card: {value!r} "
+                         "(expected a rank A K Q J T 9 ... 2 or 10, or high, low, win)") from None
 
 
 def _citation(value: object) -> str:

@@ -82,6 +82,10 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
                 cancelled.add(target)
     out = []
     for r in records:
+        if isinstance(r.event, ev.FindingMade) and isinstance(r.event.about, str):
+            target = ids.get(r.event.about)  # the state names the fact by its seq
+            if target is not None:
+                r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))
         if r.seq in findings:
             r = attrs.evolve(r, event=attrs.evolve(r.event, **findings[r.seq]))
         out.append((r, r.seq not in cancelled))

@@ -233,6 +233,9 @@ def test_a_finding_that_reverses_unintended_overrides_the_25a_record_citing_the_
     assert t.auction() == [("N", "1S", "FFB:57.3")]
     assert [i["kind"] for i in t.doc["irregularities"]] == ["change_of_call"]
     assert t.doc["pending"][0]["to"] == "E"
+    # The finding named the fact by its id: the state names it by its seq.
+    assert t.doc["findings"] == [{"seq": t.seq_of("f1"), "about": t.seq_of("n1b"), "field": "unintended",
+                                  "value": False}]
 
 
 # -- Law 37: a call by a player who must pass --------------------------------------------

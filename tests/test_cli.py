@@ -98,6 +98,9 @@ BAD_LINES = [
     (OPEN, "field 'type', value 'BoardOpened'", "already opened"),
     ({"type": "CardPlayed", "seat": "W", "card": "SA"}, "field 'card', value 'SA'", "was not dealt SA"),
     ([1, 2], "line 2", "JSON object"),
+    ({"type": "DummyCardCalled", "rank": "tall"}, "field 'rank', value 'tall'", "designation"),
+    ({"type": "DummyCardCalled", "suit": "X", "rank": "low"}, "field 'suit', value 'X'", "not a suit"),
+    ({"type": "OptionChosen", "seat": "E", "option": ""}, "field 'option', value ''", "expected an option id"),
 ]
 
 
