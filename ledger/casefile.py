@@ -49,6 +49,11 @@ def build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
                     for e in events if e["type"] == "OptionsOffered"],
         "director": [_brief(e) for e in events if e["type"] in DIRECTOR_TYPES],
         "appeals": [_brief(e) for e in events if e["type"] in APPEAL_TYPES],
+        "decisions": decision_history(events, state),
+        "appeal_status": state["appeals"],
+        "irregular_boards": state["irregular_boards"],
+        "procedural_penalties": state["procedural_penalties"],
+        "traveller": _traveller(ledger, state),
         "review": state["review"],
         "result": state["result"],
         "adjusted": state["adjusted"],
@@ -62,6 +67,56 @@ def build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
                         {a["law"] for a in state["auction"]} |
                         {c["law"] for t in state["tricks"] for c in t["cards"]}),
     }
+
+
+DECISION_TYPES = ("AdjustedScoreAwarded", "ProceduralPenalty", "RulingOverridden", "RulingGiven",
+                  "ResultCancelled", "AppealLodged", "AppealDecided")
+
+
+def decision_history(events: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every decision on the board in order, with what became of it: in force,
+    replaced by a later award, cancelled by an override, or not applied (and why).
+    Nothing is ever deleted from the log: this is how the committee sees it."""
+    ids = {e["id"]: e["seq"] for e in events}
+    cancelled_by: dict[int, dict[str, Any]] = {}
+    for e in events:
+        if e["type"] == "RulingOverridden":
+            about = e["data"]["about"]
+            target = about if isinstance(about, int) else ids.get(about)
+            if target is not None:
+                cancelled_by[target] = e
+    not_applied = {i["seq"]: i for i in state["irregularities"] if i["kind"] == "adjustment_not_applied"}
+    in_force_award = (state["adjusted"] or {}).get("seq")
+    out = []
+    for e in events:
+        if e["type"] not in DECISION_TYPES or e["actor"]["role"] == "system":
+            continue
+        status = "recorded"
+        if e["seq"] in cancelled_by:
+            c = cancelled_by[e["seq"]]
+            status = f"cancelled by seq {c['seq']} ({c['actor']['role']})"
+        elif e["seq"] in not_applied:
+            status = "not applied: " + (not_applied[e["seq"]].get("detail") or "")
+        elif e["type"] == "AdjustedScoreAwarded":
+            status = "in force" if e["seq"] == in_force_award else f"replaced by seq {in_force_award}" \
+                if in_force_award and in_force_award > e["seq"] else "superseded"
+        elif e["type"] == "ProceduralPenalty":
+            status = "in force"
+        out.append(dict(_brief(e), status=status))
+    return out
+
+
+def _traveller(ledger: Ledger, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The board's traveller (every table of the tournament on this board), scored."""
+    from ledger.records import tournament_streams
+    from projections.results import results
+
+    tournament = state["board"]["tournament"]
+    tables = tournament_streams(ledger, tournament)  # the whole field: 12C2c reads the other boards
+    if not any(s == state["stream"] for s, _ in tables):
+        return []
+    doc = results(tournament, tables)
+    return next((b["results"] for b in doc["boards"] if b["board"] == state["board"]["number"]), [])
 
 
 def _brief(e: dict[str, Any]) -> dict[str, Any]:
@@ -203,6 +258,64 @@ def _options(case: dict[str, Any]) -> str:
     return "<ul>" + "".join(items) + "</ul>"
 
 
+def _board_facts(case: dict[str, Any]) -> str:
+    facts = case.get("irregular_boards") or []
+    if not facts:
+        return "<p>None.</p>"
+    return "<ul id='irregular-boards'>" + "".join(
+        f"<li>seq {f['seq']} {_e(f['type'])}{' (' + _e(f['seat']) + ')' if f.get('seat') else ''}: "
+        f"<b>{_e(f['ruling'].replace('_', ' '))}</b>: {_e(f['detail'])} <span class='law'>{_e(f['law'] or '')}</span></li>"
+        for f in facts) + "</ul>"
+
+
+def _decisions(case: dict[str, Any]) -> str:
+    if not case.get("decisions"):
+        return "<p>No ruling, adjusted score or appeal.</p>"
+    rows = "".join(
+        f"<tr><td>{d['seq']}</td><td class='small'>{_e(d['at'])}</td><td>{_e(d['actor']['role'])}"
+        f"{'/' + _e(d['actor']['name']) if d['actor'].get('name') else ''}</td><td>{_e(d['type'])}</td>"
+        f"<td class='small'>{_data(d['data'])}</td><td class='law'>{_e(d['data'].get('law') or d['law'] or '')}</td>"
+        f"<td>{_e(d['status'])}</td></tr>" for d in case["decisions"])
+    return ('<table id="decisions"><tr><th>seq</th><th>time (UTC)</th><th>by</th><th>decision</th><th>data</th>'
+            f'<th>Law</th><th>status</th></tr>{rows}</table>')
+
+
+def _adjusted_text(adjusted: dict[str, Any] | None) -> str:
+    if not adjusted:
+        return "none"
+    if adjusted["kind"] == "artificial":
+        body = f"NS {adjusted['ns']}, EW {adjusted['ew']}"
+    else:
+        body = "; ".join(
+            (f"{r['weight']} × " if "weight" in r else "") + (f"{r['side']}: " if r.get("side", "both") != "both" else "")
+            + ("Pass" if r["contract"] == "Pass" else f"{r['contract']}{r.get('risk', '')} by {r['declarer']}, "
+               f"{r['tricks']} tricks") for r in adjusted["results"])
+    return f"{adjusted['kind']}: {body} ({adjusted['law']}, by the {adjusted['by']}, seq {adjusted['seq']})"
+
+
+def _traveller_html(case: dict[str, Any]) -> str:
+    rows = []
+    for r in case.get("traveller") or []:
+        mine = " style='font-weight:bold'" if r["stream"] == case["stream"] else ""
+        contract = r["contract"] or ("adjusted" if r["adjusted"] else "—")
+        score = "" if r["score_ns"] is None else f"{r['score_ns']:+d}"
+        adj = ""
+        if r["adjusted"]:
+            adj = r["adjusted"]["kind"] + (f" NS {r['adjusted'].get('ns')} EW {r['adjusted'].get('ew')}"
+                                           if r["adjusted"]["kind"] == "artificial" else "")
+        mp = "" if r["mp_ns"] is None else f"{r['mp_ns']:g} / {r['mp_ew']:g}"
+        imp = "" if r["imp_ns"] is None else f"{r['imp_ns']:+g}"
+        rows.append(f"<tr{mine}><td>{_e(r['table'])}</td><td>{_e(r['ns'])}</td><td>{_e(r['ew'])}</td>"
+                    f"<td>{_e(contract)}{_e(r['risk'] or '')}</td><td>{_e(r['declarer'] or '')}</td>"
+                    f"<td>{_e('' if r['tricks'] is None else r['tricks'])}</td><td>{score}</td><td>{_e(adj)}</td>"
+                    f"<td>{mp}</td><td>{imp}</td></tr>")
+    if not rows:
+        return "<p>No traveller (the stream is not part of a tournament's field).</p>"
+    return ("<table id='traveller'><tr><th>table</th><th>NS</th><th>EW</th><th>contract</th><th>by</th>"
+            "<th>tricks</th><th>score NS</th><th>adjusted</th><th>MP NS / EW</th><th>IMP NS</th></tr>"
+            + "".join(rows) + "</table>")
+
+
 def render_html(case: dict[str, Any]) -> str:
     b = case["board"]
     result = case["result"]
@@ -223,10 +336,14 @@ NS {_e(b.get('ns') or '—')} · EW {_e(b.get('ew') or '—')} · scoring {_e(b.
 <h2>The auction</h2>{_auction(case)}<p>Contract: <b id="contract">{_e(contract_text)}</b></p>
 <h2>The play</h2>{_tricks(case)}
 <h2>Irregularities and rectifications</h2>{_irregularities(case)}
+<h2>Irregular boards and information (Laws 13 to 16)</h2>{_board_facts(case)}
 <h2>Options offered and chosen</h2>{_options(case)}
 <h2>Findings and rulings</h2>{_list(case['director'])}
 <h2>Appeals</h2>{_list(case['appeals'], 'No appeal lodged.')}
+<h2>Every decision and what became of it</h2>{_decisions(case)}
 <h2>Result</h2><p id="result">{result_text}</p>
+<p id="adjusted">Adjusted score in force: {_e(_adjusted_text(case['adjusted']))}</p>
+<h2>The traveller</h2>{_traveller_html(case)}
 <h2>Every event, in order</h2>{_events(case)}
 <h2>Integrity</h2><p id="integrity">Head of the chain (seq {integrity['last_seq']}):
 <code>{_e(integrity['head'])}</code> — {verified}.<br>To verify: <code>{_e(integrity['how_to_verify'])}</code></p>

@@ -8,6 +8,8 @@ played out of turn, a revoke) is never refused: it is stored and ruled on.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
@@ -39,6 +41,10 @@ def check_fact(state, event: ev.Event) -> None:
         _check_holds(state, state.board.deal.holder(event.card), event.card, event.TYPE)
     elif isinstance(event, ev.OptionChosen):
         check_option(state, event)
+    elif isinstance(event, ev.AdjustedScoreAwarded):
+        check_adjusted_score(event)
+    elif isinstance(event, ev.MissingCardFound):
+        _check_dealt(state, event.seat, event.card, event.TYPE)
 
 
 def _check_dealt(state, seat: Seat, card: Card, type_: str, field: str = "card") -> None:
@@ -109,3 +115,65 @@ def check_option(state, choice: ev.OptionChosen) -> None:
             names = " ".join(s.symbol for s in sorted(allowed, key=lambda s: s.order)) or "none"
             raise BadInput(f"{choice.option} may name only {names} here ({offer.law})", field="suit",
                            value=str(choice.suit), event_type=choice.TYPE)
+    if law_of(offer.law) == "50D2" and choice.suit is not None:  # 50D2a, 51B: a suit of a penalty card
+        from projections.penalty import lead_option_suits
+
+        suits = lead_option_suits(state)
+        if choice.suit not in suits:
+            names = " ".join(s.symbol for s in sorted(suits, key=lambda s: s.order)) or "none"
+            raise BadInput(f"{choice.option} may name only the suit of a major penalty card: {names} "
+                           f"({offer.law})", field="suit", value=str(choice.suit), event_type=choice.TYPE)
+
+
+def _weight(value: object) -> Fraction:
+    """A weight as given, exactly: ``0.3`` is 3/10 (its decimal text), ``"1/3"`` is 1/3."""
+    return Fraction(str(value))
+
+
+def check_adjusted_score(event: ev.AdjustedScoreAwarded) -> None:
+    """Law 12: an award says what each side scores, and nothing it cannot mean.
+
+    * artificial: ``ns`` and ``ew`` both given, no ``results``;
+    * assigned: ``results`` without weights, either one result for ``both`` or
+      one result for each of NS and EW (a split score, 12C1);
+    * weighted (2017 12C1c): every result has a weight and the weights sum to 1
+      exactly (fractions, not floating point).
+    """
+    t = event.TYPE
+    results = event.results or ()
+    if event.kind == "artificial":
+        for field in ("ns", "ew"):
+            if getattr(event, field) is None:
+                raise BadInput("an artificial adjusted score gives both sides a score ('A+', 'A', 'A-', "
+                               "a percentage, or 'none')", field=field, value=None, event_type=t)
+        if results:
+            raise BadInput("an artificial adjusted score has no results", field="results",
+                           value=list(results), event_type=t)
+        return
+    if not results:
+        raise BadInput(f"a {event.kind} adjusted score needs its results", field="results", value=None,
+                       event_type=t)
+    for field in ("ns", "ew"):
+        if getattr(event, field) is not None:
+            raise BadInput(f"{field} is for artificial scores; a {event.kind} score gives results",
+                           field=field, value=getattr(event, field), event_type=t)
+    weights = [r.get("weight") for r in results]
+    if event.kind == "assigned":
+        if any(w is not None for w in weights):
+            raise BadInput("an assigned score has no weights (kind 'weighted' has)", field="results.weight",
+                           value=weights, event_type=t)
+        sides = sorted(r["side"] for r in results)
+        if sides not in (["both"], ["EW", "NS"]):
+            raise BadInput("an assigned score is one result for 'both', or one for NS and one for EW "
+                           "(a split score)", field="results.side", value=sides, event_type=t)
+        return
+    if any(w is None for w in weights):
+        raise BadInput("every result of a weighted score has a weight", field="results.weight",
+                       value=weights, event_type=t)
+    total = sum((_weight(w) for w in weights), Fraction(0))
+    if total != 1:
+        raise BadInput(f"the weights of a weighted score must sum to 1 (they sum to {total})",
+                       field="results.weight", value=weights, event_type=t)
+    if any(r["side"] != "both" for r in results):
+        raise BadInput("the components of a weighted score are for both sides", field="results.side",
+                       value=[r["side"] for r in results], event_type=t)

@@ -128,32 +128,92 @@ def results_cmd(ctx: click.Context, tournament: str, as_json: bool) -> None:
     console = _console()
     for table in render_travellers(doc):
         console.print(table)
+    console.print(render_standings(doc))
+
+
+def _adjusted_cell(adjusted: dict[str, Any] | None) -> str:
+    if not adjusted:
+        return ""
+    if adjusted["kind"] == "artificial":
+        return f"artificial NS {adjusted.get('ns')} EW {adjusted.get('ew')} ({adjusted.get('law')})"
+    parts = []
+    for r in adjusted.get("results") or []:
+        text = "Pass" if r["contract"] == "Pass" else f"{r['contract']}{r.get('risk', '')} {r['declarer']} {r['tricks']}"
+        if r.get("side", "both") != "both":
+            text = f"{r['side']}: {text}"
+        if "weight" in r:
+            text = f"{r['weight']}×{text}"
+        parts.append(text)
+    return f"{adjusted['kind']} {', '.join(parts)} ({adjusted.get('law')})"
+
+
+def _num(value: Any, signed: bool = False) -> str:
+    if value is None:
+        return ""
+    return f"{value:+g}" if signed else f"{value:g}"
 
 
 def render_travellers(doc: dict[str, Any]) -> list[Any]:
-    """One rich table per board: the traveller."""
+    """One rich table per board: the traveller (matchpoints and percentage in
+    pairs, the IMPs of each room's teams in teams); adjusted scores are marked in
+    the contract column and spelled out, with their Law, under the table."""
     from rich.table import Table
 
     out = []
     imp = doc["scoring"] == "IMP"
     for board in doc["boards"]:
+        rooms = any(r["room"] for r in board["results"])
+        notes = []
         table = Table(title=f"{doc['tournament']} - board {board['board']}", title_justify="left")
-        for column in ("table", "room", "NS", "EW", "contract", "by", "tricks", "score NS"):
-            table.add_column(column, justify="right" if column in ("tricks", "score NS") else "left")
-        if imp:
-            table.add_column("IMP NS", justify="right")
+        columns = ["table"] + (["room"] if rooms else []) + ["NS", "EW", "contract", "tricks", "score NS"]
+        columns += ["IMP NS", "IMP EW"] if imp else ["MP NS", "MP EW", "% NS"]
+        for column in columns:
+            table.add_column(column, justify="left" if column in ("table", "room", "NS", "EW", "contract")
+                             else "right")
         for r in board["results"]:
-            contract = r["contract"] or "(not played)"
-            if r["contract"] not in (None, "Pass"):
-                contract += r["risk"] or ""
-            row = [r["table"], r["room"] or "", r["ns"] or "", r["ew"] or "", contract,
-                   r["declarer"] or "", "" if r["tricks"] is None else str(r["tricks"]),
-                   "" if r["score_ns"] is None else str(r["score_ns"])]
+            if r["contract"] is None:
+                contract = "" if r["adjusted"] else "(not played)"
+            elif r["contract"] == "Pass":
+                contract = "Pass"
+            else:
+                contract = f"{r['contract']}{r['risk'] or ''} {r['declarer'] or ''}"
+            if r["adjusted"]:
+                notes.append(f"table {r['table']}: {_adjusted_cell(r['adjusted'])}")
+                contract = (contract + " " if r["adjusted"]["kind"] == "assigned" else "") + f"adj.{len(notes)}"
+            row = [r["table"]] + ([r["room"] or ""] if rooms else []) + [
+                r["ns"] or "", r["ew"] or "", contract,
+                "" if r["tricks"] is None else str(r["tricks"]),
+                "" if r["score_ns"] is None else f"{r['score_ns']:+d}" if r["score_ns"] else "0"]
             if imp:
-                row.append("" if r["imp_ns"] is None else f"{r['imp_ns']:+d}")
+                row += [_num(r["imp_ns"], True), _num(r.get("imp_ew"), True)]
+            else:
+                row += [_num(r["mp_ns"]), _num(r["mp_ew"]), _num(r["pct_ns"])]
             table.add_row(*row)
+        if notes:
+            table.caption = "\n".join(f"adj.{i}: {n}" for i, n in enumerate(notes, start=1))
+            table.caption_justify = "left"
         out.append(table)
     return out
+
+
+def render_standings(doc: dict[str, Any]) -> Any:
+    """The ranking: pairs by percentage (matchpoints over the tops of the boards
+    they played), teams by IMPs."""
+    from rich.table import Table
+
+    imp = doc["scoring"] == "IMP"
+    table = Table(title=f"{doc['tournament']} - ranking", title_justify="left")
+    for column, right in (("rank", True), ("team" if imp else "pair", False), ("boards", True),
+                          ("IMPs" if imp else "matchpoints", True)):
+        table.add_column(column, justify="right" if right else "left")
+    if not imp:
+        table.add_column("%", justify="right")
+    for row in doc.get("standings") or []:
+        cells = [str(row["rank"]), row["name"], str(row["boards"]), _num(row["score"], imp)]
+        if not imp:
+            cells.append(_num(row.get("pct")))
+        table.add_row(*cells)
+    return table
 
 
 @cli.command("analyse")

@@ -185,8 +185,13 @@ def _results(value: object) -> tuple[dict[str, Any], ...]:
             entry["tricks"] = _int(0, 13)(item.get("tricks"))
         if "weight" in item:
             w = item["weight"]
-            if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 < w <= 1:
-                raise ValueError(f"result {i + 1}: weight must be a fraction in (0, 1]")
+            if isinstance(w, str) and re.match(r"^\d+/[1-9]\d*$", w):  # an exact fraction "1/3"
+                num, den = (int(x) for x in w.split("/"))
+                if not 0 < num <= den:
+                    raise ValueError(f"result {i + 1}: weight must be a fraction in (0, 1]")
+            elif isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 < w <= 1:
+                raise ValueError(f"result {i + 1}: weight must be a fraction in (0, 1] "
+                                 "(a number, or a string like \"1/3\")")
             entry["weight"] = w
         out.append(entry)
     return tuple(out)
@@ -744,6 +749,9 @@ class OptionsOffered(Event):
     to: Seat = F(Seat.parse)
     options: tuple[str, ...] = F(_options, _list_plain)
     law: str = F(_citation)
+    about: int | None = Opt(_int(1), _plain)
+    """Extension: the seq of the fact or occasion the offer is about, when the
+    same options may be offered again later on the board (50D2, 53A, 55A)."""
 
 
 @register("rectification", SYSTEM_ROLES)
@@ -789,6 +797,9 @@ class LeadRestriction(Event):
     suit: Suit = F(Suit.parse)
     mode: str = F(_one_of("must", "must_not"))
     lasts: str = F(_one_of("next_lead", "while_on_lead"))
+    about: int | None = Opt(_int(1), _plain)
+    """Extension: the seq of the choice it comes from, when the same
+    restriction may be imposed again later on the board (50D2)."""
 
 
 @register("rectification", SYSTEM_ROLES)

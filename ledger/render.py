@@ -66,6 +66,8 @@ IRREGULARITY_WORDS = {
     "illegal_withdrawal": "card illegally withdrawn",
     "unintended_call_corrected": "unintended call corrected",
     "inadmissible_call": "call by a player obliged to pass",
+    "dummy_drew_attention": "dummy drew attention to an irregularity during play (43A1b)",
+    "dummy_inquiry": "dummy asked a defender about a revoke (42B1)",
 }
 UNTIL_WORDS = {"next_turn": "at the next turn to call",
                "end_of_auction": "for the rest of the auction"}
@@ -79,6 +81,15 @@ OPTION_WORDS = {
     "require_suit": "require the lead of a suit",
     "forbid_suit": "forbid the lead of a suit",
     "no_restriction": "no lead restriction",
+    # Leads out of turn (53 to 55) and penalty cards (50D2, 52).
+    "accept": "accept the lead (or play)",
+    "leave_penalty_card": "no restriction: the penalty card stays",
+    "require_penalty_card": "the penalty card replaces the card played, which becomes a penalty card",
+    # Revokes (62C1) and dummy (43B2a).
+    "withdraw_card": "take back the card played after the revoke card and play again",
+    "keep_card": "leave the card played",
+    "lead_from_hand": "declarer leads from his own hand",
+    "lead_from_dummy": "declarer leads from dummy",
 }
 """Plain words for the options of the Laws on calls (25B, 26), said after their ids."""
 CALL_RULING_WORDS = {
@@ -537,7 +548,16 @@ def _tricks(doc: Mapping[str, Any]) -> Group | None:
 
 def _penalty_card_line(entry: Mapping[str, Any]) -> str:
     kind = (entry.get("kind") or "").capitalize() or "Penalty"
-    return f"{kind} penalty card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))}"
+    rule = PENALTY_KIND_WORDS.get(entry.get("kind"), "") if entry.get("law") else ""
+    return (f"{kind} penalty card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))}"
+            f"{_law(entry.get('law'))}{rule}")
+
+
+PENALTY_KIND_WORDS = {
+    "major": " (to be played at the first legal opportunity; when partner is to lead, declarer may require or "
+             "forbid its suit: 50D)",
+    "minor": " (no other card of its suit below honour rank before it; an honour may be played: 50C)",
+}
 
 
 def _lead_restriction_line(entry: Mapping[str, Any]) -> str:
@@ -591,6 +611,11 @@ def _transfer_line(entry: Mapping[str, Any]) -> str:
             f"{_law(entry.get('law'))}")
 
 
+def _revoke_line(entry: Mapping[str, Any]) -> str:
+    """A revoke in plain words with its Laws (projections.revoke.describe)."""
+    return f"Revoke: {_with_card_symbols(entry.get('text') or '')}"
+
+
 def _review_line(entry: Mapping[str, Any]) -> str:
     about = f" (seq {entry['seq']})" if entry.get("seq") is not None else ""
     return f"Director review required: {entry.get('reason') or 'no reason given'}{about}"
@@ -610,7 +635,8 @@ def _assigned_result(result: Mapping[str, Any]) -> str:
     text = contract if contract == "Passed out" else (
         f"{contract} by {_seat(result.get('declarer'))}, {tricks}")
     weight = result.get("weight")
-    share = f"{weight * 100:g}% of " if isinstance(weight, (int, float)) else ""
+    share = f"{weight * 100:g}% of " if isinstance(weight, (int, float)) else (
+        f"{weight} of " if isinstance(weight, str) else "")
     side = result.get("side")
     owner = "" if side in (None, "both") else f"{side}: "
     return f"{owner}{share}{text}"
@@ -624,17 +650,19 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
     else:
         body = "; ".join(_assigned_result(result) for result in adjusted.get("results") or [])
     text = f" ({adjusted['text']})" if adjusted.get("text") else ""
-    return f"Adjusted score ({kind}): {body}{text}{_law(adjusted.get('law'))}"
+    by = " by the appeals committee" if adjusted.get("by") == "committee" else ""
+    return f"Adjusted score ({kind}){by}: {body}{text}{_law(adjusted.get('law'))}"
 
 
 EXPOSED_HOW = {"dropped": "dropped", "substituted": "put in place of a played card",
-               "withdrawn": "withdrawn from a trick", "named": "named"}
+               "withdrawn": "withdrawn from a trick", "named": "named",
+               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card"}
 
 
 def _exposed_card_line(entry: Mapping[str, Any]) -> str:
     how = EXPOSED_HOW.get(entry.get("how"), entry.get("how") or "exposed")
-    return (f"Exposed card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} ({how}; "
-            f"a penalty card for Law 50 to settle){_law(entry.get('law'))}")
+    return (f"Exposed card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} ({how})"
+            f"{_law(entry.get('law'))}")
 
 
 _CARD_TOKEN = re.compile(r"\b[SHDC][AKQJT2-9]\b")
@@ -653,7 +681,32 @@ def _card_ruling_line(entry: Mapping[str, Any]) -> str:
             f"{_seat(entry.get('seat'))}: {ruling}{detail}{_law(entry.get('law'))}")
 
 
+OUT_OF_TURN_WORDS = {
+    "opening_lead": "opening lead out of turn", "defender_lead": "lead out of turn",
+    "declarer_lead": "declarer's lead out of turn", "face_down": "face-down opening lead out of turn",
+    "fifth_card": "fifth card to a trick",
+}
+OUT_OF_TURN_STATUS = {
+    "pending": "the option is open", "returned": "back to the hand, no rectification",
+    "refused": "not accepted", "accepted": "accepted",
+}
+
+
+def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
+    what = OUT_OF_TURN_WORDS.get(entry.get("kind"), entry.get("kind") or "lead out of turn")
+    status = OUT_OF_TURN_STATUS.get(entry.get("status"), entry.get("status") or "")
+    how = entry.get("how") or ""
+    if how and how not in ("returned", "refuse") and entry.get("status") == "accepted":
+        status += f" ({how.replace('_', ' ')})"
+    if entry.get("kind") == "fifth_card":
+        status = "a penalty card" if how == "penalty" else "back to the hand, no rectification"
+    due = f", {_seat(entry.get('correct'))} to lead" if entry.get("kind") not in ("fifth_card",) else ""
+    return (f"{what.capitalize()}: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} "
+            f"(seq {entry.get('seq', '?')}{due}): {status}{_law(entry.get('law'))}")
+
+
 RULING_LINES = (
+    ("leads_out_of_turn", _lead_out_of_turn_line),
     ("penalty_cards", _penalty_card_line),
     ("exposed_cards", _exposed_card_line),
     ("card_rulings", _card_ruling_line),
@@ -663,8 +716,30 @@ RULING_LINES = (
     ("pending", _pending_line),
     ("irregularities", _irregularity_line),
     ("transfers", _transfer_line),
+    ("revokes", lambda e: _revoke_line(e)),
     ("review", _review_line),
+    ("irregular_boards", lambda e: _board_fact_line(e)),
+    ("procedural_penalties", lambda e: _procedural_penalty_line(e)),
+    ("appeals", lambda e: _appeal_line(e)),
 )
+
+
+def _board_fact_line(entry: Mapping[str, Any]) -> str:
+    """A fact of Laws 13 to 16 and its reading (``irregular_boards``)."""
+    ruling = (entry.get("ruling") or "").replace("_", " ")
+    return (f"Irregular board, seq {entry.get('seq', '?')} {entry.get('type') or ''}: {ruling}: "
+            f"{_with_card_symbols(entry.get('detail') or '')}{_law(entry.get('law'))}")
+
+
+def _procedural_penalty_line(entry: Mapping[str, Any]) -> str:
+    return f"Procedural penalty: {entry.get('side')} {entry.get('amount')} (Law 90)"
+
+
+def _appeal_line(entry: Mapping[str, Any]) -> str:
+    decided = ("not decided yet" if entry.get("decided") is None else
+               f"{entry.get('decision')} at seq {entry['decided']}"
+               + (", awaiting the committee's score" if entry.get("awaiting_committee_score") else ""))
+    return f"Appeal by {entry.get('side')} (seq {entry.get('seq')}): {decided}"
 
 
 def _rulings(doc: Mapping[str, Any]) -> Text | None:

@@ -43,7 +43,7 @@ NAMING_LAWS = frozenset({"45B", "45C4a", "45C4b", "46B1a", "46B1b", "46B1c", "46
 DESIGNATION_LAWS = ("46B3b", "46B4", "46B5")
 """Offers of a choice of dummy's card: answered by dummy's next card, however designated."""
 
-EITHER_DEFENDER_LAWS = ("43B2a", "46B5")
+EITHER_DEFENDER_LAWS = ("43B2a", "46B5", "55A")
 """Offers made to one defender that either defender may take (the first to choose decides)."""
 
 
@@ -665,7 +665,8 @@ def _changed_by_opponent(state: TableState, seat: Seat, trick: Trick, p: PlayedC
 
 
 def _dummy_spread_since(state: TableState, seq: int) -> bool:
-    return any(i.type == "DummySpreadStarted" and i.seq > seq for i in state.irregularities)
+    return any(s > seq for s in state.spreads) or \
+        any(i.type == "DummySpreadStarted" and i.seq > seq for i in state.irregularities)
 
 
 def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:

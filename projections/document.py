@@ -15,9 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.bridge import SEATS
+from projections.adjusted import adjusted_document, appeals_document, decisions_document
+from projections.boards import board_document
 from projections.calls import call_rulings
 from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
+from projections.outofturn import document as leads_out_of_turn_document
+from projections.penalty import document as penalty_cards_document
+from projections.revoke import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
 
 
@@ -54,7 +59,8 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "plays_not_made": [{"seq": n.seq, "seat": str(n.seat), "card": n.what, "reason": n.reason,
                             "law": n.law} for n in state.plays_not_made],
         "hands": {str(seat): [str(c) for c in state.hand(seat)] for seat in SEATS},
-        "penalty_cards": [],
+        "penalty_cards": penalty_cards_document(state),
+        "leads_out_of_turn": leads_out_of_turn_document(state),
         "card_rulings": card_rulings(state),
         "exposed_cards": [{"seq": x.seq, "seat": str(x.seat), "card": str(x.card), "how": x.how, "law": x.law}
                           for x in state.exposures if state.holds(x.seat, x.card)],
@@ -66,13 +72,13 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
                     for o in state.pending],
         "irregularities": [_irregularity(i) for i in state.irregularities],
         "tricks_won": {"declarer": won_decl, "defenders": won_def},
-        "transfers": [],
+        "transfers": transfers_document(state),
         "result": None if state.result is None else {
             "contract": state.result.contract,
             "declarer": str(state.result.declarer) if state.result.declarer else None,
             "risk": state.result.risk, "tricks": state.result.tricks,
             "score_ns": state.result.score_ns, "text": state.result.text},
-        "adjusted": None,
+        "adjusted": adjusted_document(state),
         "review": [{"reason": r.reason, "seq": r.seq, "about": r.about}
                    for r in state.review if not r.resolved],
         "findings": [{"seq": f.seq, "about": f.about, "field": f.field, "value": f.value}
@@ -81,6 +87,13 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
             "seq": state.claim.seq, "seat": str(state.claim.seat), "tricks": state.claim.tricks,
             "remaining": state.claim.remaining, "status": state.claim.status,
             "settled_tricks": state.claim.settled_tricks},
+        "procedural_penalties": [{"side": side, "amount": amount} for side, amount in state.penalties],
+        "result_cancelled": state.result_cancelled,
+        "decisions": decisions_document(state),
+        "appeals": appeals_document(state),
+        "irregular_boards": board_document(state),
+        "revokes": revokes_document(state),
+        "procedure": procedure_document(state),
         "integrity": {"head": state.head, "verified": verified},
     }
 
@@ -89,7 +102,12 @@ def _irregularity(i) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": i.kind, "offender": i.offender, "seq": i.seq, "law": i.law}
     if i.trick is not None:
         out["trick"] = i.trick
+    if i.established is not None:
+        out["established"] = i.established
     if i.kind == "unprocessed":
+        out["type"] = i.type
+        out["detail"] = i.detail
+    if i.kind == "adjustment_not_applied":  # an award stored but not in force (projections.adjusted)
         out["type"] = i.type
         out["detail"] = i.detail
     return out

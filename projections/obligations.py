@@ -25,8 +25,9 @@ def active_restrictions(state: TableState) -> list[Restriction]:
         led_after = [t for t in state.tricks if t.cards and t.cards[0].seq > r.seq]
         if r.lasts == "next_lead" and any(t.leader is r.seat for t in led_after):
             continue
-        if r.lasts == "while_on_lead" and any(t.leader is not r.seat for t in led_after):
-            continue
+        if r.lasts == "while_on_lead" and any(t.leader is not r.seat or (t.complete and t.winner is not r.seat)
+                                              for t in led_after):
+            continue  # the lead passed to another player (a trick he led was won by another)
         if state.phase == "ended":
             continue
         out.append(r)

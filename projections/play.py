@@ -2,10 +2,11 @@
 and their winners (Law 44), and the result when the thirteenth trick is
 quitted (Law 77 for the score).
 
-An action the projection cannot rule on yet (a lead or play out of turn, a
-card exposed during the auction, a revoke) is kept as an ``unprocessed``
-irregularity. A revoke card is played all the same (Law 61: a revoke is a
-played card); the Law issues decide what follows from it.
+An action the projection cannot rule on yet (a play out of turn to a trick
+already led, Law 57; a card exposed during the auction) is kept as an
+``unprocessed`` irregularity; leads out of turn and the fifth card are
+``projections.outofturn``, penalty-card obligations ``projections.penalty``. A revoke card is played all the same (Law 61: a revoke is a
+played card); ``projections.revoke`` reads the revokes from the tricks.
 """
 
 from __future__ import annotations
@@ -115,6 +116,10 @@ def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
 def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
     seat, card = ev.seat, ev.card
     if ev.fifth_card and state.phase not in (AUCTION, ENDED):
+        from projections.outofturn import fifth_card  # 45E
+        fifth = fifth_card(state, seq, ev)
+        if fifth is not None:
+            return fifth
         return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} added to a trick (fifth card)")
     return try_play(state, seq, ev.TYPE, seat, card, play_law(state, seat))[0]
 
@@ -134,23 +139,32 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
     if state.claim is not None:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} played after a claim (68D)"), False
+    from projections.outofturn import intercept  # leads out of turn: 53 to 56
+    state, placed = intercept(state, seq, type_, seat, card, law)
+    if placed is not None:
+        return state, placed
     if seat is not state.turn:
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
         return _unprocessed(state, seq, type_, seat,
                             f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
-    revoke = revoke_detail(state, seat, card)
     breach = restriction_breach(state, seat, card)
+    if breach is None:
+        from projections.penalty import play_breach  # penalty cards: 50C, 50D1, 51A
+        breach = play_breach(state, seat, card)
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach),))
     state = add_card(state, seq, seat, card, law)
-    if revoke is not None:
-        state = _unprocessed(state, seq, type_, seat, revoke)
+    # A revoke (61A) stays on the trick: projections.revoke reads it from the tricks.
     return state, True
 
 
 def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState:
     if state.phase != OPENING_LEAD or state.face_down_lead is not None:
         return _unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
+    from projections.outofturn import face_down  # 41A: the wrong defender leads face down
+    returned = face_down(state, seq, ev)
+    if returned is not None:
+        return returned
     if ev.seat is not state.turn or not state.holds(ev.seat, ev.card):
         return _unprocessed(state, seq, ev.TYPE, ev.seat,
                             f"face-down opening lead {ev.card} by {ev.seat} out of turn ({state.turn} to lead)")

@@ -6,26 +6,32 @@ section 8.  Scoring across tables is a pipeline of board scorers, looked up
 by the tournament's scoring (:data:`BOARD_SCORERS`); each takes one board's
 results and returns them with its columns filled:
 
-* teams (``IMP``): :func:`imps_between_rooms` -- the two rooms of a match
-  (the two tables of one board with the same ``match``) give each North-South
-  pair the IMPs of its score against the other room's (Law 78B scale).
-* pairs (``MP``): nothing yet.  Matchpoints across the field (``mp_ns``,
-  ``mp_ew``, ``pct_ns``) and adjusted scores (``adjusted``, artificial scores
-  that leave ``contract``/``tricks``/``score_ns`` null) are a later issue;
-  they slot in as one more scorer in the list (adjusted scores first, since
-  both IMPs and matchpoints read them) and one more field read by
-  :func:`table_result`.
+* teams (``IMP``): :func:`imps_between_rooms` (the two rooms of a match give
+  each North-South pair the IMPs of its score against the other room's, Law
+  78B scale), then :func:`adjusted_imps` (per match and team: artificial
+  +3/0/-3, weighted and split scores component by component, caps, penalties;
+  ``imp_ew`` for each room's East-West team).
+* pairs (``MP``): :func:`matchpoint_field` (see :mod:`projections.matchpoints`:
+  2 per score beaten, 1 per tie, Neuberg, artificial percentages with the
+  session percentage by edition, weighted and split scores, caps, penalties).
+
+What a table contributes is read from its folded state by :func:`table_result`:
+the result, or the adjusted score in force (``state.adjusted``, folded by
+:mod:`projections.adjusted`), a cancelled result (``state.result_cancelled``),
+caps (``state.caps``) and procedural penalties (``state.penalties``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
 from ledger.scoring import imps
 from projections import matchpoints as mp
+from projections.adjusted import adjusted_for_results
 from projections.state import TableState
 
 
@@ -59,6 +65,12 @@ class TableResult:
     comparable result (artificial, split, cancelled, unplayed)."""
     split: tuple[int, int] | None = None
     """A split assigned score: (NS's result, EW's result), both from NS's view."""
+    caps: tuple[tuple[str, str], ...] = ()
+    """Score caps on a side (1997 25B2b2 ``ScoreCapped``): (side, max like "A-")."""
+    imp_ew: int | float | None = None
+    """Teams: the IMPs of the East-West team of this room on the board."""
+    cancelled: bool = False
+    """The table's result was cancelled (Laws 13, 15, ResultCancelled) and no score replaces it yet."""
 
     @property
     def scored(self) -> bool:
@@ -72,7 +84,7 @@ class TableResult:
             "contract": self.contract, "declarer": self.declarer, "risk": self.risk,
             "tricks": self.tricks, "score_ns": self.score_ns, "adjusted": self.adjusted,
             "mp_ns": self.mp_ns, "mp_ew": self.mp_ew, "pct_ns": self.pct_ns,
-            "imp_ns": self.imp_ns,
+            "imp_ns": self.imp_ns, "imp_ew": self.imp_ew,
         }
 
 
@@ -86,11 +98,14 @@ def table_result(stream: str, state: TableState) -> TableResult:
     entry = TableResult(stream=stream, board=b.board, table=b.table, room=b.room, match=b.match,
                         ns=b.ns, ew=b.ew)
     entry = attrs.evolve(entry, laws=state.edition,
-                         penalties=tuple(getattr(state, "penalties", ()) or ()))
-    adjusted = getattr(state, "adjusted", None)
+                         penalties=tuple((str(side), amount) for side, amount in state.penalties),
+                         caps=tuple((str(c.side), c.max) for c in state.caps))
+    adjusted = adjusted_for_results(state)
     if adjusted is not None:
         return with_adjusted(entry, adjusted, state)
     result = state.result
+    if state.result_cancelled is not None:
+        return attrs.evolve(entry, cancelled=True)
     if result is None:
         return entry
     return attrs.evolve(entry, contract=result.contract,
@@ -110,7 +125,7 @@ def with_adjusted(entry: TableResult, adjusted: dict[str, Any], state: TableStat
     vul = state.board.vulnerability
     scored = [(r, assigned_score(r, vul)) for r in adjusted.get("results") or ()]
     if kind == "weighted":
-        return attrs.evolve(entry, distribution=tuple((score, r["weight"]) for r, score in scored))
+        return attrs.evolve(entry, distribution=tuple((score, weight_of(r["weight"])) for r, score in scored))
     both = [(r, score) for r, score in scored if r["side"] == "both"]
     if both:
         r, score = both[0]
@@ -118,6 +133,11 @@ def with_adjusted(entry: TableResult, adjusted: dict[str, Any], state: TableStat
                             tricks=r.get("tricks"), score_ns=score, distribution=((score, 1.0),))
     by_side = {r["side"]: score for r, score in scored}
     return attrs.evolve(entry, split=(by_side.get("NS", 0), by_side.get("EW", 0)))
+
+
+def weight_of(value: Any) -> float:
+    """A weight as given (a number, or a fraction ``"1/3"``) as a float for the arithmetic."""
+    return float(Fraction(str(value)))
 
 
 def assigned_score(result: dict[str, Any], vulnerability) -> int:
@@ -187,6 +207,7 @@ def matchpoint_field(results: Sequence[TableResult],
         else:
             out.append(r)
             continue
+        mp_ns, mp_ew = _capped(r, mp_ns, mp_ew, board_top, session)
         mp_ns, mp_ew = _penalised(r, mp_ns, mp_ew, board_top)
         out.append(attrs.evolve(r, mp_ns=_rounded(mp_ns), mp_ew=_rounded(mp_ew),
                                 pct_ns=None if mp_ns is None else _rounded(100 * mp_ns / board_top)))
@@ -211,6 +232,20 @@ def _against(score: int, others: Sequence[TableResult]) -> float:
     return sum(w * mp.matchpoints_against(score, [other]) for o in others for other, w in o.distribution)
 
 
+def _capped(r: TableResult, mp_ns: float | None, mp_ew: float | None, board_top: float,
+            session: dict[str, float]) -> tuple[float | None, float | None]:
+    """1997 25B2b2: the offending side scores at most average minus on the board
+    (``ScoreCapped``): 40 %, or (1997 practice) the pair's lower session percentage."""
+    for side, most in r.caps:
+        pair = r.ns if side == "NS" else r.ew
+        limit = mp.artificial_pct(most, session.get(pair or ""), r.laws) / 100 * board_top
+        if side == "NS" and mp_ns is not None:
+            mp_ns = min(mp_ns, limit)
+        elif side == "EW" and mp_ew is not None:
+            mp_ew = min(mp_ew, limit)
+    return mp_ns, mp_ew
+
+
 def _penalised(r: TableResult, mp_ns: float | None, mp_ew: float | None,
                board_top: float) -> tuple[float | None, float | None]:
     for side, amount in r.penalties:
@@ -225,23 +260,99 @@ def _penalised(r: TableResult, mp_ns: float | None, mp_ew: float | None,
 
 
 def adjusted_imps(results: Sequence[TableResult]) -> list[TableResult]:
-    """Teams under Law 12: artificial +3/0/-3 IMPs (12C2b), weighted scores as the
-    weighted sum of the IMPs of each component (12C1c), procedural penalties in IMPs."""
-    out = []
+    """Teams under Law 12, per match: each team's IMPs on the board, then each room's
+    ``imp_ns`` (its North-South team) and ``imp_ew`` (its East-West team).
+
+    * An artificial score in a room (12C2b, 2017; 1997 86/88 practice): +3 / 0 / -3
+      IMPs to each team as awarded (they need not balance), whatever the other room.
+    * Otherwise the two rooms' scores, each a distribution (one result, the
+      components of a weighted score, or each side's own result of a split score):
+      a team's IMPs are the weighted sum of the IMPs of each pair of components
+      (12C1c: never a weighted sum of raw points).
+    * A cap (``ScoreCapped``, 1997 25B2b2) limits the offending team to -3 IMPs
+      (average minus); a procedural penalty in IMPs comes off one team only.
+    """
+    by_match: dict[str, list[TableResult]] = defaultdict(list)
     for r in results:
-        other = next((o for o in results if o is not r and o.match == r.match and o.distribution), None)
-        imp = r.imp_ns
-        if r.adjusted is not None and r.adjusted["kind"] == "artificial":
-            award = r.adjusted.get("ns")
-            imp = mp.ARTIFICIAL_IMPS.get(award) if isinstance(award, str) else None
-        elif r.adjusted is not None and r.adjusted["kind"] == "weighted" and other is not None:
-            base = other.distribution[0][0]
-            imp = round(sum(w * imps(score - base) for score, w in r.distribution), 2)
+        if r.match is not None:
+            by_match[r.match].append(r)
+    out: dict[str, TableResult] = {}
+    for rooms in by_match.values():
+        scored = [r for r in rooms if _artificial_room(r) or _view(r, "NS")]
+        teams = _team_imps(scored) if scored else None
+        for r in rooms:
+            if teams is None or r.stream not in teams:
+                out[r.stream] = attrs.evolve(r, imp_ns=None, imp_ew=None) if r.adjusted or r.cancelled else r
+                continue
+            imp_ns, imp_ew = teams[r.stream]
+            out[r.stream] = attrs.evolve(r, imp_ns=_number(imp_ns), imp_ew=_number(imp_ew))
+    return [out.get(r.stream, r) for r in results]
+
+
+def _artificial_room(r: TableResult) -> bool:
+    return r.adjusted is not None and r.adjusted["kind"] == "artificial"
+
+
+def _view(r: TableResult, side: str) -> tuple[tuple[int, float], ...]:
+    """The room's score(s) from NS's view as ``side`` of this room is scored."""
+    if r.split is not None:
+        return ((r.split[0] if side == "NS" else r.split[1], 1.0),)
+    if r.distribution:
+        return r.distribution
+    return ((r.score_ns, 1.0),) if r.score_ns is not None else ()
+
+
+def _team_imps(rooms: list[TableResult]) -> dict[str, tuple[float | None, float | None]]:
+    """(imp_ns, imp_ew) per room stream for one match on one board."""
+    artificial = next((r for r in rooms if _artificial_room(r)), None)
+    if artificial is not None:
+        a = artificial.adjusted or {}
+        a_ns = mp.ARTIFICIAL_IMPS.get(a.get("ns")) if isinstance(a.get("ns"), str) else None
+        a_ew = mp.ARTIFICIAL_IMPS.get(a.get("ew")) if isinstance(a.get("ew"), str) else None
+        # the team NS in the artificial room sits EW in the other room, and conversely
+        team = {(artificial.stream, "NS"): a_ns, (artificial.stream, "EW"): a_ew}
+        for other in rooms:
+            if other is not artificial:
+                team[(other.stream, "NS")], team[(other.stream, "EW")] = a_ew, a_ns
+    elif len(rooms) == 2:
+        x, y = rooms
+        # x's NS team: its NS result here against its EW result in y (same team)
+        x_ns = sum(w1 * w2 * imps(s - t) for s, w1 in _view(x, "NS") for t, w2 in _view(y, "EW"))
+        y_ns = sum(w1 * w2 * imps(s - t) for s, w1 in _view(y, "NS") for t, w2 in _view(x, "EW"))
+        team = {(x.stream, "NS"): x_ns, (x.stream, "EW"): y_ns, (y.stream, "NS"): y_ns, (y.stream, "EW"): x_ns}
+    else:
+        return {}
+    pairs = {r.stream: r for r in rooms}
+    partner_room = {r.stream: next((o.stream for o in rooms if o is not r), None) for r in rooms}
+    # Caps and penalties, one team at a time: a team is (room, side) and (other room, other side).
+    for r in rooms:
+        for side, most in r.caps:
+            limit = mp.ARTIFICIAL_IMPS.get(most)
+            for key in _same_team(r.stream, side, partner_room):
+                if team.get(key) is not None and limit is not None:
+                    team[key] = min(team[key], limit)  # type: ignore[type-var]
         for side, amount in r.penalties:
-            if amount.endswith(" IMP") and imp is not None:
-                imp = imp - float(amount.split()[0]) * (1 if side == "NS" else -1)
-        out.append(attrs.evolve(r, imp_ns=imp))
-    return out
+            if amount.endswith(" IMP"):
+                cut = float(amount.split()[0])
+                for key in _same_team(r.stream, side, partner_room):
+                    if team.get(key) is not None:
+                        team[key] = team[key] - cut  # type: ignore[operator]
+    return {stream: (team.get((stream, "NS")), team.get((stream, "EW"))) for stream in pairs}
+
+
+def _same_team(stream: str, side: str, partner_room: dict[str, str | None]) -> list[tuple[str, str]]:
+    other = partner_room.get(stream)
+    keys = [(stream, side)]
+    if other is not None:
+        keys.append((other, "EW" if side == "NS" else "NS"))
+    return keys
+
+
+def _number(value: float | None) -> int | float | None:
+    if value is None:
+        return None
+    value = round(value, 2)
+    return int(value) if value == int(value) else value
 
 
 #: The board scorers of each scoring, applied in order (see the module's docstring).
@@ -266,8 +377,8 @@ def results(tournament: str, tables: Iterable[tuple[str, TableState]]) -> dict[s
     for stream, state in tables:
         boards[state.board.board].append(table_result(stream, state))
     scored = _score_boards(boards, scoring)
-    if scoring == "MP" and any(r.adjusted for entries in boards.values() for r in entries):
-        # Artificial awards may depend on the pair's percentage on its other boards (12C2c).
+    if scoring == "MP" and any(r.adjusted or r.caps for entries in boards.values() for r in entries):
+        # Artificial awards (12C2c) and 1997 caps may depend on the pair's percentage on its other boards.
         scored = _score_boards(boards, scoring, session_percentages(scored))
     out = [{"board": number, "results": [e.to_json() for e in scored[number]]} for number in sorted(scored)]
     return {"tournament": tournament, "scoring": scoring, "boards": out,
@@ -285,12 +396,12 @@ def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
 
 
 def session_percentages(boards: dict[int, list[TableResult]]) -> dict[str, float]:
-    """Each pair's percentage over its boards not scored artificially."""
+    """Each pair's percentage over its boards not scored artificially (nor capped)."""
     totals: dict[str, list[float]] = defaultdict(list)
     for entries in boards.values():
         for r in entries:
-            if r.pct_ns is None or (r.adjusted and r.adjusted["kind"] == "artificial"):
-                continue
+            if r.pct_ns is None or (r.adjusted and r.adjusted["kind"] == "artificial") or r.caps:
+                continue  # the session is the pair's other boards: not those scored by award or cap
             if r.ns:
                 totals[r.ns].append(r.pct_ns)
             if r.ew:
@@ -302,6 +413,17 @@ def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[s
     """Pairs: matchpoints and percentage over the boards played; teams: IMPs."""
     rows: dict[str, dict[str, float]] = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
     for entries in boards.values():
+        if scoring == "IMP":
+            # A team's IMPs on a board, once per match: the room where it sits North-South
+            # says imp_ns, the other room imp_ew (the same number when both rooms exist).
+            seen: dict[tuple[str | None, str], float] = {}
+            for r in entries:
+                for team, value in ((r.ns, r.imp_ns), (r.ew, r.imp_ew)):
+                    if team and value is not None:
+                        seen.setdefault((r.match, team), value)
+            for (_, team), value in seen.items():
+                rows[team]["score"] += value
+                rows[team]["boards"] += 1
         tables = len([r for r in entries if not _absent(r)])
         for r in entries:
             if scoring == "MP":
@@ -310,10 +432,6 @@ def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[s
                         rows[pair]["score"] += value
                         rows[pair]["top"] += mp.top(tables)
                         rows[pair]["boards"] += 1
-            elif r.imp_ns is not None and r.ns:
-                # A team's IMPs on a board: those of the room where it sits North-South.
-                rows[r.ns]["score"] += r.imp_ns
-                rows[r.ns]["boards"] += 1
     table = []
     for name, row in rows.items():
         entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": round(row["score"], 2)}

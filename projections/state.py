@@ -89,6 +89,8 @@ class Irregularity:
     detail: str = ""
     law: str | None = None
     trick: int | None = None
+    established: bool | None = None
+    """For a revoke (projections.revoke): established (63) or not yet."""
 
 
 @attrs.frozen
@@ -246,6 +248,26 @@ class TableState:
     result: Result | None = None
     result_recorded: int | None = None
     """Seq of the engine's ResultRecorded for the current result, if any."""
+    adjusted: "Adjusted | None" = None
+    """The adjusted score in force (Law 12): the latest valid award (projections.adjusted)."""
+    penalties: tuple[tuple[str, str], ...] = ()
+    """Procedural penalties in force (Law 90): (side, amount like "10%" or "3 IMP")."""
+    decisions: tuple["Decision", ...] = ()
+    """Every adjusted score, penalty, override and appeal event in force, in order."""
+    appeals: tuple["Appeal", ...] = ()
+    """Appeals lodged (AppealLodged) and how the committee decided (AppealDecided)."""
+    board_facts: tuple["BoardFact", ...] = ()
+    """Irregular boards and information (Laws 13 to 16): projections.boards."""
+    result_cancelled: int | None = None
+    """Seq of the fact that cancelled the table's result (13, 15B, ResultCancelled)."""
+    out_of_turn: tuple["OutOfTurn", ...] = ()
+    """Leads out of turn (Laws 41, 53 to 56) and how they were settled (projections.outofturn)."""
+    penalty_cards: tuple["PenaltyCard", ...] = ()
+    """Penalty cards designated and not cleared (PenaltyCardDesignated/Cleared, Laws 50, 51)."""
+    spreads: tuple[int, ...] = ()
+    """Seqs of DummySpreadStarted facts (41D; 54A/54C after a lead out of turn)."""
+    procedure: tuple["ProcedureFact", ...] = ()
+    """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): projections.revoke."""
 
     @property
     def edition(self) -> str:
@@ -397,3 +419,103 @@ class Exposure:
     card: Card
     how: str
     law: str
+
+
+@attrs.frozen
+class Adjusted:
+    """An adjusted score (AdjustedScoreAwarded, Law 12) in force; ``by`` is the role that awarded it."""
+
+    seq: int
+    kind: str
+    ns: object = None
+    ew: object = None
+    results: tuple[dict[str, object], ...] = ()
+    law: str = ""
+    text: str = ""
+    by: str = "director"
+
+
+@attrs.frozen
+class Decision:
+    """One decision event in force: ``type`` AdjustedScoreAwarded, ProceduralPenalty,
+    RulingOverridden, AppealLodged or AppealDecided; ``by`` the role."""
+
+    seq: int
+    type: str
+    by: str
+    summary: str
+    law: str | None = None
+    about: int | None = None
+
+
+@attrs.frozen
+class Appeal:
+    seq: int
+    side: Side
+    text: str
+    decided: int | None = None
+    decision: str | None = None
+    decision_text: str = ""
+    followed_by: int | None = None
+    """Seq of the committee's own AdjustedScoreAwarded or RulingOverridden after a change."""
+
+
+@attrs.frozen
+class BoardFact:
+    """A fact of Laws 13 to 16 and how the projection read it (``ruling``)."""
+
+    seq: int
+    type: str
+    seat: Seat | None
+    ruling: str
+    law: str | None = None
+    detail: str = ""
+    card: Card | None = None
+
+
+@attrs.frozen
+class OutOfTurn:
+    """A lead out of turn (projections.outofturn). ``kind``: ``opening_lead``
+    (54), ``defender_lead`` (53, 56), ``declarer_lead`` (55), ``face_down``
+    (a face-down opening lead out of turn, 41A). ``status``: ``pending`` (the
+    option is open), ``accepted``, ``refused``, ``returned``. ``how``: the
+    option or the act that settled it. ``correct``: the seat (hand) that
+    should have led."""
+
+    seq: int
+    seat: Seat
+    card: Card
+    kind: str
+    correct: Seat
+    status: str = "pending"
+    how: str = ""
+    settled: int | None = None
+    """Seq of the choice or act that settled it."""
+    law: str | None = None
+
+
+@attrs.frozen
+class PenaltyCard:
+    """A penalty card in force (PenaltyCardDesignated, Laws 49 to 51)."""
+
+    seq: int
+    seat: Seat
+    card: Card
+    kind: str  # major | minor
+    law: str | None = None
+
+
+@attrs.frozen
+class ProcedureFact:
+    """A procedure or dummy fact the revoke and dummy rules read (projections.revoke):
+    AttentionDrawn, DirectorCalled, RevokeInquiry, DummyWarnedDeclarer, DummyViolation,
+    RightsReserved, HandsReturned, NextBoardStarted, RoundEnded, ClaimAgreed,
+    AdjustedScoreAwarded, RulingGiven. ``about`` is a seq (an id reference is kept
+    in ``detail``)."""
+
+    seq: int
+    type: str
+    by: Seat | None = None
+    to: Seat | None = None
+    about: int | None = None
+    detail: str = ""

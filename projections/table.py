@@ -21,6 +21,9 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 from projections import auction, calls, cards, claims, play
+from projections import adjusted, boards
+from projections import revoke
+from projections import outofturn, penalty
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction,
                                TableState, initial_hands)
@@ -132,11 +135,22 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.RoundEnded: _no_effect,
     ev.RulingGiven: _no_effect,
     ev.RulingOverridden: _no_effect,  # its effect is in projections.resolve
+    # Irregular boards and information (Laws 13 to 16; RightsReserved included).
+    **boards.HANDLERS,  # type: ignore[dict-item]
+    # Revokes and dummy's limits (Laws 61 to 64, 42, 43): projections.revoke.
+    **revoke.HANDLERS,  # type: ignore[dict-item]
+    # Leads out of turn (41A, 53 to 56) and penalty cards (49 to 51).
+    ev.DummySpreadStarted: outofturn.on_spread,  # type: ignore[dict-item]
+    ev.DeclarerChanged: _no_effect,  # the option (or the spread) already changed the declarer
+    ev.PenaltyCardDesignated: penalty.on_designated,  # type: ignore[dict-item]
+    ev.PenaltyCardCleared: penalty.on_cleared,  # type: ignore[dict-item]
 }
 
 OPTION_EFFECTS: dict[str, Callable[[TableState, Choice], TableState]] = {
     **calls.OPTION_EFFECTS,
     **cards.OPTION_EFFECTS,
+    **revoke.OPTION_EFFECTS,
+    **outofturn.OPTION_EFFECTS,  # 54, 53A, 55A; 50D2 and 51A are read by the rules
 }
 """What an option taken does to the table, by the Law of the offer (edition stripped)."""
 
@@ -157,8 +171,11 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
         new = _unprocessed(state, seq, event)  # a second BoardOpened is refused on append
     elif isinstance(event, ev.IrregularityRecorded):
         new = _irregularity_recorded(state, seq, event, record.law)
+    elif type(event) in adjusted.ROLE_HANDLERS:  # adjusted scores, penalties, appeals: who decided matters
+        new = adjusted.ROLE_HANDLERS[type(event)](state, seq, event, record.role)
     else:
         new = HANDLERS.get(type(event), _unprocessed)(state, seq, event)
+    new = revoke.note(new, seq, event)  # procedure facts; revokes read (Laws 9 to 11, 42, 43, 61 to 64)
     if event.FAMILY == "rectification":
         new = attrs.evolve(new, rectifications=new.rectifications + ((rectification_key(event), seq),))
     return attrs.evolve(new, seq=seq, head=record.hash)

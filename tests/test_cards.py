@@ -170,7 +170,10 @@ def test_47e1_needs_the_word_of_an_opponent_not_of_partner(ledger):
         {"type": "LeadAuthorisedByOpponent", "seat": "E", "by": "W"}] + cards(("E", "H2"))
     doc = given(ledger, facts)
     assert logged(ledger, "CardReturned") == []
-    assert [i["type"] for i in doc["irregularities"]] == ["LeadAuthorisedByOpponent", "CardPlayed"]
+    # Not 47E1: an ordinary faced opening lead out of turn (Law 54, tests/test_leads.py).
+    assert [(i["kind"], i.get("type")) for i in doc["irregularities"]] == [
+        ("unprocessed", "LeadAuthorisedByOpponent"), ("lead_out_of_turn", None)]
+    assert doc["pending"][0]["law"] == "1997:54"
 
 
 def test_an_opening_lead_is_retracted_after_a_mistaken_explanation_while_dummy_has_faced_no_card(ledger):
@@ -322,7 +325,7 @@ def test_exposed_cards_and_card_rulings_are_said_in_plain_words():
     console = Console(record=True, width=200, color_system=None, file=io.StringIO())
     console.print(render_state(doc))
     text = console.export_text()
-    assert "Exposed card: E ♥Q (put in place of a played card; a penalty card for Law 50 to settle) — 1997:47G" \
+    assert "Exposed card: E ♥Q (put in place of a played card) — 1997:47G" \
         in text
     assert "seq 18 E ♥Q: not played (put in place of ♥8, which stands: exposed, not played) — 1997:47G" in text
     assert "Card ruling, seq 18 CardWithdrawn E: illegal withdrawal: ♥8 was played and stands" in text

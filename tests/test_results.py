@@ -73,7 +73,7 @@ def test_results_document_has_the_spec_shape(realbridge):
     assert [b["board"] for b in doc["boards"]] == list(range(11, 21))
     entry = doc["boards"][0]["results"][0]
     assert list(entry) == ["stream", "table", "room", "ns", "ew", "contract", "declarer", "risk",
-                           "tricks", "score_ns", "adjusted", "mp_ns", "mp_ew", "pct_ns", "imp_ns"]
+                           "tricks", "score_ns", "adjusted", "mp_ns", "mp_ew", "pct_ns", "imp_ns", "imp_ew"]
 
 
 def _entry(stream, match, score, room=None):

@@ -62,12 +62,12 @@ def game_text(stored: list[StoredEvent], state: TableState) -> list[str]:
     """The lines of one game."""
     events = [(s, decode(s)) for s in stored]
     board = state.board
-    declarer = state.contract.declarer if state.contract else None
+    declarer = _auction_declarer(events, state)
     become_dummy = any(isinstance(e, ev.DummySpreadStarted) and e.seat is not None
                        and e.seat is declarer for _, e in events)
     result_ruled = any(isinstance(e, ev.RulingGiven) and e.text.startswith(RESULT_RULING_PREFIX)
                        for _, e in events)
-    declarer, contract, result, score = _outcome(state, become_dummy, result_ruled)
+    declarer, contract, result, score = _outcome(state, become_dummy, result_ruled, declarer)
     lines = [
         _tag("Event", board.tournament), _tag("Site", ""), _tag("Date", ""),
         _tag("Board", board.board),
@@ -92,8 +92,16 @@ def game_text(stored: list[StoredEvent], state: TableState) -> list[str]:
     return lines
 
 
+def _auction_declarer(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> Seat | None:
+    """The auction's declarer: the state's, unless a ``DeclarerChanged`` (54A) made his partner declarer."""
+    changed = next((e for _, e in events if isinstance(e, ev.DeclarerChanged)), None)
+    if changed is not None:
+        return changed.dummy
+    return state.contract.declarer if state.contract else None
+
+
 def _outcome(state: TableState, become_dummy: bool,
-             result_ruled: bool) -> tuple[str, str, str, str | None]:
+             result_ruled: bool, auction_declarer: Seat | None = None) -> tuple[str, str, str, str | None]:
     """Declarer, Contract, Result, Score tag values."""
     result = state.result
     if result is not None and result.contract == "Pass":
@@ -101,7 +109,8 @@ def _outcome(state: TableState, become_dummy: bool,
     contract = state.contract
     if contract is None:
         return "", "", "", None
-    seat = contract.declarer.partner if become_dummy else contract.declarer
+    auction_declarer = auction_declarer or contract.declarer
+    seat = auction_declarer.partner if become_dummy else auction_declarer
     declarer = ("^" if become_dummy else "") + str(seat)
     text = f"{contract.level}{contract.strain}{contract.risk.value}"
     if result is None or result.tricks is None:
@@ -151,7 +160,8 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
         return []
     contract = state.contract
     trump = None if contract is None or contract.strain.trump is None else str(contract.strain)
-    due = contract.declarer.lho if contract is not None else None  # the auction's declarer's LHO
+    auction_declarer = _auction_declarer(events, state)
+    due = auction_declarer.lho if auction_declarer is not None else None  # the auction's declarer's LHO
     hands = {seat: {str(c) for c in state.board.deal.hand(seat)} for seat in SEATS}
     leader = plays[0][0]
     columns = [leader.next(k) for k in range(4)]

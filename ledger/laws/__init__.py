@@ -30,10 +30,15 @@ Rule = Callable[..., list[Prescription]]
 
 
 def _rules() -> list[Rule]:
-    from ledger.laws import calls, cards, claims, results
+    from ledger.laws import boards, calls, cards, claims, results, revokes
+    from ledger.laws import leads, penalty  # leads out of turn (41A, 45E, 53-56), penalty cards (49-51)
 
     return [calls.change_of_call, calls.lead_restrictions, calls.lead_breaches,
-            cards.card_rulings, claims.disputed_claim, results.record_result]
+            cards.card_rulings,
+            leads.leads_out_of_turn, penalty.penalty_cards,
+            claims.disputed_claim, revokes.revoke_rulings, revokes.dummy_rulings,
+            results.record_result,
+            boards.irregular_boards]
 
 
 RULES: list[Rule] = _rules()

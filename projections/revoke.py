@@ -1,0 +1,579 @@
+"""Revokes (Laws 61 to 64), dummy's rights and limits (42, 43) and the
+director's procedure facts (9 to 11), both editions side by side.
+
+The fold records the procedure facts (``state.procedure``, :func:`note`);
+everything else is *derived* from the folded tricks and card records, so the
+same log always reads the same way and a finding refolds it cleanly:
+
+* **Detection (61A).** A card on a trick, not the lead, of another suit than
+  the suit led while its player held a card of that suit when the trick began
+  (his dealt cards minus those he played to earlier tricks). A revoke card
+  withdrawn under 47B/62 (``CardRecord`` ruling ``withdrawn``) is a revoke
+  corrected. Dummy's failure to follow is a revoke too, corrected if noticed
+  in time, never rectified by a transfer (64B3).
+* **Establishment (63A).** The first of: the offender or his partner plays to
+  a later trick (63A1; a card named or designated counts once it is on the
+  trick, 63A2); a member of the offending side claims or concedes (63A3), or
+  agrees to the opponents' claim (1997 63A3 "acquiesces", 2017 63A4); 1997
+  63B: the offender's partner asked him whether he had a card of the suit
+  (the revoke must be corrected and Law 64 applies as if established); 43B2b:
+  dummy, after a 43A2 violation, was the first to ask declarer.
+* **Transfer (64A)**, when play ends (the thirteenth trick or a settled claim;
+  the claim's tricks count as tricks won after the revoke). Offender won the
+  revoke trick: that trick plus one later trick of his side (64A1). Otherwise,
+  his side won the revoke trick or a later one: one trick (64A2); 1997 adds
+  a second when the offender later won a trick with a card he could legally
+  have played to the revoke trick and his side won another trick from the
+  revoke on (seed 001 rule 6). Only tricks from the revoke trick on are ever
+  transferred (seed 001 rule 2).
+* **No transfer (64B, 11A, 43B)**: 64B1 (no trick from the revoke on), 64B2
+  (a later revoke in the same suit by the same player), 64B3 (dummy's card),
+  64B4 / 64B5 (attention first drawn after a non-offender called on the next
+  board / after the round ended), 2017 64B6 (trick 12), 2017 64B7 and, in
+  1997, the WBF Laws Committee's reading (both sides revoked), 62D1 (a revoke
+  on trick 12 found before the hands went back in the board: the play of
+  tricks 12 and 13 is restored), 11A (the director finds the right forfeited),
+  1997 43B2c / 2017 43B3 (dummy, after a 43A2 violation, first drew attention
+  to a defender's revoke).
+* **Equity (64C) and the director.** The engine never guesses whether the
+  transfer restores equity: it asks (``DirectorReviewRequired``) when the
+  non-offenders reserve their rights about the revoke (seed 001 rule 7),
+  when a revoke is exempt from transfer where the Laws name equity (64B2,
+  64B3 established, 64B7, 2017 64B6, 43B3/43B2c), and for 62D (the restored
+  play of tricks 12 and 13; 62D2 when a defender's partner played after the
+  revoke card, seed 001 rule 8).
+
+When is attention drawn? The first ``AttentionDrawn``, ``DirectorCalled``,
+``RevokeInquiry`` (to the offender) or
+``RightsReserved`` after it, or its correction. The ledger sees a revoke as soon as
+it is played, but the Laws rectify only what a player points out: a revoke
+nobody drew attention to is recorded (``IrregularityRecorded``, and
+``RevokeEstablished`` when it is) and not rectified; attention drawn later,
+before a non-offender calls on the next board and before the round ends
+(64B4, 64B5), brings the transfer then (and a new ``ResultRecorded``).
+This is the reading of PBN's ``^R`` ("a revoke not noticed") too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ledger import events as ev
+from ledger.bridge import Card, Seat, Suit
+from projections.play import final_result
+from projections.state import ENDED, Irregularity, ProcedureFact, TableState
+
+RECORDED = (ev.AttentionDrawn, ev.DirectorCalled, ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation,
+            ev.RightsReserved, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded, ev.ClaimAgreed,
+            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled)
+"""Facts the revoke and dummy rules read, kept in ``state.procedure``."""
+
+REVIEW_PREFIXES = ("64C", "62D", "43B")
+"""Director reviews of this module, resolved by the director's ruling (an adjusted
+score, a ruling given) logged after them."""
+
+
+@attrs.frozen
+class Revoke:
+    """One revoke as the Laws read it now."""
+
+    seq: int  # the revoke card's play
+    seat: Seat
+    card: Card
+    trick: int
+    suit: Suit  # the suit led
+    dummy: bool
+    corrected: int | None = None  # seq of the correction (47B / 62B)
+    established: int | None = None  # seq of the fact that established it
+    established_law: str | None = None
+    as_if: bool = False  # corrected, but Law 64 applies as if established (1997 63B, 43B2b)
+    discovered: int | None = None  # seq at which attention was first drawn (None: not yet)
+    exempt: str | None = None  # the Law that rules out a transfer
+    exempt_reason: str = ""
+    tricks: int = 0  # tricks to transfer (when play has ended)
+    law: str | None = None  # the Law of the transfer
+    reviews: tuple[tuple[str, int], ...] = ()  # (reason, about) for the director
+
+    @property
+    def is_established(self) -> bool:
+        return self.established is not None
+
+
+# -- the fold: procedure facts ------------------------------------------------------------
+
+def note(state: TableState, seq: int, event: ev.Event) -> TableState:
+    """One fold step's hook: record a procedure fact; when play has ended, the result
+    includes the tricks transferred (64A); revoke irregularities say their trick and
+    whether they are established."""
+    if isinstance(event, RECORDED):
+        state = attrs.evolve(state, procedure=state.procedure + (_fact(seq, event),))
+        if isinstance(event, (ev.AdjustedScoreAwarded, ev.RulingGiven)):
+            state = attrs.evolve(state, review=tuple(
+                attrs.evolve(r, resolved=True) if r.reason.startswith(REVIEW_PREFIXES) and r.seq < seq else r
+                for r in state.review))
+    if not any(i.kind == "revoke" for i in state.irregularities) and state.phase != ENDED:
+        return state
+    found = revokes(state)
+    if not found:
+        return state
+    by_seq = {r.seq: r for r in found}
+    irregularities = tuple(_irregularity(i, by_seq.get(i.seq), state) if i.kind == "revoke" else i
+                           for i in state.irregularities)
+    if irregularities != state.irregularities:
+        state = attrs.evolve(state, irregularities=irregularities)
+    forfeited = {r.corrected for r in found if r.exempt == state.cite("11A") and r.corrected}
+    if forfeited and any(x.seq in forfeited for x in state.exposures):  # 11A: no penalty card either
+        state = attrs.evolve(state, exposures=tuple(x for x in state.exposures if x.seq not in forfeited))
+    if state.phase == ENDED and state.result is not None and state.result.law == state.cite("77") \
+            and state.contract is not None:
+        net = net_transfer(state, found)
+        result = final_result(state, max(0, min(13, base_tricks(state) + net)))
+        if result != state.result:
+            state = attrs.evolve(state, result=result)
+    return state
+
+
+def _fact(seq: int, event: ev.Event) -> ProcedureFact:
+    about = getattr(event, "about", None)
+    detail = "" if about is None or isinstance(about, int) else f"about {about}"
+    if isinstance(event, ev.DummyWarnedDeclarer):
+        about, detail = None, event.about
+    elif isinstance(event, ev.DummyViolation):
+        detail = event.kind
+    elif isinstance(event, ev.NextBoardStarted):
+        detail = str(event.side)
+    elif isinstance(event, ev.RightsReserved) and event.reason:
+        detail = event.reason
+    elif isinstance(event, ev.RulingGiven):
+        detail = " ".join(event.laws)
+    by = getattr(event, "by", None)
+    return ProcedureFact(seq, event.TYPE, by if isinstance(by, Seat) else None, getattr(event, "to", None),
+                         about if isinstance(about, int) else None, detail)
+
+
+def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
+    if rv is None:
+        return i
+    law = rv.established_law if rv.is_established else i.law
+    detail = describe(rv, state)
+    return attrs.evolve(i, trick=rv.trick, established=rv.is_established, law=law, detail=detail)
+
+
+def _facts(state: TableState, type_: str) -> list[ProcedureFact]:
+    return [f for f in state.procedure if f.type == type_]
+
+
+# -- the reading ---------------------------------------------------------------------------
+
+def _law_of(citation: str | None) -> str:
+    return (citation or "").split(":", 1)[-1]
+
+
+_LAST: list = [None]
+"""A one-entry cache, ``(state, revokes)`` swapped in one assignment (threads may share it): the fold
+hook, the engine's rules and the document read the same state in turn."""
+
+
+def revokes(state: TableState) -> tuple[Revoke, ...]:
+    """Every revoke of the board, in the order played, read as the Laws read it now."""
+    cached = _LAST[0]
+    if cached is not None and cached[0] is state:
+        return cached[1]
+    out: tuple[Revoke, ...] = ()
+    if state.contract is not None and state.tricks:
+        found = _detect(state)
+        if found:
+            found = [_discover(state, _establish(state, rv)) for rv in found]
+            out = tuple(_rectify(state, found))
+    _LAST[0] = (state, out)
+    return out
+
+
+def _may_hold_revoke(state: TableState) -> bool:
+    """Cheap test first: a card off the suit led, or a revoke card withdrawn (47B)."""
+    for t in state.tricks:
+        led = t.suit_led
+        if any(p.card.suit is not led for p in t.cards[1:]):
+            return True
+    return any(r.ruling == "withdrawn" for r in state.card_records)
+
+
+def _detect(state: TableState) -> list[Revoke]:
+    if not _may_hold_revoke(state):
+        return []
+    dummy = state.dummy
+    counts: dict[Seat, dict[Suit, int]] = {}
+    for seat in Seat:
+        per: dict[Suit, int] = {}
+        for c in state.board.deal.hand(seat):
+            per[c.suit] = per.get(c.suit, 0) + 1
+        counts[seat] = per
+    withdrawn = [r for r in state.card_records if r.ruling == "withdrawn" and _law_of(r.law) == "47B"
+                 and r.about is not None and r.card is not None]
+    out: list[Revoke] = []
+    for t in state.tricks:
+        led = t.suit_led
+        if led is None:
+            continue
+        for p in t.cards[1:]:
+            if p.card.suit is not led and counts[p.seat].get(led, 0) > 0:
+                out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
+        for rec in withdrawn:  # a revoke card withdrawn from this trick (47B / 62B)
+            if t.cards[0].seq < rec.about and (t is state.tricks[-1] or state.tricks[t.number].cards
+                                               and state.tricks[t.number].cards[0].seq > rec.about):
+                out.append(Revoke(rec.about, rec.seat, rec.card, t.number, led, rec.seat is dummy,
+                                  corrected=rec.seq))
+        for p in t.cards:
+            counts[p.seat][p.card.suit] = counts[p.seat].get(p.card.suit, 0) - 1
+    return sorted(out, key=lambda r: r.seq)
+
+
+def _violation(state: TableState, before: int) -> ProcedureFact | None:
+    """Dummy's 43A2 violation logged before ``before`` (he has lost his rights, 43B2)."""
+    return next((f for f in _facts(state, "DummyViolation") if f.seq < before), None)
+
+
+def _establish(state: TableState, rv: Revoke) -> Revoke:
+    side = rv.seat.side
+    candidates: list[tuple[int, str]] = []
+    if rv.corrected is None:
+        later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards if p.seat.side is side]
+        if later:
+            candidates.append((min(later), "63A1"))
+        claim = state.claim
+        if claim is not None and claim.seq > rv.seq and claim.seat.side is side:
+            candidates.append((claim.seq, "63A3"))
+        agreed = [f.seq for f in _facts(state, "ClaimAgreed") if f.seq > rv.seq and f.by is not None
+                  and f.by.side is side]
+        if agreed:
+            candidates.append((min(agreed), "63A3" if state.edition == "1997" else "63A4"))
+    end = rv.corrected if rv.corrected is not None else 10 ** 9
+    for f in _facts(state, "RevokeInquiry"):
+        if not rv.seq < f.seq < end or f.to is not rv.seat or f.by is None:
+            continue
+        if state.edition == "1997" and f.by is rv.seat.partner and rv.seat.side is not state.contract.side:
+            candidates.append((f.seq, "63B"))  # a defender asked his partner: established (1997 63B)
+        elif f.by is state.dummy and rv.seat is state.declarer and _violation(state, f.seq) is not None \
+                and _first_inquiry(state, rv, f):
+            candidates.append((f.seq, "43B2b"))
+    if not candidates:
+        return rv
+    seq, law = min(candidates)
+    as_if = law in ("63B", "43B2b")
+    return attrs.evolve(rv, established=seq, established_law=state.cite(law), as_if=as_if)
+
+
+def _first_inquiry(state: TableState, rv: Revoke, inquiry: ProcedureFact) -> bool:
+    """Dummy was the first to ask (43B2b): no earlier inquiry or attention about this revoke."""
+    earlier = [f for f in state.procedure if rv.seq < f.seq < inquiry.seq
+               and f.type in ("RevokeInquiry", "AttentionDrawn")]
+    return not earlier
+
+
+def _discover(state: TableState, rv: Revoke) -> Revoke:
+    seqs = [f.seq for f in state.procedure if f.seq > rv.seq and (
+        f.type in ("AttentionDrawn", "DirectorCalled", "RightsReserved")
+        or f.type == "RevokeInquiry" and f.to is rv.seat)]
+    if rv.corrected is not None:
+        seqs.append(rv.corrected)
+    return attrs.evolve(rv, discovered=min(seqs) if seqs else None)
+
+
+def _play_ended(state: TableState) -> bool:
+    return state.phase == ENDED and state.result is not None
+
+
+def _claim_tricks(state: TableState, side) -> int:
+    """Tricks of the settled claim's remaining ones that go to ``side``."""
+    claim = state.claim
+    if claim is None or claim.settled_tricks is None:
+        return 0
+    return claim.settled_tricks if claim.seat.side is side else claim.remaining - claim.settled_tricks
+
+
+def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
+    assert state.contract is not None
+    ended = _play_ended(state)
+    cite = state.cite
+    established = [r for r in found if r.is_established]
+    both_sides = len({r.seat.side for r in established}) == 2
+    out: list[Revoke] = []
+    for rv in found:
+        reviews: list[tuple[str, int]] = []
+        exempt, why = None, ""
+        nos = [s for s in Seat if s.side is not rv.seat.side]
+        reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
+        first = _first_attention(state, rv)
+        if _forfeited(state, rv):
+            exempt, why = "11A", "the director found the right to rectification forfeited (the non-offenders " \
+                                 "acted before he was called)"
+        elif rv.dummy:
+            exempt, why = "64B3", "a revoke by dummy (his cards are faced): no trick transfer"
+            if rv.is_established and rv.discovered is not None:
+                reviews.append((f"64C revoke by dummy on trick {rv.trick} established: no transfer (64B3); "
+                                "the director restores equity if the defenders were damaged", rv.seq))
+        elif first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
+                and _violation(state, first.seq) is not None:
+            law = "43B2c" if state.edition == "1997" else "43B3"
+            exempt, why = law, "dummy, after a 43A2 violation, was the first to draw attention to it: no " \
+                               "rectification, play continues as if there were none"
+            reviews.append((f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
+                            + ("the director assigns an adjusted score to both sides if the defence gained"
+                               if state.edition == "1997" else
+                               "at the end of play the director takes away any advantage the defence gained"),
+                            rv.seq))
+        elif rv.is_established and rv.discovered is None:
+            pass  # nobody has drawn attention to it: no rectification yet (64B4, 64B5 say until when)
+        elif rv.is_established:
+            exempt, why, more = _exemption(state, rv, found, both_sides)
+            reviews += more
+        if rv.is_established and reserved and not rv.dummy:
+            reviews.append(("64C equity: the non-offending side reserved its rights about the revoke on trick "
+                            f"{rv.trick}; if the transfer does not restore equity the director assigns an "
+                            "adjusted score (seed 001 rule 7)", rv.seq))
+        if exempt is not None:
+            rv = attrs.evolve(rv, exempt=cite(exempt), exempt_reason=why)
+        elif rv.is_established and ended and rv.discovered is not None:
+            tricks, law = _transfer(state, rv)
+            if tricks == 0:
+                rv = attrs.evolve(rv, exempt=cite("64B1"),
+                                  exempt_reason="the offending side won neither the revoke trick nor a later one")
+            else:
+                rv = attrs.evolve(rv, tricks=tricks, law=cite(law))
+        out.append(attrs.evolve(rv, reviews=tuple(reviews)))
+    return _cap(state, out)
+
+
+def _first_attention(state: TableState, rv: Revoke) -> ProcedureFact | None:
+    return next((f for f in state.procedure if f.seq > rv.seq and f.type in ("AttentionDrawn", "RevokeInquiry")),
+                None)
+
+
+def _forfeited(state: TableState, rv: Revoke) -> bool:
+    about = {rv.seq, rv.corrected}
+    value = None
+    for f in state.findings:
+        if f.field == "rectification_forfeited" and f.about in about:
+            value = f.value
+    return value is True
+
+
+def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
+               both_sides: bool) -> tuple[str | None, str, list[tuple[str, int]]]:
+    """64B (and 62D) for an established revoke: (law, why, reviews)."""
+    edition = state.edition
+    discovered = rv.discovered
+    assert discovered is not None
+    nos = rv.seat.side.other
+    for f in _facts(state, "NextBoardStarted"):
+        if f.seq < discovered and f.detail == str(nos):
+            return "64B4", "attention was first drawn after a non-offender called on the next board", []
+    for f in _facts(state, "RoundEnded"):
+        if f.seq < discovered:
+            return "64B5", "attention was first drawn after the round ended", []
+    if rv.trick == 12:
+        returned = [f.seq for f in _facts(state, "HandsReturned")]
+        before_return = not any(s < discovered for s in returned)
+        if before_return and rv.corrected is None:
+            reviews = [("62D1 revoke on trick 12 found before the hands were returned to the board: it must be "
+                        "corrected; the director has tricks 12 and 13 restored and scores that play", rv.seq)]
+            rule8 = _partner_played_after(state, rv)
+            if rule8:
+                reviews.append(((
+                    "62D2 the offender's partner played to trick 12 after the revoke card: he may not choose "
+                    "a play suggested by the revoke card (seed 001 rule 8)") if edition == "1997" else (
+                    "62D2 the offender's partner played to trick 12 after the revoke card: Law 16C applies to "
+                    "the information from the withdrawn card"), rv.seq))
+            return "62D1", "a revoke on trick 12 found before the hands were returned: corrected, no transfer", \
+                reviews
+        if edition == "2017":
+            return "64B6", "a revoke on trick 12: no trick transfer", \
+                [("64C revoke on trick 12 (no transfer, 64B6): the director restores equity if the "
+                  "non-offenders were damaged", rv.seq)]
+    if both_sides:
+        law = "64B7" if edition == "2017" else "64C"
+        return law, "both sides revoked on this board: no transfer", \
+            [(f"64C both sides revoked (no transfer{', 64B7' if edition == '2017' else ''}): the director "
+              "restores equity as though no revoke had occurred", rv.seq)]
+    earlier = [r for r in found if r.seq < rv.seq and r.seat is rv.seat and r.suit is rv.suit and r.is_established
+               and not r.dummy]
+    if earlier:
+        return "64B2", f"a further revoke in {rv.suit.symbol} by the same player", \
+            [("64C a further revoke in the same suit by the same player (no transfer, 64B2): "
+              + ("the director adjusts if the non-offenders would have made more tricks without it (64C2a)"
+                 if edition == "2017" else "the director restores equity if the non-offenders were damaged"),
+              rv.seq)]
+    return None, "", []
+
+
+def _partner_played_after(state: TableState, rv: Revoke) -> bool:
+    """Seed 001 rule 8: a defender's revoke on trick 12 before his partner played,
+    the partner holding cards of two suits or more."""
+    if rv.seat.side is state.contract.side:  # type: ignore[union-attr]
+        return False
+    trick = state.tricks[rv.trick - 1]
+    p = trick.card_of(rv.seat.partner)
+    if p is None or p.seq < rv.seq:
+        return False
+    held = {c.suit for c in state.hand(rv.seat.partner)} | {
+        q.card.suit for t in state.tricks if t.number >= rv.trick for q in t.cards if q.seat is rv.seat.partner}
+    return len(held) >= 2
+
+
+def _transfer(state: TableState, rv: Revoke) -> tuple[int, str]:
+    """64A: the tricks transferred for one established revoke (play has ended)."""
+    side = rv.seat.side
+    trick = state.tricks[rv.trick - 1] if rv.trick <= len(state.tricks) else None
+    complete = [t for t in state.tricks if t.winner is not None]
+    claim_os = _claim_tricks(state, side)
+    os_from = [t for t in complete if t.number >= rv.trick and t.winner.side is side]  # type: ignore[union-attr]
+    os_after = [t for t in os_from if t.number > rv.trick]
+    won_from = len(os_from) + claim_os
+    won_after = len(os_after) + claim_os
+    if trick is not None and trick.winner is rv.seat:
+        return 1 + (1 if won_after else 0), "64A1"
+    if won_from == 0:
+        return 0, "64B1"
+    if state.edition == "1997" and won_from >= 2:
+        legal = _led_suit_held(state, rv)
+        if any(t.winner is rv.seat and (p := t.card_of(rv.seat)) is not None and p.card in legal
+               for t in os_after):
+            return 2, "64A2"
+    return 1, "64A2"
+
+
+def _led_suit_held(state: TableState, rv: Revoke) -> set[Card]:
+    """The cards of the suit led that the offender could legally have played to the revoke trick."""
+    before = {p.card for t in state.tricks if t.number < rv.trick for p in t.cards if p.seat is rv.seat}
+    return {c for c in state.board.deal.hand(rv.seat) if c.suit is rv.suit and c not in before}
+
+
+def _cap(state: TableState, found: list[Revoke]) -> list[Revoke]:
+    """The tricks transferred never exceed the tricks the offending side won from the first revoke trick on."""
+    out: list[Revoke] = []
+    room: dict[Any, int] = {}
+    for rv in found:
+        if rv.tricks == 0:
+            out.append(rv)
+            continue
+        side = rv.seat.side
+        if side not in room:
+            room[side] = sum(1 for t in state.tricks if t.winner is not None and t.number >= rv.trick
+                             and t.winner.side is side) + _claim_tricks(state, side)
+        tricks = min(rv.tricks, room[side])
+        room[side] -= tricks
+        out.append(attrs.evolve(rv, tricks=tricks))
+    return out
+
+
+# -- what the rest of the ledger reads -----------------------------------------------------------
+
+def base_tricks(state: TableState) -> int:
+    """Declarer's tricks as played (and claimed), before any transfer."""
+    won, _ = state.tricks_won()
+    assert state.contract is not None
+    claim = state.claim
+    if claim is not None and claim.settled_tricks is not None:
+        won += _claim_tricks(state, state.contract.side)
+    return won
+
+
+def net_transfer(state: TableState, found: tuple[Revoke, ...] | None = None) -> int:
+    """Tricks transferred to declarer (negative: to the defenders)."""
+    assert state.contract is not None
+    found = revokes(state) if found is None else found
+    side = state.contract.side
+    return sum(-r.tricks if r.seat.side is side else r.tricks for r in found)
+
+
+def describe(rv: Revoke, state: TableState) -> str:
+    """The revoke in plain words, with its Laws."""
+    who = f"{rv.seat}{' (dummy)' if rv.dummy else ''}"
+    text = f"{who} played {rv.card} to trick {rv.trick} holding {rv.suit.symbol} ({state.cite('61A')})"
+    if rv.corrected is not None:
+        text += f"; corrected at seq {rv.corrected} ({state.cite('62B')})"
+    if rv.is_established:
+        text += f"; established at seq {rv.established} ({rv.established_law})"
+        if rv.as_if:
+            text += ", Law 64 applies as if it stood"
+    elif rv.corrected is None:
+        text += "; not established yet: it may be corrected (62A)"
+    if rv.is_established and rv.discovered is None and not rv.dummy:
+        text += ("; nobody has drawn attention to it: no rectification unless attention is drawn before a "
+                 f"non-offender calls on the next board or the round ends ({state.cite('64B4')}, "
+                 f"{state.cite('64B5')})")
+    if rv.exempt:
+        text += f"; no trick transfer: {rv.exempt_reason} ({rv.exempt})"
+    elif rv.tricks:
+        to = "defenders" if rv.seat.side is state.contract.side else "declarer"  # type: ignore[union-attr]
+        text += f"; {rv.tricks} trick{'s' if rv.tricks > 1 else ''} to {to} ({rv.law})"
+    return text
+
+
+def transfers_document(state: TableState) -> list[dict[str, Any]]:
+    """The state document's ``transfers``: one entry per revoke that transfers tricks."""
+    if state.contract is None or not _play_ended(state):
+        return []
+    side = state.contract.side
+    return [{"to": "defenders" if r.seat.side is side else "declarer", "tricks": r.tricks, "law": r.law,
+             "revoke": r.seq} for r in revokes(state) if r.tricks]
+
+
+def revokes_document(state: TableState) -> list[dict[str, Any]]:
+    """The state document's ``revokes`` (extension): every revoke with its reading."""
+    return [{"seq": r.seq, "seat": str(r.seat), "card": str(r.card), "trick": r.trick, "suit_led": str(r.suit),
+             "dummy": r.dummy, "corrected": r.corrected, "established": r.is_established,
+             "established_at": r.established, "established_law": r.established_law, "as_if_established": r.as_if,
+             "discovered": r.discovered, "exempt": r.exempt, "exempt_reason": r.exempt_reason or None,
+             "tricks": r.tricks, "law": r.law, "reviews": [reason.split(" ", 1)[0] for reason, _ in r.reviews],
+             "text": describe(r, state)} for r in revokes(state)]
+
+
+def procedure_document(state: TableState) -> list[dict[str, Any]]:
+    """The state document's ``procedure`` (extension): attention drawn, director called,
+    inquiries, dummy's facts, hands returned, next board, end of round."""
+    return [{"seq": f.seq, "type": f.type, "by": str(f.by) if f.by else None, "to": str(f.to) if f.to else None,
+             "about": f.about, "detail": f.detail or None} for f in state.procedure]
+
+
+def _recorded_only(state: TableState, seq: int, event: ev.Event) -> TableState:
+    return state  # note() keeps it in state.procedure
+
+
+HANDLERS = {
+    ev.RevokeInquiry: _recorded_only,
+    ev.DummyWarnedDeclarer: _recorded_only,
+    ev.DummyViolation: _recorded_only,
+    ev.RevokeEstablished: _recorded_only,  # derived: projections.revoke.revokes
+    ev.TricksTransferred: _recorded_only,  # derived: the result includes the transfer (note)
+}
+"""Fold handlers for the facts and rectifications that only this module reads."""
+
+
+def on_dummy_lead_choice(state: TableState, choice) -> TableState:
+    return state  # 43B2a: the choice is kept in state.choices; the lead rules read it
+
+
+OPTION_EFFECTS = {"43B2a": on_dummy_lead_choice}
+
+
+def on_withdrawal_choice(state: TableState, choice) -> TableState:
+    """62C1: a non-offender takes back the card he played after the revoke card, now corrected."""
+    if choice.option != "withdraw_card" or not state.tricks:
+        return state
+    from projections.cards import _remove_card  # the same move as a legal withdrawal (47)
+
+    from projections.cards import _not_made
+
+    index = len(state.tricks) - 1
+    p = state.tricks[index].card_of(choice.seat)
+    if p is None:
+        return state
+    state = _not_made(state, p.seq, choice.seat, str(p.card),
+                      "taken back after the revoke card before it was corrected", choice.law)
+    return _remove_card(state, index, choice.seat)
+
+
+OPTION_EFFECTS["62C1"] = on_withdrawal_choice
