@@ -41,6 +41,8 @@ def check_fact(state, event: ev.Event) -> None:
         _check_holds(state, state.board.deal.holder(event.card), event.card, event.TYPE)
     elif isinstance(event, ev.OptionChosen):
         check_option(state, event)
+    elif isinstance(event, (ev.RevokeInquiry, ev.DummyWarnedDeclarer)):
+        _check_dummy_fact(state, event)
     elif isinstance(event, ev.AdjustedScoreAwarded):
         check_adjusted_score(event)
     elif isinstance(event, ev.MissingCardFound):
@@ -69,6 +71,16 @@ def _check_dummy_holds(state, card: Card, type_: str) -> None:
         raise BadInput("there is no dummy yet (the auction has not closed)", field="type", value=type_,
                        event_type=type_)
     _check_holds(state, state.dummy, card, type_)
+
+
+def _check_dummy_fact(state, event: ev.Event) -> None:
+    """61B, 42B: an inquiry needs a contract and two different players; dummy's warning needs a dummy."""
+    if state.contract is None:
+        raise BadInput("there is no play yet (the auction has not closed)", field="type", value=event.TYPE,
+                       event_type=event.TYPE)
+    if isinstance(event, ev.RevokeInquiry) and event.by is event.to:
+        raise BadInput("a player asks another player, not himself", field="to", value=str(event.to),
+                       event_type=event.TYPE)
 
 
 def check_finding(finding: ev.FindingMade, target: ev.Event) -> None:

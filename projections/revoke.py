@@ -204,29 +204,26 @@ def _detect(state: TableState) -> list[Revoke]:
     if not _may_hold_revoke(state):
         return []
     dummy = state.dummy
-    counts: dict[Seat, dict[Suit, int]] = {}
-    for seat in Seat:
-        per: dict[Suit, int] = {}
-        for c in state.board.deal.hand(seat):
-            per[c.suit] = per.get(c.suit, 0) + 1
-        counts[seat] = per
-    withdrawn = [r for r in state.card_records if r.ruling == "withdrawn" and _law_of(r.law) == "47B"
-                 and r.about is not None and r.card is not None]
+    # The suits each seat held when a trick began: its hand now and every card it played from that
+    # trick on (read backwards from the last trick).
+    held: dict[Seat, set[Suit]] = {seat: {c.suit for c in state.hand(seat)} for seat in Seat}
     out: list[Revoke] = []
-    for t in state.tricks:
+    for t in reversed(state.tricks):
         led = t.suit_led
         if led is None:
             continue
         for p in t.cards[1:]:
-            if p.card.suit is not led and counts[p.seat].get(led, 0) > 0:
+            if p.card.suit is not led and led in held[p.seat]:
                 out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
-        for rec in withdrawn:  # a revoke card withdrawn from this trick (47B / 62B)
-            if t.cards[0].seq < rec.about and (t is state.tricks[-1] or state.tricks[t.number].cards
-                                               and state.tricks[t.number].cards[0].seq > rec.about):
-                out.append(Revoke(rec.about, rec.seat, rec.card, t.number, led, rec.seat is dummy,
-                                  corrected=rec.seq))
         for p in t.cards:
-            counts[p.seat][p.card.suit] = counts[p.seat].get(p.card.suit, 0) - 1
+            held[p.seat].add(p.card.suit)
+    for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
+        if rec.ruling != "withdrawn" or _law_of(rec.law) != "47B" or rec.about is None or rec.card is None:
+            continue
+        t = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
+        if t is not None and t.suit_led is not None:
+            out.append(Revoke(rec.about, rec.seat, rec.card, t.number, t.suit_led, rec.seat is dummy,
+                              corrected=rec.seq))
     return sorted(out, key=lambda r: r.seq)
 
 

@@ -44,8 +44,9 @@ def played(contract, tricks, declarer="N"):
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+def db(backend, monkeypatch):
+    """A fresh ledger on each store: a SQLite file, and a PostgreSQL schema of its own."""
+    url = backend.url
     monkeypatch.setenv("LEDGER_DB", url)
     assert main(["init"]) == 0
     return url

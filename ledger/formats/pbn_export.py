@@ -12,7 +12,7 @@ was logged, in order) and its folded state (contract, result, score):
   ``[Note "n:text"]``.  Irregularities as PBN 2.1 marks: ``^I`` after an
   insufficient bid; ``- ^S`` for a seat whose turn a call out of rotation
   skipped.  ``*`` when the auction is not over.
-* Play: every ``CardPlayed`` in order, a trick a line, in the fixed column
+* Play: every card that counts as played (the state's tricks), a trick a line, in the fixed column
   order of the seats from the opening leader; ``-`` for a card not played;
   ``^L`` after a lead by another seat than the one due (the auction's
   declarer's LHO, then the winner of the trick before), ``^R`` after a
@@ -155,7 +155,9 @@ def _auction(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> l
 
 
 def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list[str]:
-    plays = [(e.seat, str(e.card)) for _, e in events if isinstance(e, ev.CardPlayed)]
+    # The cards that count as played, trick by trick (a lead out of turn refused, a card withdrawn or not
+    # played is not in the Play section; its ruling is in the commentary).
+    plays = [(p.seat, str(p.card)) for t in state.tricks for p in t.cards]
     if not plays:
         return []
     contract = state.contract

@@ -166,11 +166,11 @@ def _designations(state) -> list[Prescription]:
     played = [p.seq for t in state.tricks for p in t.cards]
     about = max(played) if played else min(p.seq for p in state.penalty_cards)
     law = state.cite("51A")
-    options = tuple(f"play:{c}" for c in sorted(cards, key=Card_sort))
+    options = tuple(f"play:{c}" for c in sorted(cards, key=_card_order))
     out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=options, law=law, about=about),
                             (about,), law))
     return out
 
 
-def Card_sort(card: Card) -> tuple[int, int]:
+def _card_order(card: Card) -> tuple[int, int]:
     return card.sort_key
