@@ -235,7 +235,7 @@ def casefile(ctx: click.Context, stream: str, fmt: str, output: str | None) -> N
 
 DEMO_STREAMS = (
     ("demo/realbridge/b14", "realbridge-b14.jsonl"),
-    ("demo/club/b5", "club-b5-insufficient-bid.jsonl"),
+    ("demo/club/b5", "club-b5-revoke.jsonl"),
 )
 
 
@@ -256,7 +256,7 @@ def demo(ctx: click.Context) -> None:
             what = "already in the ledger" if result.replayed else f"{len(result.stored)} events appended"
             console.rule(f"{stream}: {what} ({_safe_url(ctx.obj['db'])})")
             _print_state(ledger.state(stream), as_json=False)
-    console.print("Next: python cli.py log demo/club/b5   |   python cli.py verify")
+    console.print("Next: python cli.py log demo/club/b5   |   python cli.py casefile demo/club/b5 -o case.html   |   python cli.py verify")
 
 
 @cli.command()

@@ -720,8 +720,16 @@ RULING_LINES = (
     ("review", _review_line),
     ("irregular_boards", lambda e: _board_fact_line(e)),
     ("procedural_penalties", lambda e: _procedural_penalty_line(e)),
+    ("decisions", lambda e: _ruling_given_line(e)),
     ("appeals", lambda e: _appeal_line(e)),
 )
+
+
+def _ruling_given_line(entry: Mapping[str, Any]) -> str | None:
+    """The director's ruling as explained at the table (other decisions have their own lines)."""
+    if entry.get("type") != "RulingGiven":
+        return None
+    return f"Ruling given (seq {entry.get('seq')}, {entry.get('by')}): {entry.get('summary')}{_law(entry.get('law'))}"
 
 
 def _board_fact_line(entry: Mapping[str, Any]) -> str:
@@ -743,7 +751,8 @@ def _appeal_line(entry: Mapping[str, Any]) -> str:
 
 
 def _rulings(doc: Mapping[str, Any]) -> Text | None:
-    lines = [line_of(entry) for key, line_of in RULING_LINES for entry in doc.get(key) or []]
+    lines = [line for key, line_of in RULING_LINES for entry in doc.get(key) or []
+             if (line := line_of(entry)) is not None]
     if doc.get("adjusted"):
         lines.append(_adjusted_line(doc["adjusted"]))
     if not lines:

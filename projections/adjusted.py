@@ -29,6 +29,7 @@ from typing import Any, Callable
 import attrs
 
 from ledger import events as ev
+from projections import boards
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
 
 RoleHandler = Callable[[TableState, int, Any, str], TableState]
@@ -127,7 +128,16 @@ def on_appeal_decided(state: TableState, seq: int, event: ev.AppealDecided, role
         Decision(seq, event.TYPE, role, f"{event.decision}: {event.text}"),))
 
 
+def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven, role: str) -> TableState:
+    """The ruling as explained at the table: a decision of the board's history (and,
+    citing a Law, the answer to the questions asked under it: projections.boards)."""
+    state = attrs.evolve(state, decisions=state.decisions + (
+        Decision(seq, event.TYPE, role, event.text, ", ".join(event.laws) or None),))
+    return boards.on_ruling_given(state, seq, event)
+
+
 ROLE_HANDLERS: dict[type[ev.Event], RoleHandler] = {
+    ev.RulingGiven: on_ruling_given,  # type: ignore[dict-item]
     ev.AdjustedScoreAwarded: on_adjusted_score,  # type: ignore[dict-item]
     ev.ProceduralPenalty: on_procedural_penalty,  # type: ignore[dict-item]
     ev.RulingOverridden: on_ruling_overridden,  # type: ignore[dict-item]
