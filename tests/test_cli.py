@@ -242,3 +242,18 @@ def test_bench_without_db_leaves_no_ledger_file_behind(tmp_path, capsys, monkeyp
     code, out, _ = run(capsys, "bench", "--boards", "1", "--json")
     assert code == 0 and json.loads(out)["store"] == "sqlite (temporary file)"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_demo_logs_the_disputed_board_prints_the_ruling_and_appends_nothing_twice(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LEDGER_DB", f"sqlite:///{tmp_path / 'demo.db'}")
+    code, out, _ = run(capsys, "demo")
+    assert code == 0
+    assert "Tricks transferred: 1 trick to declarer — 2017:64A2" in out
+    assert "4H S +2), NS +680" in out and "NS +420" in out
+    assert "Appeal by EW (seq 72): upheld at seq 73" in out
+    code, out, _ = run(capsys, "state", "demo/club/b5", "--json")
+    doc = json.loads(out)
+    assert doc["result"]["score_ns"] == 680 and doc["transfers"]
+    code, out, _ = run(capsys, "demo")
+    assert code == 0 and out.count("already in the ledger") == 2
+    assert log_seqs(capsys, "demo/club/b5")[-1] == 73
