@@ -14,6 +14,7 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
 from projections.cards import EITHER_DEFENDER_LAWS, law_of
+from projections.revoke import restores_trick12
 
 # Facts whose card must still be in the seat's hand.
 _CARD_IN_HAND = (ev.CardPlayed, ev.LeadFaceDown, ev.CardHeld, ev.CardDropped, ev.CardNamed)
@@ -33,7 +34,7 @@ def check_fact(state, event: ev.Event) -> None:
         _check_holds(state, event.seat, event.card, event.TYPE)  # type: ignore[attr-defined]
     elif isinstance(event, ev.CardWithdrawn):
         _check_dealt(state, event.seat, event.card, event.TYPE)
-        if event.replacement is not None:
+        if event.replacement is not None and restores_trick12(state, event) is None:  # 62D1: may come from trick 13
             _check_holds(state, event.seat, event.replacement, event.TYPE, field="replacement")
     elif isinstance(event, (ev.DummyCardTouched, ev.DummyMisplaced)):
         _check_dummy_holds(state, event.card, event.TYPE)

@@ -113,6 +113,12 @@ def note(state: TableState, seq: int, event: ev.Event) -> TableState:
             state = attrs.evolve(state, review=tuple(
                 attrs.evolve(r, resolved=True) if r.reason.startswith(REVIEW_PREFIXES) and r.seq < seq else r
                 for r in state.review))
+    if isinstance(event, ev.CardWithdrawn) and state.card_records and state.card_records[-1].seq == seq \
+            and _law_of(state.card_records[-1].law) == "62D1":  # the restored play answers the 62D1 question
+        about = state.card_records[-1].about
+        state = attrs.evolve(state, review=tuple(
+            attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
+            for r in state.review))
     if not any(i.kind == "revoke" for i in state.irregularities) and state.phase != ENDED:
         return state
     found = revokes(state)
@@ -218,7 +224,8 @@ def _detect(state: TableState) -> list[Revoke]:
         for p in t.cards:
             held[p.seat].add(p.card.suit)
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
-        if rec.ruling != "withdrawn" or _law_of(rec.law) != "47B" or rec.about is None or rec.card is None:
+        if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
+                or rec.card is None:
             continue
         t = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
         if t is not None and t.suit_led is not None:
@@ -246,6 +253,11 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
                   and f.by.side is side]
         if agreed:
             candidates.append((min(agreed), "63A3" if state.edition == "1997" else "63A4"))
+    elif _restored_62d(state, rv):  # established before the 62D1 correction: by a card of trick 13, returned
+        returned = [n.seq for n in state.plays_not_made if _law_of(n.law) == "62D1" and n.seq > rv.seq
+                    and n.seat.side is side and n.seq != rv.seq]
+        if returned:
+            candidates.append((min(returned), "63A1"))
     end = rv.corrected if rv.corrected is not None else 10 ** 9
     for f in _facts(state, "RevokeInquiry"):
         if not rv.seq < f.seq < end or f.to is not rv.seat or f.by is None:
@@ -303,7 +315,11 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         nos = [s for s in Seat if s.side is not rv.seat.side]
         reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
         first = _first_attention(state, rv)
-        if _forfeited(state, rv):
+        if rv.corrected is not None and _restored_62d(state, rv):
+            exempt, why = "62D1", "a revoke on trick 12, corrected: tricks 12 and 13 restored, no transfer"
+            if _partner_played_after(state, rv):
+                reviews.append(_rule8(state, rv))
+        elif _forfeited(state, rv):
             exempt, why = "11A", "the director found the right to rectification forfeited (the non-offenders " \
                                  "acted before he was called)"
         elif rv.dummy:
@@ -376,13 +392,8 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
         if before_return and rv.corrected is None:
             reviews = [("62D1 revoke on trick 12 found before the hands were returned to the board: it must be "
                         "corrected; the director has tricks 12 and 13 restored and scores that play", rv.seq)]
-            rule8 = _partner_played_after(state, rv)
-            if rule8:
-                reviews.append(((
-                    "62D2 the offender's partner played to trick 12 after the revoke card: he may not choose "
-                    "a play suggested by the revoke card (seed 001 rule 8)") if edition == "1997" else (
-                    "62D2 the offender's partner played to trick 12 after the revoke card: Law 16C applies to "
-                    "the information from the withdrawn card"), rv.seq))
+            if _partner_played_after(state, rv):
+                reviews.append(_rule8(state, rv))
             return "62D1", "a revoke on trick 12 found before the hands were returned: corrected, no transfer", \
                 reviews
         if edition == "2017":
@@ -403,6 +414,18 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
                  if edition == "2017" else "the director restores equity if the non-offenders were damaged"),
               rv.seq)]
     return None, "", []
+
+
+def _restored_62d(state: TableState, rv: Revoke) -> bool:
+    return any(r.seq == rv.corrected and _law_of(r.law) == "62D1" for r in state.card_records)
+
+
+def _rule8(state: TableState, rv: Revoke) -> tuple[str, int]:
+    if state.edition == "1997":
+        return ("62D2 the offender's partner played to trick 12 after the revoke card: he may not choose a "
+                "play suggested by the revoke card (seed 001 rule 8)", rv.seq)
+    return ("62D2 the offender's partner played to trick 12 after the revoke card: Law 16C applies to the "
+            "information from the withdrawn card", rv.seq)
 
 
 def _partner_played_after(state: TableState, rv: Revoke) -> bool:
@@ -490,7 +513,7 @@ def describe(rv: Revoke, state: TableState) -> str:
     who = f"{rv.seat}{' (dummy)' if rv.dummy else ''}"
     text = f"{who} played {rv.card} to trick {rv.trick} holding {rv.suit.symbol} ({state.cite('61A')})"
     if rv.corrected is not None:
-        text += f"; corrected at seq {rv.corrected} ({state.cite('62B')})"
+        text += f"; corrected at seq {rv.corrected} ({state.cite('62D1' if _restored_62d(state, rv) else '62B')})"
     if rv.is_established:
         text += f"; established at seq {rv.established} ({rv.established_law})"
         if rv.as_if:
@@ -535,6 +558,58 @@ def procedure_document(state: TableState) -> list[dict[str, Any]]:
              "about": f.about, "detail": f.detail or None} for f in state.procedure]
 
 
+def on_card_withdrawn(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState:
+    """62D1: the revoke card of trick 12 replaced after the revoke was established (trick 13 begun),
+    before the hands went back in the board: tricks 12 and 13 are restored. Otherwise Law 47
+    (``projections.cards``)."""
+    from projections import cards
+
+    restored = _trick12_restored(state, seq, event)
+    return restored if restored is not None else cards.on_card_withdrawn(state, seq, event)
+
+
+def restores_trick12(state: TableState, event: ev.CardWithdrawn):
+    """The revoke card of trick 12 (a PlayedCard) that ``event`` corrects under 62D1, or None:
+    trick 13 begun, the hands not yet returned, a card of the suit led put in its place (it may
+    come back from trick 13)."""
+    if event.replacement is None or state.contract is None or len(state.tricks) != 13 or state.claim is not None:
+        return None
+    if _facts(state, "HandsReturned"):
+        return None  # too late: 62D1 needs the hands still out of the board
+    t12 = state.tricks[11]
+    p = t12.card_of(event.seat)
+    led = t12.suit_led
+    if p is None or p.card != event.card or p is t12.cards[0] or p.card.suit is led \
+            or event.replacement.suit is not led:
+        return None
+    mine = state.tricks[12].card_of(event.seat)
+    if not state.holds(event.seat, event.replacement) and (mine is None or mine.card != event.replacement):
+        return None
+    return p
+
+
+def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState | None:
+    from projections import cards, play
+    from projections.state import CardRecord
+
+    p = restores_trick12(state, event)
+    if p is None:
+        return None
+    law = state.cite("62D1")
+    words = "returned: the play of tricks 12 and 13 is restored after the revoke on trick 12"
+    hands = state.hands
+    for q in state.tricks[12].cards:
+        hands = cards._with_card_back(hands, q.seat, q.card)
+        state = cards._not_made(state, q.seq, q.seat, str(q.card), words, law)
+    state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase="play", result=None)
+    state = cards._not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
+    state, _ = cards._replace_card(state, 11, event.seat, event.replacement, seq,
+                                   play.play_law(state, event.seat))
+    return cards._record(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
+                                           detail="revoke on trick 12 corrected, tricks 12 and 13 restored",
+                                           about=p.seq, other=event.replacement))
+
+
 def _recorded_only(state: TableState, seq: int, event: ev.Event) -> TableState:
     return state  # note() keeps it in state.procedure
 
@@ -545,6 +620,7 @@ HANDLERS = {
     ev.DummyViolation: _recorded_only,
     ev.RevokeEstablished: _recorded_only,  # derived: projections.revoke.revokes
     ev.TricksTransferred: _recorded_only,  # derived: the result includes the transfer (note)
+    ev.CardWithdrawn: on_card_withdrawn,  # 62D1 on trick 12, else projections.cards (47)
 }
 """Fold handlers for the facts and rectifications that only this module reads."""
 

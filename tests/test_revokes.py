@@ -147,7 +147,8 @@ def test_the_director_finding_the_right_forfeited_cancels_the_transfer_and_resul
 
 @pytest.mark.parametrize("name", ["revoke-rule7-1997-equity-adjusted-score", "revoke-63b-1997-partner-asked",
                                   "revoke-62c1-2017-non-offender-takes-back-his-card",
-                                  "dummy-43b2b-1997-dummy-asks-declarer-after-violation"])
+                                  "dummy-43b2b-1997-dummy-asks-declarer-after-violation",
+                                  "revoke-trick12-2017-corrected"])
 def test_snapshots_match_the_refold(name):
     text = (SCENARIOS / f"{name}.jsonl").read_text(encoding="utf-8")
     with replay_text(text) as (replayed, stream):
@@ -318,3 +319,43 @@ def test_an_inquiry_of_oneself_or_before_the_play_is_refused(ledger):
     with pytest.raises(BadInput) as refused:
         ledger.append(STREAM, [{"type": "RevokeInquiry", "by": "W", "to": "W"}])
     assert "field 'to', value 'W'" in str(refused.value) and "not himself" in str(refused.value)
+
+
+def test_trick_12_restored_only_while_the_hands_are_out_of_the_board():
+    text = (SCENARIOS / "revoke-trick12-2017-after-hands-returned.jsonl").read_text(encoding="utf-8")
+    with replay_text(text) as (replayed, stream):
+        head = replayed.events(stream)[-1].seq
+        with pytest.raises(BadInput) as refused:  # the king was played to trick 13: too late to bring it back
+            replayed.append(stream, [{"type": "CardWithdrawn", "seat": "E", "card": "CT", "replacement": "DK"}])
+        assert refused.value.exit_code == 2 and "DK" in str(refused.value)
+        assert replayed.events(stream)[-1].seq == head
+    events, doc = scenario_log("revoke-trick12-2017-corrected")
+    assert doc["tricks"][11]["winner"] == "E" and doc["tricks"][12]["cards"][0]["card"] == "CT"
+    returned = [n for n in doc["plays_not_made"] if n["law"] == "2017:62D1"]
+    assert sorted(n["card"] for n in returned) == ["C7", "CT", "DK", "H9", "SJ"]
+    assert [e.data["tricks"] for e in system(events, "ResultRecorded")] == [10]  # the same result: recorded once
+
+
+def test_11a_forfeiture_also_takes_away_the_penalty_card_of_a_corrected_revoke(ledger):
+    facts = [opened(EX6)] + calls("3NT") + cards("W:H3", "N:H5", "E:HJ", "S:HQ", "S:CK", "W:C2", "N:C5",
+                                                 "E:C4", "S:C3") + [
+        {"type": "CardPlayed", "seat": "W", "card": "S4", "id": "revoke"},
+        {"type": "CardWithdrawn", "seat": "W", "card": "S4", "replacement": "CQ"}]
+    doc = given(ledger, facts)
+    assert [(x["seat"], x["card"], x["how"]) for x in doc["exposed_cards"]] == [("W", "S4", "withdrawn")]
+    doc = given(ledger, [{"type": "FindingMade", "about": "revoke", "field": "rectification_forfeited",
+                          "value": True}])
+    assert doc["exposed_cards"] == [] and doc["revokes"][0]["exempt"] == "2017:11A"
+    # A penalty card the engine designated from the exposure is cancelled with it (82C).
+    designated = [e.seq for e in logged(ledger, "PenaltyCardDesignated")]
+    overridden = {e.data["about"] for e in logged(ledger, "RulingOverridden")}
+    assert set(designated) <= overridden
+
+
+def test_dummy_may_ask_declarer_but_not_a_defender_42b1(ledger):
+    given(ledger, [opened(EX1)] + calls("6NT") + EX1_TRICK2_REVOKE
+          + [{"type": "RevokeInquiry", "by": "N", "to": "W"}])
+    recorded = [(e.data["kind"], e.data["offender"], e.law) for e in logged(ledger, "IrregularityRecorded")]
+    assert recorded == [("revoke", "W", "2017:61A"), ("dummy_inquiry", "N", "2017:42B1")]
+    doc = ledger.state(STREAM)
+    assert doc["revokes"][0]["established"] is False and doc["revokes"][0]["discovered"] is not None

@@ -41,7 +41,7 @@ def revoke_rulings(state) -> list[Prescription]:
         if rv.is_established:
             out.append(Prescription(RevokeEstablished(seat=rv.seat, trick=rv.trick),
                                     (rv.seq, rv.established), rv.established_law))
-        if rv.corrected is not None:
+        if rv.corrected is not None and rv.exempt != state.cite("62D1"):
             out += _withdrawal_offers(state, rv)
         for reason, about in rv.reviews:
             law = reason.split(" ", 1)[0]
