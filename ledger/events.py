@@ -374,6 +374,9 @@ class CallPlaced(Event):
     call: Call = F(Call.parse)
     intentional: bool | None = Opt(_bool, _plain)
     over_substitute: bool | None = Opt(_bool, _plain)
+    # 2017 Law 27B1, on the call that corrects an insufficient bid (docs/EXTENSIONS.md):
+    same_denomination: bool | None = Opt(_bool, _plain)  # 27B1a: lowest sufficient bid, same denomination(s)
+    comparable: bool | None = Opt(_bool, _plain)  # 27B1b / 23A: a comparable call
 
 
 @register("auction", FACT_ROLES)

@@ -115,6 +115,22 @@ CALL_RULING_WORDS = {
     "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
     "withdrawn": "{call}: {detail}",
     "irregular": "{call} in place of {first} is itself irregular: {detail}",
+    # 2017 Law 27, an insufficient bid (projections.calls)
+    "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
+    "ib_accepted": "insufficient {call} accepted ({detail}): it stands as a legal bid",
+    "ib_refused": "insufficient {call} not accepted: {seat} must replace it by a legal call",
+    "ib_b3_pending": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {seat} "
+                     "must make a legal call, {partner} must pass whenever it is his turn",
+    "ib_b1a": "insufficient {call} not accepted and corrected by the lowest sufficient bid in the same "
+              "denomination: no further rectification (the director reviews at the end)",
+    "ib_b1b": "insufficient {call} not accepted and corrected by a comparable call: no further rectification "
+              "(the director reviews at the end)",
+    "ib_b2": "insufficient {call} not accepted and corrected by a call that is not comparable: {partner} must "
+             "pass whenever it is his turn; lead restrictions may follow",
+    "ib_b3": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {partner} must "
+             "pass whenever it is his turn; lead restrictions may follow",
+    "ib_correction": "{call} replaces the insufficient {first}: {detail}",
+    "ib_cancelled_double": "{call} in place of the insufficient {first}: {detail}",
 }
 """How each ruling on a call (state document ``call_rulings``) reads."""
 

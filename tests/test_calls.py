@@ -173,9 +173,11 @@ def test_2017_lho_call_of_unknown_intent_waits_for_the_director_and_the_option_l
     with pytest.raises(BadInput, match="option not offered"):
         t.log({"type": "OptionChosen", "seat": "E", "option": "accept_substitute"})
     t.log({"type": "FindingMade", "about": "e1", "field": "over_substitute", "value": True})
-    # Accepted: but 1H is insufficient over 1S, a matter for Law 27 (stored as logged).
+    # Accepted: but 1H is insufficient over 1S, now ruled by 2017 Law 27 (it was stored as
+    # logged, kind "unprocessed", before Law 27 was built): South may accept it.
     assert t.auction() == [("N", "1S", "2017:25B1")] and t.doc["review"] == []
-    assert t.doc["irregularities"][-1]["kind"] == "unprocessed"
+    assert t.doc["irregularities"][-1]["kind"] == "insufficient_bid"
+    assert [(o["to"], o["options"], o["law"]) for o in t.doc["pending"]] == [("S", ["accept", "refuse"], "2017:27A1")]
 
 
 def test_1997_lho_call_over_the_first_call_still_legal_stands_and_may_be_withdrawn():

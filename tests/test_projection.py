@@ -87,7 +87,6 @@ def test_four_passes_pass_the_board_out():
 
 
 @pytest.mark.parametrize("facts, detail", [
-    (calls(("S", "1S"), ("W", "1H")), "insufficient bid: 1H after 1S"),
     (calls(("S", "1S"), ("W", "Pass"), ("N", "X")), "inadmissible double"),
     (calls(("S", "X")), "inadmissible double"),
     (calls(("S", "1S"), ("W", "X"), ("N", "Pass"), ("E", "XX")), "inadmissible redouble"),
@@ -101,6 +100,18 @@ def test_an_irregular_call_is_kept_unprocessed_and_leaves_the_auction_alone(fact
     assert irregular[0]["kind"] == "unprocessed" and detail in irregular[0]["detail"]
     assert irregular[0]["seq"] == len(facts) + 1 and irregular[0]["type"] == "CallPlaced"
     assert len(doc["auction"]) == len(facts) - 1
+
+
+def test_an_insufficient_bid_is_unprocessed_in_1997_and_read_by_law_27_in_2017():
+    # 1997: Law 27 is not in the project's sources, the bid is stored as logged (unprocessed).
+    # 2017: it was unprocessed too before Law 27 was built; now it waits for LHO's option (27A1).
+    facts = calls(("S", "1S"), ("W", "1H"))
+    doc = doc_of([opened(laws="1997")] + facts)
+    assert [(i["kind"], i["seq"]) for i in doc["irregularities"]] == [("unprocessed", 3)]
+    assert "insufficient bid: 1H after 1S" in doc["irregularities"][0]["detail"]
+    doc = doc_of([opened()] + facts)
+    assert doc["irregularities"] == [] and len(doc["auction"]) == 1 and doc["turn"] == "W"
+    assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("insufficient", "2017:27A1")]
 
 
 def test_a_call_after_the_auction_closed_is_unprocessed():

@@ -12,6 +12,7 @@ differences sit side by side:
 | 25B rejected | offender keeps the first call (partner passes once) or makes another call (side capped at average minus) | the first call stands |
 | 26 | declarer may require or forbid the suit of a withdrawn suit bid; forbid any one suit otherwise | declarer may forbid one suit not named by the offender in the legal auction |
 | 37 | call by a player who must pass: cancelled, Pass substituted, both of his side pass to the end | the same (37B) |
+| 27 | not built (the 1997 text is in none of the project's sources): `unprocessed` | LHO may accept (27A1); corrected: 27B1a / 27B1b no rectification, 27D review; 27B2 / 27B3 partner passes throughout, Law 26 |
 """
 
 from __future__ import annotations
@@ -72,6 +73,39 @@ def change_of_call(state) -> list[Prescription]:
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
         elif ruling in _FROM_25B:
             out.extend(_law_25b(state, rec))
+        elif ruling in _FROM_27:
+            out.extend(_law_27(state, rec))
+        elif ruling == "ib_cancelled_double":
+            out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
+    return out
+
+
+_FROM_27 = ("insufficient", "ib_accepted", "ib_refused", "ib_b3_pending", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
+
+
+def _law_27(state, rec) -> list[Prescription]:
+    """2017 Law 27, an insufficient bid in rotation (projections.calls reads it):
+    the LHO may accept it (27A1); not accepted, the correction decides: 27B1a
+    (lowest sufficient bid specifying the same denomination) and 27B1b (a
+    comparable call) without further rectification, but the director judges
+    at the end whether the outcome could well have been different (27D);
+    otherwise partner passes whenever it is his turn (27B2; 27B3 for a double
+    or redouble attempted, which is cancelled) and Law 26 may apply."""
+    cite = state.cite
+    out = [_irregular("insufficient_bid", rec, cite("27")),
+           Prescription(OptionsOffered(to=rec.seat.lho, options=("accept", "refuse"), law=cite("27A1")),
+                        (rec.seq,), cite("27A1"))]
+    if rec.ruling == "ib_b2":
+        out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"), (rec.seq,),
+                                cite("27B2")))
+    if rec.ruling in ("ib_b3_pending", "ib_b3"):
+        out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"), (rec.seq,),
+                                cite("27B3")))
+    if rec.ruling in ("ib_b1a", "ib_b1b"):
+        how = "the lowest sufficient bid in the same denomination" if rec.ruling == "ib_b1a" else "a comparable call"
+        out.append(_review(f"27D {rec.seat}'s insufficient {rec.call} was corrected by {how} ({_label(rec.law)}): "
+                           "at the end of play, could the outcome well have been different without the "
+                           "assistance of the infraction? (adjusted score, 12B1)", rec, cite("27D")))
     return out
 
 
@@ -121,6 +155,8 @@ def withdrawn_calls(state) -> list[tuple[object, Call]]:
     for rec in state.calls:
         if rec.ruling == "obliged_to_pass":
             out.append((rec, rec.call))
+        elif state.edition == "2017" and rec.ruling in ("ib_b2", "ib_b3", "ib_cancelled_double"):
+            out.append((rec, rec.call))  # 27B2, 27B3: the insufficient bid, a cancelled double
         elif state.edition == "2017":
             if rec.ruling == "substitute_accepted":
                 out.append((rec, rec.first_call))
