@@ -13,6 +13,7 @@ from ledger import engine
 from ledger.errors import BadInput
 from ledger.scenario import replay_text
 from ledger.service import Ledger
+from boardkit import calls, cards, given, ledger, logged  # noqa: F401 (ledger: the fixture)
 from projections import snapshot
 from projections.state import PlayedCard, Trick
 from ledger.bridge import Card, Seat
@@ -34,12 +35,6 @@ def opened(deal: str, laws: str = "2017") -> dict:
     return {"type": "BoardOpened", "tournament": "t", "board": 3, "table": "1", "deal": deal, "laws": laws}
 
 
-def calls(*pairs: tuple[str, str]) -> list[dict]:
-    return [{"type": "CallPlaced", "seat": s, "call": c} for s, c in pairs]
-
-
-def cards(*pairs: tuple[str, str]) -> list[dict]:
-    return [{"type": "CardPlayed", "seat": s, "card": c} for s, c in pairs]
 
 
 THREE_NT = calls(("S", "1NT"), ("W", "Pass"), ("N", "3NT"), ("E", "Pass"), ("S", "Pass"), ("W", "Pass"))
@@ -49,22 +44,7 @@ FOUR_S = calls(("S", "1S"), ("W", "Pass"), ("N", "3S"), ("E", "Pass"), ("S", "4S
                ("N", "Pass"), ("E", "Pass"))
 
 
-@pytest.fixture
-def ledger():
-    led = Ledger.open("sqlite:///:memory:", create=True)
-    yield led
-    led.close()
 
-
-def given(ledger: Ledger, facts: list[dict], stream: str = "t/b3") -> dict:
-    """Append the facts one by one, as a table terminal would; the state document after."""
-    for fact in facts:
-        ledger.append(stream, [fact])
-    return ledger.state(stream)
-
-
-def logged(ledger: Ledger, type_: str, stream: str = "t/b3") -> list:
-    return [e for e in ledger.store.read(stream) if e.type == type_]
 
 
 # -- Law 46B: completing declarer's designation of dummy's card ----------------------------

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from ledger.errors import BadInput
 from ledger.render import render_state
-from ledger.service import Ledger
+from boardkit import cards, choose, given, ledger, logged  # noqa: F401 (ledger: the fixture)
 
 DEAL_3NT = "N:762.K743.A5.KQJ2 QT.J962.T862.543 K84.AQ5.KJ93.A76 AJ953.T8.Q74.T98"
 # N 762 K743 A5 KQJ2 / E QT J962 T862 543 / S K84 AQ5 KJ93 A76 / W AJ953 T8 Q74 T98; 3NT by S, W leads
@@ -28,33 +28,13 @@ THREE_NT = [{"type": "CallPlaced", "seat": s, "call": c}
             for s, c in (("S", "1NT"), ("W", "Pass"), ("N", "3NT"), ("E", "Pass"), ("S", "Pass"), ("W", "Pass"))]
 
 
-def cards(*pairs: tuple[str, str]) -> list[dict]:
-    return [{"type": "CardPlayed", "seat": s, "card": c} for s, c in pairs]
-
 
 def dropped(seat: str, card: str) -> dict:
     return {"type": "CardDropped", "seat": seat, "card": card}
 
 
-def choose(seat: str, option: str, suit: str | None = None) -> dict:
-    return {"type": "OptionChosen", "seat": seat, "option": option, **({"suit": suit} if suit else {})}
 
 
-@pytest.fixture
-def ledger():
-    led = Ledger.open("sqlite:///:memory:", create=True)
-    yield led
-    led.close()
-
-
-def given(ledger: Ledger, facts: list[dict], stream: str = "t/b3") -> dict:
-    for fact in facts:
-        ledger.append(stream, [fact])
-    return ledger.state(stream)
-
-
-def logged(ledger: Ledger, type_: str, stream: str = "t/b3") -> list:
-    return [e for e in ledger.store.read(stream) if e.type == type_]
 
 
 def pcs(doc: dict) -> list[tuple[str, str, str]]:
