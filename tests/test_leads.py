@@ -13,7 +13,7 @@ import pytest
 from ledger import engine
 from ledger.errors import BadInput
 from ledger.scenario import replay_text
-from ledger.service import Ledger
+from boardkit import calls, cards, choose, given, ledger, logged  # noqa: F401 (ledger: the fixture)
 from projections import snapshot
 
 DEAL_3NT = "N:762.K743.A5.KQJ2 QT.J962.T862.543 K84.AQ5.KJ93.A76 AJ953.T8.Q74.T98"
@@ -28,16 +28,7 @@ def opened(laws: str = "2017") -> dict:
     return {"type": "BoardOpened", "tournament": "t", "board": 3, "table": "1", "deal": DEAL_3NT, "laws": laws}
 
 
-def calls(*pairs: tuple[str, str]) -> list[dict]:
-    return [{"type": "CallPlaced", "seat": s, "call": c} for s, c in pairs]
 
-
-def cards(*pairs: tuple[str, str]) -> list[dict]:
-    return [{"type": "CardPlayed", "seat": s, "card": c} for s, c in pairs]
-
-
-def choose(seat: str, option: str, suit: str | None = None) -> dict:
-    return {"type": "OptionChosen", "seat": seat, "option": option, **({"suit": suit} if suit else {})}
 
 
 THREE_NT = calls(("S", "1NT"), ("W", "Pass"), ("N", "3NT"), ("E", "Pass"), ("S", "Pass"), ("W", "Pass"))
@@ -45,21 +36,7 @@ WEST_WINS_TRICK_1 = cards(("W", "SA"), ("N", "S2"), ("E", "ST"), ("S", "S4"))
 SOUTH_WINS_TRICK_1 = cards(("W", "S5"), ("N", "S2"), ("E", "SQ"), ("S", "SK"))
 
 
-@pytest.fixture
-def ledger():
-    led = Ledger.open("sqlite:///:memory:", create=True)
-    yield led
-    led.close()
 
-
-def given(ledger: Ledger, facts: list[dict], stream: str = "t/b3") -> dict:
-    for fact in facts:
-        ledger.append(stream, [fact])
-    return ledger.state(stream)
-
-
-def logged(ledger: Ledger, type_: str, stream: str = "t/b3") -> list:
-    return [e for e in ledger.store.read(stream) if e.type == type_]
 
 
 # -- the opening lead -----------------------------------------------------------------------
