@@ -177,7 +177,8 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
         new = HANDLERS.get(type(event), _unprocessed)(state, seq, event)
     new = revoke.note(new, seq, event)  # procedure facts; revokes read (Laws 9 to 11, 42, 43, 61 to 64)
     if event.FAMILY == "rectification":
-        new = attrs.evolve(new, rectifications=new.rectifications + ((rectification_key(event), seq),))
+        return attrs.evolve(new, seq=seq, head=record.hash,
+                            rectifications=new.rectifications + ((rectification_key(event), seq),))
     return attrs.evolve(new, seq=seq, head=record.hash)
 
 
