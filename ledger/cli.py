@@ -160,15 +160,22 @@ def log_cmd(ctx: click.Context, stream: str, as_json: bool) -> None:
 @click.argument("stream", required=False)
 @click.pass_context
 def verify(ctx: click.Context, stream: str | None) -> None:
-    """Recompute every hash chain (or STREAM's); exit 1 naming the first mismatch."""
+    """Check every hash chain (or STREAM's) and what surrounds them; exit 1 naming every break."""
+    from ledger.audit import verify_store
+    from ledger.service import check_stream_id
+
+    if stream:
+        check_stream_id(stream)
     with _open(ctx) as ledger:
-        problems = ledger.verify(stream)
-        count = 1 if stream else len(ledger.store.streams())
-    if problems:
-        for p in problems:
-            click.echo(f"FAILED: stream {p.stream!r} seq {p.seq}: {p.reason}", err=True)
+        report = verify_store(ledger.store, stream)
+    for p in report.problems:
+        click.echo(f"FAILED: {p.where()} ({p.kind}): {p.reason}", err=True)
+    if report.problems:
+        click.echo(f"{len(report.problems)} problem(s) in {report.streams} stream(s) and "
+                   f"{report.events} event(s) checked; broken: "
+                   f"{', '.join(report.broken_streams) or 'the store'}", err=True)
         ctx.exit(1)
-    click.echo(f"ok: {count} stream(s) verified")
+    click.echo(f"ok: {report.streams} stream(s) verified, {report.events} event(s)")
 
 
 @cli.command()

@@ -7,6 +7,23 @@ place (``ledger.cli``). The exit codes are those of LEDGER-SPEC section 8.
 from __future__ import annotations
 
 
+#: Longest representation of a value an error message repeats (longer ones are cut).
+MAX_SHOWN = 120
+
+
+def shorten(value: object, limit: int = MAX_SHOWN) -> str:
+    """``repr(value)``, cut to ``limit`` characters with the full length said, so
+    that a 2 MB bad field never puts 2 MB on stderr."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"<a {type(value).__name__} nested too deep to show>"
+    if len(text) <= limit:
+        return text
+    size = f"{len(value)} characters" if isinstance(value, str) else f"{len(text)} characters shown as text"
+    return f"{text[:limit]}… ({size} in all)"
+
+
 class LedgerError(Exception):
     """Base class. Exit code 1 (other)."""
 
@@ -46,7 +63,7 @@ class BadInput(LedgerError, ValueError):
             parts.append(self.event_type)
         if self.field is not None:
             parts.append(f"field {self.field!r}")
-            parts.append(f"value {self.value!r}")
+            parts.append(f"value {shorten(self.value)}")
         where = ", ".join(parts)
         return f"{where}: {self.reason}" if where else self.reason
 
@@ -85,15 +102,36 @@ class NotAllowed(LedgerError, PermissionError):
 
 
 class IntegrityError(LedgerError):
-    """The hash chain does not match what is stored. Exit code 1."""
+    """What is stored does not match its hash chain (or what surrounds it). Exit code 1.
+
+    ``stream`` and ``seq`` name the event (``last_seq`` ends a range of seqs);
+    ``kind`` says what broke (``ledger.audit`` lists the kinds); ``position``
+    is the store-wide position when that is what names the row.
+    """
 
     exit_code = 1
 
-    def __init__(self, stream: str, seq: int, reason: str) -> None:
+    def __init__(self, stream: str | None, seq: int | None, reason: str, *, kind: str = "chain",
+                 last_seq: int | None = None, position: int | None = None) -> None:
         self.stream = stream
         self.seq = seq
         self.reason = reason
-        super().__init__(f"stream {stream!r} seq {seq}: {reason}")
+        self.kind = kind
+        self.last_seq = last_seq
+        self.position = position
+        super().__init__(f"{self.where()}: {reason}")
+
+    def where(self) -> str:
+        """``stream 's' seq 7``, ``stream 's' seqs 5-9``, or ``position 12``."""
+        parts = []
+        if self.stream is not None:
+            parts.append(f"stream {shorten(self.stream)}")
+        if self.seq is not None:
+            parts.append(f"seqs {self.seq}-{self.last_seq}" if self.last_seq not in (None, self.seq)
+                         else f"seq {self.seq}")
+        if self.position is not None and (self.stream is None or self.seq is None):
+            parts.append(f"position {self.position}")
+        return " ".join(parts) or "store"
 
 
 class StreamNotFound(LedgerError, LookupError):

@@ -84,6 +84,37 @@ class Snapshot:
     state: dict[str, Any]
 
 
+@attrs.frozen
+class RawEvent:
+    """One row of the event table exactly as stored, nothing decoded (``verify``
+    reads these so that a row whose JSON was damaged is reported, not raised).
+    Values are whatever the database holds: a tampered row may carry any type."""
+
+    position: Any
+    stream: Any
+    seq: Any
+    id: Any
+    type: Any
+    v: Any
+    data: Any
+    actor_role: Any
+    actor_name: Any
+    at: Any
+    causes: Any
+    law: Any
+    prev: Any
+    hash: Any
+
+
+@attrs.frozen
+class Head:
+    """A row of the stream heads: the (seq, hash) recorded with the last append."""
+
+    stream: Any
+    seq: Any
+    hash: Any
+
+
 class StoreTransaction(Protocol):
     stream: str
 
@@ -120,6 +151,13 @@ class EventStore(Protocol):
 
     def streams(self, prefix: str | None = None) -> list[str]:
         ...
+
+    def iter_raw(self, after_position: int = 0, batch: int = 1000,
+                 stream: str | None = None) -> Iterator[RawEvent]:
+        """Every row (of ``stream`` when given) as stored, undecoded, in position order."""
+
+    def heads(self, stream: str | None = None) -> list[Head]:
+        """The stored stream heads (of ``stream`` when given)."""
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
         ...

@@ -44,7 +44,7 @@ from sqlalchemy.pool import StaticPool
 
 from ledger.errors import ConcurrencyError, StoreUnavailable
 from ledger.hashing import canonical_json
-from ledger.store.base import GENESIS, Actor, Snapshot, StoredEvent
+from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger.store.schema import events, stream_heads
 
 #: Seconds a SQLite writer waits for the write lock before giving up.
@@ -156,6 +156,25 @@ def _from_row(row: sa.Row[Any]) -> StoredEvent:
         causes=tuple(json.loads(row.causes)), law=row.law, prev=row.prev, hash=row.hash,
         position=row.position,
     )
+
+
+def _raw_column(column: sa.Column[Any], sqlite_db: bool) -> Any:
+    """The column as the database holds it. On SQLite a text column is read as
+    its bytes (a damaged row may hold bytes that are not UTF-8, which the driver
+    would refuse to decode)."""
+    if sqlite_db and isinstance(column.type, sa.String):
+        return sa.cast(column, sa.LargeBinary).label(column.name)
+    return sa.type_coerce(column, sa.types.NullType()).label(column.name)
+
+
+def _raw_value(value: Any) -> Any:
+    """Bytes read from a text column become text when they are UTF-8; else stay bytes."""
+    if isinstance(value, (bytes, memoryview)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return bytes(value)
+    return value
 
 
 # --- queries shared by the store and its transactions ----------------------------
@@ -386,6 +405,36 @@ class SqlEventStore:
             if len(rows) < batch:
                 return
             last = rows[-1].position
+
+    def iter_raw(self, after_position: int = 0, batch: int = 1000,
+                 stream: str | None = None) -> Iterator[RawEvent]:
+        """Every row (of ``stream`` when given) as stored, undecoded, in position
+        order, ``batch`` at a time. The columns are read as the database's own
+        values (no type conversion), so that a damaged row never raises here."""
+        sqlite_db = self.engine.dialect.name == "sqlite"
+        columns = [_raw_column(c, sqlite_db) for c in events.c]
+        last = after_position
+        while True:
+            query = sa.select(*columns).where(events.c.position > last)
+            if stream is not None:
+                query = query.where(events.c.stream == stream)
+            with self._begin() as conn:
+                rows = conn.execute(query.order_by(events.c.position).limit(batch)).all()
+            yield from (RawEvent(**{k: _raw_value(v) for k, v in row._mapping.items()})
+                        for row in rows)
+            if len(rows) < batch:
+                return
+            last = rows[-1].position
+
+    def heads(self, stream: str | None = None) -> list[Head]:
+        """The stored stream heads (of ``stream`` when given), undecoded."""
+        columns = [sa.type_coerce(c, sa.types.NullType()).label(c.name)
+                   for c in (stream_heads.c.stream, stream_heads.c.seq, stream_heads.c.hash)]
+        query = sa.select(*columns)
+        if stream is not None:
+            query = query.where(stream_heads.c.stream == stream)
+        with self._begin() as conn:
+            return [Head(**row._mapping) for row in conn.execute(query)]
 
     def streams(self, prefix: str | None = None) -> list[str]:
         """Ids of the streams that have events, sorted (by code point), those
