@@ -56,14 +56,16 @@ def _console():
 
 
 def _read_input(path: str | None) -> str:
+    """FILE (or stdin) as text: UTF-8 within the input limits (``ledger.limits``)."""
+    from ledger.limits import decode_input
+
     if path in (None, "-"):
-        return sys.stdin.read()
+        return decode_input(sys.stdin.buffer.read(), "-")
     try:
-        return Path(path).read_text(encoding="utf-8")  # type: ignore[arg-type]
+        raw = Path(path).read_bytes()  # type: ignore[arg-type]
     except OSError as exc:
         raise BadInput(f"cannot read the file: {exc.strerror}", field="FILE", value=path) from None
-    except UnicodeDecodeError:
-        raise BadInput("the file is not UTF-8 text", field="FILE", value=path) from None
+    return decode_input(raw, str(path))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,7 +9,6 @@ when any line is refused.
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
 from datetime import datetime, timezone
@@ -18,7 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import attrs
 import structlog
 
-from ledger import engine, events as ev
+from ledger import engine, events as ev, limits
 from ledger.checks import check_fact, check_finding
 from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
 from ledger.hashing import event_hash, first_break
@@ -81,6 +80,7 @@ def parse_fact(obj: object, line: int, *, default_role: str | None = None) -> Fa
     """One JSON Lines object ``{"type": ..., <fields>, "actor"?: ..., "id"?: ...}``."""
     if not isinstance(obj, Mapping):
         raise BadInput("each line must be a JSON object", field="line", value=obj, line=line)
+    limits.check_value(obj, line)
     body = dict(obj)
     type_name = body.pop("type", None)
     try:
@@ -144,11 +144,7 @@ def json_lines(text: str) -> list[tuple[int, Mapping[str, Any]]]:
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"malformed JSON: {exc.msg} at column {exc.colno}", field="line",
-                           value=stripped[:80], line=number) from None
+        obj = limits.load_line(stripped, number)
         if not isinstance(obj, Mapping):
             raise BadInput("each line must be a JSON object", field="line", value=obj, line=number)
         out.append((number, obj))
