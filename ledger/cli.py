@@ -1,7 +1,8 @@
 """The command line of spec section 8 (``python cli.py ...`` or ``ledger ...``).
 
 Errors go to stderr with the exit codes of the spec, mapped in one place
-(:func:`main`): 2 bad input, 3 concurrency conflict, 4 permission, 1 other.
+(:func:`main`): 2 bad input, 3 concurrency conflict, 4 permission, 5 store busy
+(retry), 1 other.
 structlog is configured here, once: a console renderer on a terminal, JSON
 lines otherwise; logs go to stderr so that stdout stays the command's output.
 """
@@ -46,7 +47,7 @@ def configure_logging(level: str | None = None) -> None:
 def _open(ctx: click.Context, *, create: bool = False):
     from ledger.service import Ledger
 
-    return Ledger.open(ctx.obj["db"], create=create)
+    return Ledger.open(ctx.obj["db"], create=create, busy_timeout=ctx.obj.get("busy_timeout"))
 
 
 def _console():
@@ -72,12 +73,16 @@ def _read_input(path: str | None) -> str:
 @click.option("--db", envvar="LEDGER_DB", default=DEFAULT_DB, show_default=True,
               help="Database URL: sqlite:///FILE or postgresql+psycopg://USER@HOST/DB ($LEDGER_DB).")
 @click.option("--log-level", default=None, help="structlog level (default WARNING, $LEDGER_LOG_LEVEL).")
+@click.option("--busy-timeout", type=click.FloatRange(min=0), envvar="LEDGER_BUSY_TIMEOUT",
+              default=30.0, show_default=True,
+              help="Seconds to wait for other writers' locks; then exit 5 (busy: retry).")
 @click.pass_context
-def cli(ctx: click.Context, db: str, log_level: str | None) -> None:
+def cli(ctx: click.Context, db: str, log_level: str | None, busy_timeout: float) -> None:
     """A tournament ruling ledger for duplicate bridge."""
     configure_logging(log_level)
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
+    ctx.obj["busy_timeout"] = busy_timeout
     ctx.obj["db_given"] = ctx.get_parameter_source("db") is not click.core.ParameterSource.DEFAULT
 
 

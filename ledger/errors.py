@@ -148,3 +148,21 @@ class StoreUnavailable(LedgerError):
     """The database cannot be reached or has no schema. Exit code 1."""
 
     exit_code = 1
+
+
+class StoreBusy(LedgerError):
+    """The store stayed locked by other writers for the whole busy timeout. Exit code 5.
+
+    Not a failure: nothing was written, and the same append can be sent again
+    (with its ids it is safe to retry). ``--busy-timeout`` (``$LEDGER_BUSY_TIMEOUT``)
+    sets how long a writer waits.
+    """
+
+    exit_code = 5
+
+    def __init__(self, url: str, waited: float | None, detail: str) -> None:
+        self.url = url
+        self.waited = waited
+        waited_text = f" for {waited:g} s" if waited is not None else ""
+        super().__init__(f"{url}: the store is busy (other writers held it{waited_text}: {detail}); "
+                         "nothing was written, retry the same append")

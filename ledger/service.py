@@ -171,10 +171,11 @@ class Ledger:
 
     @classmethod
     def open(cls, url: str, *, create: bool = False, schema: str | None = None,
-             clock: Callable[[], str] = utc_now) -> "Ledger":
+             clock: Callable[[], str] = utc_now, busy_timeout: float | None = None) -> "Ledger":
         from ledger.store.sql import open_store  # the adapter: only here is SQLAlchemy loaded
 
-        return cls(open_store(url, schema=schema, create=create), clock=clock)
+        return cls(open_store(url, schema=schema, create=create, busy_timeout=busy_timeout),
+                   clock=clock)
 
     def close(self) -> None:
         self.store.close()

@@ -42,13 +42,15 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
-from ledger.errors import ConcurrencyError, StoreUnavailable
+from ledger.errors import ConcurrencyError, StoreBusy, StoreUnavailable
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger.store.schema import events, stream_heads
 
-#: Seconds a SQLite writer waits for the write lock before giving up.
-SQLITE_BUSY_TIMEOUT = 30.0
+#: Seconds a writer waits for a lock held by other writers (SQLite: the write
+#: lock; PostgreSQL: ``lock_timeout``) before giving up with :class:`StoreBusy`
+#: (exit 5). ``open_store(busy_timeout=...)``, ``--busy-timeout``.
+SQLITE_BUSY_TIMEOUT = BUSY_TIMEOUT = 30.0
 
 #: Key of the PostgreSQL advisory lock that orders positions ("LEDGPOS\x01").
 POSITION_LOCK_KEY = 0x4C454447504F5301
@@ -85,27 +87,33 @@ def _is_memory(url: URL) -> bool:
     return url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
 
 
-def make_engine(url: str | URL, *, schema: str | None = None) -> Engine:
+def make_engine(url: str | URL, *, schema: str | None = None,
+                busy_timeout: float | None = None) -> Engine:
     """An engine configured for the ledger (see the module docstring).
 
-    ``schema`` (PostgreSQL only) becomes the connections' ``search_path``.
+    ``schema`` (PostgreSQL only) becomes the connections' ``search_path``;
+    ``busy_timeout`` (seconds, default :data:`BUSY_TIMEOUT`) how long a writer
+    waits for another's lock.
     """
     url = parse_url(url)
+    timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
+    if timeout < 0:
+        raise ValueError("the busy timeout is a number of seconds, 0 or more")
     if url.get_backend_name() == "sqlite":
         if schema is not None:
             raise ValueError("schema is for PostgreSQL only")
-        return _sqlite_engine(url)
+        return _sqlite_engine(url, timeout)
     if url.get_backend_name() == "postgresql":
-        return _postgresql_engine(url, schema)
+        return _postgresql_engine(url, schema, timeout)
     raise StoreUnavailable(f"unsupported database {url.get_backend_name()!r}: "
                            "use sqlite:///FILE or postgresql+psycopg://...")
 
 
-def _sqlite_engine(url: URL) -> Engine:
+def _sqlite_engine(url: URL, timeout: float) -> Engine:
     memory = _is_memory(url)
     engine = sa.create_engine(
         url,
-        connect_args={"timeout": SQLITE_BUSY_TIMEOUT, "check_same_thread": False},
+        connect_args={"timeout": timeout, "check_same_thread": False},
         poolclass=StaticPool if memory else None,
     )
 
@@ -114,7 +122,7 @@ def _sqlite_engine(url: URL) -> Engine:
         # Hand transaction control to the "begin" hook below.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT * 1000)}")
+        cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         if not memory:
             cursor.execute("PRAGMA journal_mode = WAL")
         cursor.close()
@@ -127,7 +135,7 @@ def _sqlite_engine(url: URL) -> Engine:
     return engine
 
 
-def _postgresql_engine(url: URL, schema: str | None) -> Engine:
+def _postgresql_engine(url: URL, schema: str | None, timeout: float) -> Engine:
     connect_args: dict[str, Any] = {}
     if "connect_timeout" not in url.query:
         connect_args["connect_timeout"] = 10
@@ -135,7 +143,16 @@ def _postgresql_engine(url: URL, schema: str | None) -> Engine:
         if not _SCHEMA_NAME.fullmatch(schema):
             raise ValueError(f"not a plain schema name: {schema!r}")
         connect_args["options"] = f"-csearch_path={schema}"
-    return sa.create_engine(url, connect_args=connect_args)
+    engine = sa.create_engine(url, connect_args=connect_args)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # 0 would mean "wait for ever" to PostgreSQL: 1 ms is the shortest wait.
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {max(1, int(timeout * 1000))}")
+        dbapi_connection.commit()
+
+    return engine
 
 
 # --- rows <-> events -------------------------------------------------------------
@@ -242,12 +259,25 @@ def _is_unique_violation(exc: sa.exc.IntegrityError) -> bool:
 
 @contextmanager
 def unavailable_on_failure(url: str) -> Iterator[None]:
-    """Raise :class:`StoreUnavailable` for a lost or unreachable database (or
-    SQLite still locked after the busy timeout); ``url`` without password."""
+    """Raise :class:`StoreUnavailable` for a lost or unreachable database, and
+    :class:`StoreBusy` for a lock other writers held for the whole busy
+    timeout; ``url`` without password."""
     try:
         yield
     except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
-        raise StoreUnavailable(f"{url}: {exc.orig if exc.orig is not None else exc}") from exc
+        detail = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
+        if _is_busy(exc):
+            raise StoreBusy(url, None, detail) from exc
+        raise StoreUnavailable(f"{url}: {detail}") from exc
+
+
+def _is_busy(exc: sa.exc.DBAPIError) -> bool:
+    """Another writer held the lock for the whole busy timeout (not a failure)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "55P03":  # PostgreSQL lock_not_available
+        return True
+    text = str(orig)
+    return "database is locked" in text or "database is busy" in text  # sqlite3
 
 
 # --- the store -------------------------------------------------------------------
@@ -483,7 +513,8 @@ def _check_schema(engine: Engine, display_url: str) -> None:
             f"{display_url}: schema at revision {found}, this ledger needs {expected}; {INIT_HINT}")
 
 
-def open_store(url: str, *, schema: str | None = None, create: bool = False) -> SqlEventStore:
+def open_store(url: str, *, schema: str | None = None, create: bool = False,
+               busy_timeout: float | None = None) -> SqlEventStore:
     """Open the ledger at ``url`` (``sqlite:///FILE``, ``sqlite:///:memory:``,
     ``postgresql+psycopg://...``).
 
@@ -498,7 +529,7 @@ def open_store(url: str, *, schema: str | None = None, create: bool = False) -> 
     missing = _missing_sqlite_file(parsed)
     if missing is not None and not create:
         raise StoreUnavailable(f"{display_url}: no ledger file {str(missing)!r}; {INIT_HINT}")
-    engine = make_engine(parsed, schema=schema)
+    engine = make_engine(parsed, schema=schema, busy_timeout=busy_timeout)
     try:
         with unavailable_on_failure(display_url):
             if create:
