@@ -207,7 +207,16 @@ class Ledger:
                 raise ConcurrencyError(stream, expected_seq, head_seq)
             state = self._head_state(tx, stream, head_seq, head_hash)
             written, fact_seqs, state = self._fold_batch(stream, parsed, state, head_seq, head_hash, tx)
-            stored = tx.insert(written)
+            try:
+                stored = tx.insert(written)
+            except ConcurrencyError:
+                # A writer the store's locks did not hold back stored first: if
+                # it stored these very ids, this append is its retry (a no-op).
+                retried = self._retried(tx, stream, parsed)
+                if retried is None:
+                    raise
+                log.info("append_retried", stream=stream, seqs=retried, raced=True)
+                return AppendResult((), tuple(retried), replayed=True)
             assert state is not None
             tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION, snapshots.dump(state)))
         self._cache[stream] = (state.head, state)

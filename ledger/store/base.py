@@ -8,7 +8,8 @@ Contract (tested by ``tests/test_store_contract.py`` on every backend):
 * ``transaction(stream)`` opens one database transaction for one stream and
   takes the locks the backend needs so that, until it commits or rolls back,
   no other writer can append to that stream (SQLite: ``BEGIN IMMEDIATE``;
-  PostgreSQL: the stream's head row ``FOR UPDATE``).
+  PostgreSQL: the stream's advisory lock, which also covers a stream that
+  does not exist yet).
 * ``StoreTransaction.insert(events)`` writes a batch whose ``seq``, ``prev``
   and ``hash`` the caller has computed; the store assigns ``position`` only.
   Positions are store-wide and strictly increasing in *commit* order: a reader

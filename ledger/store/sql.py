@@ -10,8 +10,9 @@ module's docstring. How each backend keeps it:
   out in commit order. File databases run in WAL mode (readers never wait)
   with a busy timeout. ``sqlite:///:memory:`` is one shared connection
   (``StaticPool``), used one transaction at a time.
-* **PostgreSQL** (``postgresql+psycopg://``): a stream transaction locks the
-  stream's ``stream_heads`` row ``FOR UPDATE``; an insert first takes a
+* **PostgreSQL** (``postgresql+psycopg://``): a stream transaction takes the
+  stream's transaction-scoped advisory lock (so the writers of one stream,
+  new or not, wait for each other); an insert first takes a
   transaction-scoped advisory lock, held until commit, so the IDENTITY
   positions are handed out in commit order.
 
@@ -54,6 +55,11 @@ SQLITE_BUSY_TIMEOUT = BUSY_TIMEOUT = 30.0
 
 #: Key of the PostgreSQL advisory lock that orders positions ("LEDGPOS\x01").
 POSITION_LOCK_KEY = 0x4C454447504F5301
+
+#: Class (first key) of the PostgreSQL advisory locks of streams ("LDGS"); the
+#: second key is ``hashtext(stream)`` (a collision only makes two streams wait
+#: for each other). Two-key locks never collide with the one-key position lock.
+STREAM_LOCK_CLASS = 0x4C444753
 
 #: Execution option read by the SQLite ``begin`` hook: the BEGIN mode to emit.
 _BEGIN_MODE = "ledger_sqlite_begin"
@@ -354,13 +360,13 @@ class SqlTransaction:
             if ev.seq != before.seq + 1 or ev.prev != before.hash:
                 raise ValueError(f"stream {self.stream!r}: seq {ev.seq} does not follow seq {before.seq}")
 
-    def _lock_head(self) -> None:
-        """PostgreSQL: wait for, then hold, the stream's head row (if the stream exists)."""
-        self._conn.execute(
-            sa.select(stream_heads.c.seq)
-            .where(stream_heads.c.stream == self.stream)
-            .with_for_update()
-        )
+    def _lock_stream(self) -> None:
+        """PostgreSQL: wait for, then hold until commit, the stream's own
+        advisory lock. Unlike a lock on its head row, this also serialises the
+        writers of a stream that does not exist yet, so that a retry racing its
+        original sees it committed (and answers its seqs) instead of colliding."""
+        self._conn.execute(sa.select(sa.func.pg_advisory_xact_lock(
+            STREAM_LOCK_CLASS, sa.func.hashtext(self.stream))))
 
 
 class SqlEventStore:
@@ -413,7 +419,7 @@ class SqlEventStore:
         with self._begin(write=True) as conn:
             tx = SqlTransaction(conn, stream)
             if conn.dialect.name == "postgresql":
-                tx._lock_head()
+                tx._lock_stream()
             yield tx
 
     def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
