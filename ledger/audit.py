@@ -131,11 +131,14 @@ def verify_store(store: EventStore, stream: str | None = None) -> Report:
     problems: list[IntegrityError] = []
     chains: dict[str, list[_Row]] = defaultdict(list)
     count = 0
+    by_position: dict[Any, tuple[str | None, int | None, Any]] = {}
     raws = store.iter_raw(stream=stream)
     for raw in raws:
         count += 1
         event, found = decode_row(raw)
         problems.extend(found)
+        by_position[raw.position] = (raw.stream if isinstance(raw.stream, str) else None,
+                                     raw.seq if _is_int(raw.seq) else None, raw.hash)
         if isinstance(raw.stream, str) and _is_int(raw.seq):
             chains[raw.stream].append(_Row(raw.stream, raw.seq, raw.position, raw.prev, raw.hash, event))
         elif not found:  # pragma: no cover - decode_row reports these
@@ -147,6 +150,8 @@ def verify_store(store: EventStore, stream: str | None = None) -> Report:
     for name, rows in chains.items():
         problems.extend(check_chain(name, rows))
     problems.extend(check_heads(chains, heads))
+    if stream is None:
+        problems.extend(check_tree(store, by_position))
     names = set(chains) | {h.stream for h in heads if isinstance(h.stream, str)}
     return Report(tuple(sorted(problems, key=_order)), len(names), count)
 
@@ -205,6 +210,62 @@ def check_heads(chains: dict[str, list[_Row]], heads: Iterable[Any]) -> list[Int
         if name not in seen:
             problems.append(IntegrityError(name, None, "the stream has events but no stored head",
                                            kind="no_head"))
+    return problems
+
+
+def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int | None, Any]]
+               ) -> list[IntegrityError]:
+    """The stored Merkle tree: one leaf per event in position order, each the
+    leaf of the event's hash as stored, each node the hash of its children."""
+    from ledger import merkle
+
+    problems = []
+    leaves, nodes = store.iter_tree()  # type: ignore[attr-defined]
+    rows = dict(by_position)
+    leaf_hashes: list[bytes] = []
+    last_position = None
+    for expected, (index, position, stored) in enumerate(leaves):
+        if index != expected:
+            problems.append(IntegrityError(None, None, f"leaf {expected} is missing from the tree "
+                                           f"(the next stored leaf is {index})", kind="merkle"))
+            break
+        row = rows.pop(position, None)
+        if row is None:
+            problems.append(IntegrityError(None, None, f"leaf {index} records an event at position "
+                                           f"{position}, which is no longer stored (deleted)",
+                                           kind="merkle", position=position))
+        else:
+            stream, seq, event_hash = row
+            try:
+                recorded = merkle.leaf_hash(event_hash).hex()
+            except (TypeError, ValueError):
+                recorded = None
+            if recorded != stored:
+                problems.append(IntegrityError(stream, seq, f"not the event the Merkle tree recorded "
+                                               f"at leaf {index} (its hash was rewritten, or rows "
+                                               "were swapped)", kind="merkle", position=position))
+        if last_position is not None and position <= last_position:
+            problems.append(IntegrityError(None, None, f"leaf {index}'s position {position} is not "
+                                           f"after the previous leaf's {last_position}",
+                                           kind="merkle", position=position))
+        last_position = position
+        try:
+            leaf_hashes.append(bytes.fromhex(stored))
+        except (TypeError, ValueError):
+            problems.append(IntegrityError(None, None, f"leaf {index} is not a hash", kind="merkle"))
+            return problems
+    for position, (stream, seq, _) in sorted(rows.items(), key=lambda kv: repr(kv[0])):
+        problems.append(IntegrityError(stream, seq, "the event has no leaf in the Merkle tree "
+                                       "(written outside the append path)", kind="merkle",
+                                       position=position))
+    expected_nodes = {k: v.hex() for k, v in merkle.all_perfect(leaf_hashes).items() if k[0] > 0}
+    stored_nodes = {(level, index): h for level, index, h in nodes}
+    for key in sorted(set(expected_nodes) | set(stored_nodes)):
+        if expected_nodes.get(key) != stored_nodes.get(key):
+            what = "missing" if key not in stored_nodes else "not the hash of its children" \
+                if key in expected_nodes else "beyond the leaves"
+            problems.append(IntegrityError(None, None, f"Merkle node level {key[0]} index {key[1]} "
+                                           f"is {what}", kind="merkle"))
     return problems
 
 

@@ -13,7 +13,7 @@ from ledger.errors import StoreUnavailable
 from ledger.store import migrate
 from ledger.store.sql import make_engine, open_store
 
-TABLES = {"events", "stream_heads"}
+TABLES = {"events", "stream_heads", "merkle_leaves", "merkle_nodes"}
 
 
 def ledger_objects(url: str) -> tuple[set[str], set[str]]:
@@ -49,7 +49,7 @@ def test_upgrade_downgrade_upgrade_then_check_finds_no_difference(store_url: str
     assert migrate.current(store_url) is None
 
     migrate.upgrade(store_url)
-    assert migrate.current(store_url) == migrate.head() == "0001"
+    assert migrate.current(store_url) == migrate.head() == "0002"
     tables, triggers = ledger_objects(store_url)
     assert tables == TABLES and triggers
     assert_update_refused(store_url)
@@ -81,11 +81,11 @@ def test_migrations_run_on_a_caller_connection_in_its_transaction(store_url: str
         with engine.connect() as conn:
             with conn.begin():
                 migrate.upgrade(conn)
-                assert migrate.current(conn) == "0001"
+                assert migrate.current(conn) == "0002"
             migrate.check(conn)
     finally:
         engine.dispose()
-    assert migrate.current(store_url) == "0001"
+    assert migrate.current(store_url) == "0002"
 
 
 def test_alembic_config_finds_the_migrations_from_any_directory(
@@ -95,7 +95,7 @@ def test_alembic_config_finds_the_migrations_from_any_directory(
     config = migrate.alembic_config(url)
     assert config.get_main_option("sqlalchemy.url") == url
     assert (Path(config.get_main_option("script_location") or "") / "env.py").is_file()
-    assert migrate.head() == "0001"
+    assert migrate.head() == "0002"
 
 
 def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp_path: Path) -> None:
@@ -103,3 +103,39 @@ def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp
         migrate.upgrade(f"sqlite:///{tmp_path / 'no-such-folder' / 'ledger.db'}")
     with pytest.raises(StoreUnavailable, match="database URL"):
         migrate.upgrade("not a url")
+
+
+def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(store_url: str) -> None:
+    from ledger import merkle
+    from ledger.store.sql import SqlEventStore
+
+    migrate.upgrade(store_url, "0001")
+    engine = make_engine(store_url)
+    try:
+        chains = [make_chain(f"s{n}", 7 + n) for n in range(3)]
+        with engine.begin() as conn:  # written at 0001, with no tree
+            from ledger.store.schema import events
+            from ledger.store.sql import _move_head, _to_row
+
+            for chain in chains:
+                conn.execute(events.insert(), [_to_row(e) for e in chain])
+                _move_head(conn, chain[-1].stream, chain[-1].seq, chain[-1].hash)
+        migrate.upgrade(engine)
+        store = SqlEventStore(engine, store_url)
+        assert store.tree_size() == 24
+        leaves, nodes = store.iter_tree()
+        expected = merkle.all_perfect([merkle.leaf_hash(e.hash) for chain in chains for e in chain])
+        assert {(0, i): bytes.fromhex(h) for i, _, h in leaves} | \
+            {(lv, i): bytes.fromhex(h) for lv, i, h in nodes} == expected
+        with store.transaction("s0") as tx:  # the append path goes on from the backfilled tree
+            tx.insert(make_chain("s0", 2, after=tx.head()))
+        from ledger.audit import verify_store
+
+        assert verify_store(store).ok
+        migrate.downgrade(engine, "0001")
+        assert migrate.current(engine) == "0001"
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM events").scalar() == 26
+            assert not {"merkle_leaves", "merkle_nodes"} & set(sa.inspect(conn).get_table_names())
+    finally:
+        engine.dispose()

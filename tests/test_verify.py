@@ -28,8 +28,13 @@ def ledger(store_url):
 
 
 def found(ledger):
+    """The breaks of the chains and around them, and the report (Merkle ones included)."""
     report = verify_store(ledger.store)
-    return {(p.stream, p.seq, p.kind) for p in report.problems}, report
+    return {(p.stream, p.seq, p.kind) for p in report.problems if p.kind != "merkle"}, report
+
+
+def tree_breaks(report):
+    return [p for p in report.problems if p.kind == "merkle"]
 
 
 def test_an_intact_store_verifies_every_stream(ledger):
@@ -82,35 +87,59 @@ def test_data_rewritten_with_the_same_meaning_is_still_named(ledger, store_url):
 
 def test_a_rewritten_hash_is_named_with_the_broken_link(ledger, store_url):
     tamper(store_url, "UPDATE events SET hash = :h WHERE stream = 't/c' AND seq = 5", h="f" * 64)
-    problems, _ = found(ledger)
+    problems, report = found(ledger)
     assert problems == {("t/c", 5, "content"), ("t/c", 6, "prev")}
+    assert [(p.stream, p.seq) for p in tree_breaks(report)] == [("t/c", 5)]
 
 
 def test_a_missing_row_in_the_middle_is_named_as_a_range(ledger, store_url):
     tamper(store_url, "DELETE FROM events WHERE stream = 't/a' AND seq IN (8, 9, 10)")
     problems, report = found(ledger)
     assert problems == {("t/a", 8, "missing")}
-    assert report.problems[0].last_seq == 10 and "seqs 8-10" in report.problems[0].where()
+    gap = next(p for p in report.problems if p.kind == "missing")
+    assert gap.last_seq == 10 and "seqs 8-10" in gap.where()
+    deleted = tree_breaks(report)
+    assert len(deleted) == 3 and all("no longer stored (deleted)" in p.reason for p in deleted)
 
 
 def test_swapped_rows_are_named(ledger, store_url):
     swap_rows(store_url, "t/b", 4, 5)
-    problems, _ = found(ledger)
-    assert ("t/b", 5, "order") in problems
-    assert {p[0] for p in problems} == {"t/b"}
+    problems, report = found(ledger)
+    assert problems == {("t/b", 5, "order")}
+    assert {(p.stream, p.seq) for p in tree_breaks(report)} == {("t/b", 4), ("t/b", 5)}
 
 
 def test_a_truncated_tail_is_named_by_the_stale_head(ledger, store_url):
     tamper(store_url, "DELETE FROM events WHERE stream = 't/c' AND seq > 9")
     problems, report = found(ledger)
     assert problems == {("t/c", 10, "head")}
-    assert "seqs 10-12 were removed (truncated)" in report.problems[0].reason
+    head = next(p for p in report.problems if p.kind == "head")
+    assert "seqs 10-12 were removed (truncated)" in head.reason
+    assert len(tree_breaks(report)) == 3
+
+
+def test_a_truncation_with_the_head_rewritten_too_is_named_by_the_tree(ledger, store_url):
+    tamper(store_url, "DELETE FROM events WHERE stream = 't/c' AND seq > 9")
+    head = column(store_url, "hash", "t/c", 9)
+    tamper(store_url, "UPDATE stream_heads SET seq = 9, hash = :h, version = NULL, state = NULL "
+           "WHERE stream = 't/c'", h=head)
+    problems, report = found(ledger)
+    assert problems == set()
+    assert len(tree_breaks(report)) == 3 and not report.ok
+
+
+def test_a_stream_deleted_with_its_head_is_named_by_the_tree(ledger, store_url):
+    tamper(store_url, "DELETE FROM events WHERE stream = 't/b'")
+    tamper(store_url, "DELETE FROM stream_heads WHERE stream = 't/b'")
+    _, report = found(ledger)
+    assert len(tree_breaks(report)) == 15 and not report.ok
 
 
 def test_a_deleted_stream_is_named(ledger, store_url):
     tamper(store_url, "DELETE FROM events WHERE stream = 't/b'")
-    problems, _ = found(ledger)
+    problems, report = found(ledger)
     assert problems == {("t/b", None, "deleted")}
+    assert len(tree_breaks(report)) == 15
 
 
 def test_every_broken_stream_is_reported_not_only_the_first(ledger, store_url, capsys):

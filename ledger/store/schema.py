@@ -12,6 +12,11 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
 * ``stream_heads``: per stream, the head ``(seq, hash)`` written with every
   append and, when ``version``/``state`` are set, the folded state at that head
   (a cache that can be rebuilt from the events at any time).
+* ``merkle_leaves`` and ``merkle_nodes`` (revision 0002): the Merkle tree over
+  the log in position order (``ledger.merkle``): leaf ``leaf_index`` is the
+  event at ``position``; ``merkle_nodes`` holds every perfect subtree above
+  the leaves (``level`` >= 1). Written in the append's transaction, never
+  updated or deleted (triggers refuse it, as for ``events``).
 """
 
 from __future__ import annotations
@@ -62,4 +67,21 @@ stream_heads = sa.Table(
     # NULL until a snapshot of the state at (seq, hash) is saved.
     sa.Column("version", sa.Integer, nullable=True),
     sa.Column("state", sa.Text, nullable=True),
+)
+
+merkle_leaves = sa.Table(
+    "merkle_leaves",
+    metadata,
+    sa.Column("leaf_index", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("position", sa.BigInteger, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.UniqueConstraint("position"),
+)
+
+merkle_nodes = sa.Table(
+    "merkle_nodes",
+    metadata,
+    sa.Column("level", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("node_index", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("hash", sa.String(64), nullable=False),
 )

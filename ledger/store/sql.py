@@ -46,7 +46,8 @@ from sqlalchemy.pool import StaticPool
 from ledger.errors import ConcurrencyError, StoreBusy, StoreUnavailable
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
-from ledger.store.schema import events, stream_heads
+from ledger import merkle
+from ledger.store.schema import events, merkle_leaves, merkle_nodes, stream_heads
 
 #: Seconds a writer waits for a lock held by other writers (SQLite: the write
 #: lock; PostgreSQL: ``lock_timeout``) before giving up with :class:`StoreBusy`
@@ -256,6 +257,41 @@ def _move_head(conn: Connection, stream: str, seq: int, hash: str) -> None:
     ))
 
 
+def _tree_size(conn: Connection) -> int:
+    last = conn.execute(sa.select(sa.func.max(merkle_leaves.c.leaf_index))).scalar()
+    return 0 if last is None else int(last) + 1
+
+
+def _tree_nodes(conn: Connection, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+    """Stored perfect subtrees by (level, index); level 0 are the leaves."""
+    found: dict[tuple[int, int], bytes] = {}
+    leaves = [i for level, i in keys if level == 0]
+    uppers = [(level, i) for level, i in keys if level > 0]
+    if leaves:
+        rows = conn.execute(sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.hash)
+                            .where(merkle_leaves.c.leaf_index.in_(leaves)))
+        found.update({(0, int(i)): bytes.fromhex(h) for i, h in rows})
+    if uppers:
+        rows = conn.execute(sa.select(merkle_nodes.c.level, merkle_nodes.c.node_index, merkle_nodes.c.hash)
+                            .where(sa.tuple_(merkle_nodes.c.level, merkle_nodes.c.node_index).in_(uppers)))
+        found.update({(int(level), int(i)): bytes.fromhex(h) for level, i, h in rows})
+    return found
+
+
+def _extend_tree(conn: Connection, batch: Sequence[StoredEvent], positions: Sequence[int]) -> None:
+    """Add the batch's leaves and the perfect subtrees they complete (the caller
+    holds the store-wide write order: SQLite's write lock, PostgreSQL's position lock)."""
+    size = _tree_size(conn)
+    frontier = _tree_nodes(conn, merkle.frontier_keys(size))
+    written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
+    conn.execute(merkle_leaves.insert(), [
+        {"leaf_index": i, "position": positions[i - size], "hash": h.hex()}
+        for level, i, h in written if level == 0])
+    nodes = [{"level": level, "node_index": i, "hash": h.hex()} for level, i, h in written if level > 0]
+    if nodes:
+        conn.execute(merkle_nodes.insert(), nodes)
+
+
 def _is_unique_violation(exc: sa.exc.IntegrityError) -> bool:
     orig = exc.orig
     if getattr(orig, "sqlstate", None) == "23505":  # psycopg: unique_violation
@@ -341,6 +377,7 @@ class SqlTransaction:
                 raise
             actual, _ = _head(self._conn, self.stream)
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
+        _extend_tree(self._conn, batch, positions)
         last = batch[-1]
         _move_head(self._conn, self.stream, last.seq, last.hash)
         return [attrs.evolve(ev, position=pos) for ev, pos in zip(batch, positions, strict=True)]
@@ -461,6 +498,35 @@ class SqlEventStore:
             if len(rows) < batch:
                 return
             last = rows[-1].position
+
+    def tree_size(self) -> int:
+        """How many leaves the Merkle tree has (one per event)."""
+        with self._begin() as conn:
+            return _tree_size(conn)
+
+    def tree_nodes(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+        """Stored perfect subtrees by (level, index) (level 0: the leaves); those missing are absent."""
+        with self._begin() as conn:
+            return _tree_nodes(conn, list(keys))
+
+    def leaf_indexes(self, positions: Sequence[int]) -> dict[int, int]:
+        """The leaf index of each event position that has one."""
+        with self._begin() as conn:
+            rows = conn.execute(sa.select(merkle_leaves.c.position, merkle_leaves.c.leaf_index)
+                                .where(merkle_leaves.c.position.in_(list(positions))))
+            return {int(p): int(i) for p, i in rows}
+
+    def iter_tree(self) -> tuple[list[tuple[Any, Any, Any]], list[tuple[Any, Any, Any]]]:
+        """Every stored leaf (leaf_index, position, hash) and node (level, index,
+        hash), as stored, in order (``verify`` checks them)."""
+        with self._begin() as conn:
+            leaves = [tuple(r) for r in conn.execute(
+                sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.position, merkle_leaves.c.hash)
+                .order_by(merkle_leaves.c.leaf_index))]
+            nodes = [tuple(r) for r in conn.execute(
+                sa.select(merkle_nodes.c.level, merkle_nodes.c.node_index, merkle_nodes.c.hash)
+                .order_by(merkle_nodes.c.level, merkle_nodes.c.node_index))]
+        return leaves, nodes
 
     def heads(self, stream: str | None = None) -> list[Head]:
         """The stored stream heads (of ``stream`` when given), undecoded."""
