@@ -22,8 +22,19 @@ DIRECTOR_TYPES = {"FindingMade", "RulingGiven", "RulingOverridden", "AdjustedSco
 APPEAL_TYPES = {"AppealLodged", "AppealDecided"}
 
 
-def build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
-    """The case file of one stream, as plain JSON data."""
+def build_casefile(ledger: Ledger, stream: str, digest: Any = None) -> dict[str, Any]:
+    """The case file of one stream, as plain JSON data; with a published
+    ``digest`` (``ledger.merkle.Digest``) it carries the inclusion proof of the
+    board's events (``proof``, checked by ``cli.py check-proof``)."""
+    case = _build_casefile(ledger, stream)
+    if digest is not None:
+        from ledger.transparency import prove_stream
+
+        case["proof"] = prove_stream(ledger.store, stream, digest)
+    return case
+
+
+def _build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
     events = [e.envelope() for e in ledger.events(stream)]
     state = ledger.state(stream)
     explanations = [e for e in events if e["type"] in ("ExplanationGiven", "ExplanationCorrected")]
@@ -347,6 +358,22 @@ NS {_e(b.get('ns') or '—')} · EW {_e(b.get('ew') or '—')} · scoring {_e(b.
 <h2>Every event, in order</h2>{_events(case)}
 <h2>Integrity</h2><p id="integrity">Head of the chain (seq {integrity['last_seq']}):
 <code>{_e(integrity['head'])}</code> — {verified}.<br>To verify: <code>{_e(integrity['how_to_verify'])}</code></p>
-<p class="small">Laws cited: {_e(', '.join(case['cited']))}</p>
+<p class="small">Laws cited: {_e(', '.join(case['cited']))}</p>{_proof_html(case)}
 </body></html>
 """
+
+
+def _proof_html(case: dict[str, Any]) -> str:
+    """The inclusion proof, with the events it covers, as JSON in the page:
+    ``cli.py check-proof case.html --digest D`` reads it (docs/reliability.md)."""
+    proof = case.get("proof")
+    if not proof:
+        return ""
+    import json
+
+    carried = json.dumps({"proof": proof, "events": case["events"]}, ensure_ascii=False)
+    return (f'\n<h2>Proof of publication</h2><p id="proof-summary">The events of this board are in '
+            f'the log the tournament published as digest <code>{_e(proof["digest"])}</code> '
+            f'({len(proof["events"])} event(s) proved). To check, with no database: '
+            f'<code>python cli.py check-proof THIS-FILE --digest {_e(proof["digest"])}</code></p>'
+            f'\n<pre id="proof" class="small" style="white-space:pre-wrap;word-break:break-all">{_e(carried)}</pre>')

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 import structlog
 
@@ -165,16 +166,26 @@ def log_cmd(ctx: click.Context, stream: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("stream", required=False)
+@click.option("--digest", "digest_text", default=None,
+              help="A published digest (cli.py digest): prove the store still holds what it held then.")
 @click.pass_context
-def verify(ctx: click.Context, stream: str | None) -> None:
+def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> None:
     """Check every hash chain (or STREAM's) and what surrounds them; exit 1 naming every break."""
     from ledger.audit import verify_store
     from ledger.service import check_stream_id
 
     if stream:
         check_stream_id(stream)
+    digest = _digest(digest_text) if digest_text else None
+    if digest is not None and stream:
+        raise BadInput("--digest covers the whole log: give no STREAM", field="STREAM", value=stream)
     with _open(ctx) as ledger:
         report = verify_store(ledger.store, stream)
+        if digest is not None:
+            from ledger.transparency import check_digest
+
+            against = check_digest(ledger.store, digest)
+            report = attrs.evolve(report, problems=report.problems + against.problems)
     for p in report.problems:
         click.echo(f"FAILED: {p.where()} ({p.kind}): {p.reason}", err=True)
     if report.problems:
@@ -183,6 +194,11 @@ def verify(ctx: click.Context, stream: str | None) -> None:
                    f"{', '.join(report.broken_streams) or 'the store'}", err=True)
         ctx.exit(1)
     click.echo(f"ok: {report.streams} stream(s) verified, {report.events} event(s)")
+    if digest is not None:
+        click.echo(f"ok: the store holds exactly the {digest.size} event(s) digest {digest.short()} "
+                   f"covered; {against.size - digest.size} appended since (now "
+                   f"{against.size}:{against.root}; consistency proof of {len(against.proof)} hash(es) "
+                   "verified)")
 
 
 @cli.command()
@@ -232,13 +248,17 @@ def rebuild(ctx: click.Context, streams: tuple[str, ...]) -> None:
 @click.option("--format", "fmt", type=click.Choice(["html", "json"]), default="html", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file (default: standard output).")
+@click.option("--digest", "digest_text", default=None,
+              help="A published digest: the case file carries the board's inclusion proof.")
 @click.pass_context
-def casefile(ctx: click.Context, stream: str, fmt: str, output: str | None) -> None:
+def casefile(ctx: click.Context, stream: str, fmt: str, output: str | None,
+             digest_text: str | None) -> None:
     """The appeal case file of a board: deal, auction, play, every event, rulings, integrity."""
     from ledger.casefile import build_casefile, render_html
 
+    digest = _digest(digest_text) if digest_text else None
     with _open(ctx) as ledger:
-        case = build_casefile(ledger, stream)
+        case = build_casefile(ledger, stream, digest=digest)
     text = render_html(case) if fmt == "html" else json.dumps(case, ensure_ascii=False, indent=1)
     if output:
         Path(output).write_text(text, encoding="utf-8")
@@ -289,6 +309,78 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int) -> None:
     else:
         for key, value in figures.items():
             click.echo(f"{key:>24}: {value}")
+
+
+# --- published digests and proofs (docs/reliability.md) ----------------------------
+
+def _digest(text: str):
+    from ledger.merkle import Digest
+
+    return Digest.parse(text)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="One object: size, root, digest, short.")
+@click.pass_context
+def digest(ctx: click.Context, as_json: bool) -> None:
+    """The Merkle tree head of the whole log, to publish (results sheet, federation)."""
+    from ledger.transparency import current_digest
+
+    with _open(ctx) as ledger:
+        head = current_digest(ledger.store)
+    if as_json:
+        click.echo(json.dumps({"size": head.size, "root": head.root, "digest": str(head),
+                               "short": head.short()}))
+        return
+    click.echo(str(head))
+    click.echo(f"{head.size} events; read out: {head.short()}")
+
+
+@cli.command()
+@click.argument("stream")
+@click.option("--digest", "digest_text", required=True, help="The published digest to prove against.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file (default: standard output).")
+@click.pass_context
+def prove(ctx: click.Context, stream: str, digest_text: str, output: str | None) -> None:
+    """The inclusion proof of STREAM's events under a published digest (JSON)."""
+    from ledger.service import check_stream_id
+    from ledger.transparency import prove_stream
+
+    digest = _digest(digest_text)
+    check_stream_id(stream)
+    with _open(ctx) as ledger:
+        proof = prove_stream(ledger.store, stream, digest)
+    text = json.dumps(proof, indent=1)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+        click.echo(f"proof of {len(proof['events'])} event(s) written to {output}")
+    else:
+        click.echo(text)
+
+
+@cli.command("check-proof")
+@click.argument("casefile_path", metavar="CASEFILE")
+@click.option("--digest", "digest_text", required=True, help="The digest the tournament published.")
+@click.pass_context
+def check_proof_cmd(ctx: click.Context, casefile_path: str, digest_text: str) -> None:
+    """Is the board in CASEFILE (HTML or JSON) the one under the published digest? No database."""
+    from ledger.transparency import check_proof, read_casefile
+
+    digest = _digest(digest_text)
+    events, proof = read_casefile(_read_input(casefile_path))
+    result = check_proof(events, proof, digest)
+    for problem in result.problems:
+        click.echo(f"FAILED: {problem}", err=True)
+    if not result.ok:
+        ctx.exit(1)
+    seqs = result.covered
+    click.echo(f"ok: stream {result.stream!r} seq {seqs[0]}-{seqs[-1]} are in the log published as "
+               f"{digest.short()} ({len(seqs)} event(s), each recomputed from its content)"
+               if seqs else f"ok: no event of {result.stream!r} is under this digest")
+    if result.not_covered:
+        click.echo(f"not covered: seq {', '.join(map(str, result.not_covered))} appended after "
+                   "the digest was taken")
 
 
 def _safe_url(url: str) -> str:

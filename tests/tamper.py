@@ -3,6 +3,7 @@ function first drops the append-only triggers, as such a tamperer would."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import sqlalchemy as sa
@@ -62,5 +63,64 @@ def swap_rows(url: str, stream: str, seq_a: int, seq_b: int) -> None:
             for row in rows.values():
                 conn.execute(sa.text(f"INSERT INTO events (position, {cols}){overriding} VALUES "
                                      f"(:position, {', '.join(':' + c for c in COLUMNS)})"), row)
+    finally:
+        engine.dispose()
+
+
+def drop_tree_triggers(conn: sa.Connection) -> None:
+    for table in ("merkle_leaves", "merkle_nodes"):
+        if conn.dialect.name == "sqlite":
+            for name in (f"{table}_no_update", f"{table}_no_delete"):
+                conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name}")
+        else:
+            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {table}_no_update_delete ON {table}")
+            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}")
+
+
+def rewrite_history(url: str, stream: str, seq: int, data: dict[str, Any] | None = None,
+                    *, truncate_after: int | None = None) -> None:
+    """The perfect tamperer: change an event (or cut the stream's tail), then
+    recompute every later hash of its chain, the stream's head, and the whole
+    Merkle tree, so that everything inside the store agrees again."""
+    from ledger import merkle
+    from ledger.hashing import canonical_json, event_hash
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            drop_append_only_triggers(conn)
+            drop_tree_triggers(conn)
+            if truncate_after is not None:
+                conn.execute(sa.text("DELETE FROM events WHERE stream = :s AND seq > :q"),
+                             {"s": stream, "q": truncate_after})
+            rows = conn.execute(sa.text("SELECT * FROM events WHERE stream = :s ORDER BY seq"),
+                                {"s": stream}).mappings().all()
+            prev = "0" * 64
+            for row in rows:
+                row = dict(row)
+                body = json.loads(row["data"])
+                if row["seq"] == seq and data is not None:
+                    body = data
+                h = event_hash(row["stream"], row["seq"], row["id"], row["type"], row["v"], body,
+                               {"role": row["actor_role"], "name": row["actor_name"]}, row["at"],
+                               json.loads(row["causes"]), row["law"], prev)
+                conn.execute(sa.text("UPDATE events SET data = :d, prev = :p, hash = :h "
+                                     "WHERE position = :pos"),
+                             {"d": canonical_json(body), "p": prev, "h": h, "pos": row["position"]})
+                prev = h
+            conn.execute(sa.text("UPDATE stream_heads SET seq = :q, hash = :h, version = NULL, "
+                                 "state = NULL WHERE stream = :s"),
+                         {"q": rows[-1]["seq"], "h": prev, "s": stream})
+            conn.exec_driver_sql("DELETE FROM merkle_leaves")
+            conn.exec_driver_sql("DELETE FROM merkle_nodes")
+            events = conn.execute(sa.text("SELECT position, hash FROM events ORDER BY position")).all()
+            leaves = [merkle.leaf_hash(h) for _, h in events]
+            for i, (position, _) in enumerate(events):
+                conn.execute(sa.text("INSERT INTO merkle_leaves (leaf_index, position, hash) "
+                                     "VALUES (:i, :p, :h)"), {"i": i, "p": position, "h": leaves[i].hex()})
+            for (level, index), h in merkle.all_perfect(leaves).items():
+                if level:
+                    conn.execute(sa.text("INSERT INTO merkle_nodes (level, node_index, hash) "
+                                         "VALUES (:l, :i, :h)"), {"l": level, "i": index, "h": h.hex()})
     finally:
         engine.dispose()
