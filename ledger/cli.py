@@ -147,11 +147,29 @@ def _print_state(doc: dict[str, Any], as_json: bool) -> None:
 
 
 @cli.command("log")
-@click.argument("stream")
+@click.argument("stream", required=False)
 @click.option("--json", "as_json", is_flag=True, help="One envelope per line (spec section 2).")
+@click.option("--after", "after", type=click.IntRange(min=0), default=None,
+              help="The store-wide log after this position, in position order (JSON Lines).")
+@click.option("--follow", is_flag=True, help="With --after: keep printing events as they are committed.")
+@click.option("--poll", type=click.FloatRange(min=0.01), default=0.5, show_default=True,
+              help="With --follow: seconds between two reads.")
+@click.option("--idle", type=click.FloatRange(min=0), default=None,
+              help="With --follow: stop after this many seconds without a new event.")
 @click.pass_context
-def log_cmd(ctx: click.Context, stream: str, as_json: bool) -> None:
-    """The stream's events, in order, with who logged them and which Law applied."""
+def log_cmd(ctx: click.Context, stream: str | None, as_json: bool, after: int | None, follow: bool,
+            poll: float, idle: float | None) -> None:
+    """The stream's events, in order, with who logged them and which Law applied;
+    or, with --after, every stream's events after a position (a subscriber)."""
+    if after is not None or follow:
+        if stream is not None:
+            raise BadInput("give STREAM or --after, not both (--after reads every stream)",
+                           field="STREAM", value=stream)
+        _follow_log(ctx, after or 0, follow, poll, idle)
+        return
+    if stream is None:
+        raise BadInput("give a STREAM, or --after POSITION for the store-wide log", field="STREAM",
+                       value=None)
     with _open(ctx) as ledger:
         stored = ledger.events(stream)
     envelopes = [e.envelope() for e in stored]
@@ -162,6 +180,28 @@ def log_cmd(ctx: click.Context, stream: str, as_json: bool) -> None:
     from ledger.render import render_log
 
     _console().print(render_log(envelopes))
+
+
+def _follow_log(ctx: click.Context, after: int, follow: bool, poll: float, idle: float | None) -> None:
+    """Print every event with position > after, in position order; with
+    ``follow``, go on reading as writers commit (positions are handed out in
+    commit order, so remembering the last one printed misses nothing)."""
+    import time
+
+    last, quiet_since = after, time.monotonic()
+    with _open(ctx) as ledger:
+        while True:
+            for e in ledger.store.iter_all(after_position=last):
+                click.echo(json.dumps(e.envelope(), ensure_ascii=False))
+                assert e.position is not None
+                last, quiet_since = e.position, time.monotonic()
+            sys.stdout.flush()
+            if not follow or (idle is not None and time.monotonic() - quiet_since >= idle):
+                return
+            try:
+                time.sleep(poll)
+            except KeyboardInterrupt:  # pragma: no cover - the terminal's way out
+                return
 
 
 @cli.command()
