@@ -40,8 +40,10 @@ from typing import Any, Literal, overload
 import attrs
 
 from ledger.bridge import Call
-from ledger.formats.pbn import (RANKS, SEAT_NAMES, SUITS, PbnError, _deal_string, _next_seat,
-                                _side, _winner, claim_facts)
+from ledger.formats.pbn_facts import claim_facts
+from ledger.formats.pbn_notation import (RANKS, SEAT_NAMES, SUITS, _deal_string, _next_seat,
+                                         _side, _winner)
+from ledger.formats.pbn_scan import PbnError
 
 __all__ = ["LinCall", "LinError", "LinRecord", "lin_result", "read_lin", "record_to_facts",
            "record_tricks"]

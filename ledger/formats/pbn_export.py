@@ -33,7 +33,8 @@ from typing import Iterable
 
 from ledger import events as ev
 from ledger.bridge import SEATS, Call, Seat
-from ledger.formats.pbn import RESULT_RULING_PREFIX, _winner
+from ledger.formats.pbn_facts import RESULT_RULING_PREFIX
+from ledger.formats.pbn_notation import _winner
 from ledger.service import decode
 from ledger.store.base import StoredEvent
 from projections.state import TableState
