@@ -53,15 +53,16 @@ from typing import Literal, overload
 from ledger.formats.pbn_facts import (RESULT_RULING_PREFIX, _board_number, _names,  # noqa: F401
                                       _passed_out_unrecorded, _scoring, _sides, claim_facts,
                                       declarer_marked, is_complete_play, record_to_facts,
-                                      result_marked)
+                                      reported_result, result_marked)
 from ledger.formats.pbn_notation import (  # noqa: F401
     INSUFFICIENT, LEAD_OUT_OF_TURN, RANKS, REVOKE, ROOMS, SCORING, SEAT_NAMES, SEATS, SKIPPED,
     STRAINS, SUIT_SYMBOLS, SUITS, VULNERABILITY, PbnCall, _canonical_call, _card, _CARD_ORDER,
     _closing_passes, _contract, _deal_string, _next_seat, _partner, _play_items, _score_ns,
     _seat_tag, _side, _tricks, _vulnerability, _winner, auction, auction_calls,
-    auction_irregularities, deal_hands, notes, play_irregularities, play_tricks, record_result,
+    auction_irregularities, auction_contract, auction_shift, contract_of_calls, deal_hands,
+    effective_contract, effective_declarer, leading_passes, notes, play_irregularities, play_tricks, record_result,
     trick_winners)
-from ledger.formats.pbn_scan import (NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
+from ledger.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
                                      _build_record, _scan)
 
 __all__ = [

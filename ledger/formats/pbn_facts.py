@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.formats.pbn_notation import (
-    ROOMS, SCORING, SKIPPED, PbnCall, _contract, _deal_string, _next_seat,
-    _partner, _seat_tag, _side, _vulnerability, _winner, auction, deal_hands, notes, play_tricks,
-    record_result)
+    ROOMS, SCORING, SKIPPED, PbnCall, _card, _contract, _deal_string, _next_seat, _partner,
+    _seat_tag, _side, _vulnerability, _winner, auction, deal_hands, effective_contract,
+    effective_declarer, leading_passes, notes, play_tricks, record_result)
 from ledger.formats.pbn_scan import PbnRecord
 
 def _scoring(record: PbnRecord) -> str | None:
@@ -76,14 +76,55 @@ def claim_facts(declarer: str, tricks: list[list[tuple[str, str]]], trump: str |
             {"type": "ClaimAgreed", "by": _next_seat(declarer)}]
 
 
-def _passed_out_unrecorded(record: PbnRecord) -> bool:
-    """``Contract "Pass"`` with a Score but no Auction: passed out, the calls not written."""
+def _passed_out_unrecorded(record: PbnRecord, scores_written: bool = True) -> bool:
+    """``Contract "Pass"`` and no Auction: passed out, the calls not written, when the
+    record has a Score, or when the file writes no Score for the board's played
+    results (``scores_written`` False: then a missing Score says nothing).  A
+    ``Contract "Pass"`` without a Score in a file that scores the board's other
+    tables is an unplayed board."""
     contract = _contract(record)
-    return contract == "Pass" and not auction(record) and \
-        record.tags.get("Score", "").strip() not in ("", "?")
+    if contract != "Pass" or auction(record):
+        return False
+    return record.tags.get("Score", "").strip() not in ("", "?") or not scores_written
 
 
-def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
+def _opening_lead(record: PbnRecord) -> str | None:
+    """The first card of the Play section (the opening leader's column of trick 1)."""
+    for token in record.sections.get("Play", []):
+        card = _card(token.rstrip("!?"))
+        if card is not None:
+            return card
+        if token in ("*", "-"):
+            return None
+    return None
+
+
+def reported_result(record: PbnRecord) -> dict[str, Any] | None:
+    """A record with a Contract but no Auction (a club traveller written as records):
+    the ``ResultReported`` fact of its Contract, Declarer, Result and lead (the
+    Play section's first card), or None when it cannot be scored (no Declarer or
+    no Result).  The Play section is not logged: without the calls there is no
+    auction to end, and cards would read as exposed during the auction."""
+    contract = _contract(record)
+    if not isinstance(contract, tuple) or auction(record):
+        return None
+    declarer = _seat_tag(record, "Declarer")
+    result = record_result(record)
+    if declarer is None or result is None or result["tricks"] is None:
+        return None
+    level, strain, risk = contract
+    fact: dict[str, Any] = {"type": "ResultReported", "contract": f"{level}{strain}",
+                            "declarer": declarer, "risk": risk, "tricks": result["tricks"]}
+    lead = _opening_lead(record)
+    if lead is not None:
+        fact["lead"] = lead
+    if sum(1 for t in record.sections.get("Play", []) if _card(t.rstrip("!?"))) > 1:
+        fact["text"] = "the record's Play section is not logged: it has no auction"
+    return fact
+
+
+def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
+                    scores_written: bool = True) -> list[dict[str, Any]]:
     """The record as ledger facts (LEDGER-SPEC 3, JSON Lines form).
 
     * ``BoardOpened`` from Board, Dealer, Vulnerable, Deal, Scoring, Table,
@@ -95,9 +136,15 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
       logged as called (LHO's next call accepts it, 27A1); a turn marked
       ``^S`` is skipped: no call is logged for it, and the next seat's call
       is the one out of rotation that LHO accepted (29A).
-      ``Contract "Pass"`` with a Score but no Auction is four passes from
-      the dealer (the only auction that passes a board out); without a Score
-      (an unplayed board) only ``BoardOpened`` is logged.
+      ``Contract "Pass"`` with no Auction is four passes from the dealer (the
+      only auction that passes a board out) when the record has a Score or
+      the file writes no Score for the board (``scores_written`` False); else
+      (an unplayed board) only ``BoardOpened`` is logged.  ``shift``: the
+      calls are read ``shift`` seats after the Auction tag's seat, the seats
+      from the dealer to there passing first (see
+      :func:`~ledger.formats.pbn_notation.auction_shift`).
+    * A Contract with no Auction: ``ResultReported`` (:func:`reported_result`)
+      and no call or card.  No Contract tag: the contract is the auction's.
     * One ``CardPlayed`` per card in the order played.  A lead marked ``^L``
       (out of turn, accepted) leads its trick; the next card, played to it by
       the next player, is the acceptance (53A; 54B for the opening lead).
@@ -134,9 +181,16 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
     opened.update({k: v for k, v in optional.items() if v is not None})
 
     facts = [opened]
-    calls = auction(record)
-    if _passed_out_unrecorded(record):
+    calls = auction(record, shift)
+    if shift:
+        calls = [PbnCall(seat, call) for seat, call in leading_passes(record, shift)] + calls
+    if _passed_out_unrecorded(record, scores_written):
         calls = [PbnCall(_next_seat(dealer, i), "Pass") for i in range(4)]
+    reported = reported_result(record)
+    if reported is not None:
+        return facts + [reported]
+    if not calls:
+        return facts  # unplayed, or a result that cannot be scored: the play is not logged
     note_texts = notes(record, "Auction")
     logged = 0
     for call in calls:
@@ -150,9 +204,9 @@ def record_to_facts(record: PbnRecord, tournament: str) -> list[dict[str, Any]]:
                               "call_index": logged, "text": note_texts[n]})
 
     result = record_result(record)
-    contract = _contract(record)
+    contract = effective_contract(record)
     tricks = play_tricks(record)
-    declarer = _seat_tag(record, "Declarer")
+    declarer = effective_declarer(record)
     marked = declarer_marked(record)
     if marked and declarer is None:
         raise record.error('Declarer "^" must name the seat that played the hand', "Declarer",

@@ -195,11 +195,17 @@ def _closing_passes(calls: list[PbnCall]) -> int:
     return max(3 - trailing, 0)
 
 
-def auction(record: PbnRecord) -> list[PbnCall]:
-    """The Auction section as calls in order, each with its seat, notes and marks."""
+def auction(record: PbnRecord, shift: int = 0) -> list[PbnCall]:
+    """The Auction section as calls in order, each with its seat, notes and marks.
+
+    ``shift``: read the calls as starting ``shift`` seats after the Auction
+    tag's seat (see :func:`auction_shift`).
+    """
     if "Auction" not in record.tags:
         return []
     first = _seat_tag(record, "Auction")
+    if first is not None and shift:
+        first = _next_seat(first, shift)
     tokens = record.sections.get("Auction", [])
     if first is None:
         if tokens:
@@ -246,6 +252,91 @@ def auction(record: PbnRecord) -> list[PbnCall]:
         else:
             raise bad(f"{token!r} is not a call", token)
     return calls
+
+
+def contract_of_calls(calls: list[tuple[str, str]]) -> tuple[int, str, str, str] | None | Literal["Pass"]:
+    """``(level, strain, risk, declarer)`` once the calls end the auction (three
+    passes after a bid), ``"Pass"`` for four passes, None while it is not over.
+    ``calls`` are ``(seat, call)`` with calls as ``Pass``, ``X``, ``XX``, ``4S``."""
+    if len(calls) < 4 or any(c != "Pass" for _, c in calls[-3:]):
+        return None
+    bids = [(i, seat, c) for i, (seat, c) in enumerate(calls) if c not in ("Pass", "X", "XX")]
+    if not bids:
+        return "Pass" if len(calls) == 4 else None
+    index, seat, bid = bids[-1]
+    risk = ""
+    for _, c in calls[index + 1:]:
+        risk = {"X": "X", "XX": "XX"}.get(c, risk)
+    strain = bid[1:]
+    declarer = next(s for s, c in calls if c[1:] == strain and c[:1].isdigit()
+                    and _side(s) == _side(seat))
+    return int(bid[0]), strain, risk, declarer
+
+
+def auction_contract(record: PbnRecord, shift: int = 0
+                     ) -> tuple[int, str, str, str] | None | Literal["Pass"]:
+    """The contract and declarer the record's calls give (:func:`contract_of_calls`),
+    the calls read from ``shift`` seats after the Auction tag's seat with the
+    passes of the seats from the dealer to there before them."""
+    calls = [(c.seat, c.call) for c in auction(record, shift) if c.irregularity != SKIPPED]
+    if shift:
+        calls = leading_passes(record, shift) + calls
+    return contract_of_calls(calls)
+
+
+def leading_passes(record: PbnRecord, shift: int) -> list[tuple[str, str]]:
+    """The passes that a reading of the calls ``shift`` seats later puts before them:
+    one for each seat from the dealer up to the first caller of that reading."""
+    dealer = _seat_tag(record, "Dealer")
+    first = _seat_tag(record, "Auction")
+    if dealer is None or first is None:
+        return []
+    start = _next_seat(first, shift)
+    count = (SEATS.index(start) - SEATS.index(dealer)) % 4
+    return [(_next_seat(dealer, i), "Pass") for i in range(count)]
+
+
+def auction_shift(record: PbnRecord) -> int | None:
+    """How the calls must be read to agree with the record's own Contract and Declarer tags.
+
+    0 when they agree as written (or when the record states no contract and
+    declarer to compare with, or has no calls); ``k`` (1 to 3) when they agree
+    only if read ``k`` seats later, the seats before the first caller passing
+    (some archives write the calls from the first bid while the Auction tag
+    names the dealer); None when no reading agrees.
+    """
+    stated = _contract(record)
+    declarer = _seat_tag(record, "Declarer")
+    if not isinstance(stated, tuple) or declarer is None or not auction(record):
+        return 0
+    if record.tags.get("Declarer", "").strip().startswith("^"):
+        declarer = _partner(declarer)  # "^S": the auction's declarer is South's partner (54A)
+    if auction_contract(record) is None:
+        return 0  # the calls do not end the auction: nothing to compare them with
+    for shift in range(4):
+        got = auction_contract(record, shift)
+        if isinstance(got, tuple) and got[:2] == stated[:2] and got[3] == declarer:
+            return shift
+    return None
+
+
+def effective_contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal["Pass"]:
+    """The Contract tag, else the contract the complete auction gives (BBO leaves
+    Contract out on an unfinished board)."""
+    contract = _contract(record)
+    if contract is not None:
+        return contract
+    got = auction_contract(record)
+    return got[:3] if isinstance(got, tuple) else got  # type: ignore[return-value]
+
+
+def effective_declarer(record: PbnRecord) -> str | None:
+    """The Declarer tag, else the declarer the complete auction gives."""
+    declarer = _seat_tag(record, "Declarer")
+    if declarer is not None or "Contract" in record.tags and _contract(record) is not None:
+        return declarer
+    got = auction_contract(record)
+    return got[3] if isinstance(got, tuple) else None
 
 
 def auction_calls(record: PbnRecord) -> list[tuple[str, str | None]]:
@@ -406,9 +497,10 @@ def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
         return []
     if opening_leader is None:
         raise record.error("the Play tag names no seat", "Play", "")
-    contract = _contract(record)
+    contract = effective_contract(record)
     if contract is None or contract == "Pass":
-        raise record.error("a Play section needs a Contract to know the trump suit",
+        raise record.error("a Play section needs a Contract (or a complete auction) to know "
+                           "the trump suit",
                            "Contract", record.tags.get("Contract"))
     trump = None if contract[1] == "NT" else contract[1]
     hands = deal_hands(record)
@@ -458,7 +550,7 @@ def play_irregularities(record: PbnRecord) -> dict[str, str]:
 
 def trick_winners(record: PbnRecord) -> list[str]:
     """The winner of each complete trick of :func:`play_tricks`."""
-    contract = _contract(record)
+    contract = effective_contract(record)
     if not isinstance(contract, tuple):
         return []
     trump = None if contract[1] == "NT" else contract[1]

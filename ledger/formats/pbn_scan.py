@@ -80,6 +80,9 @@ class PbnRecord:
     commentary: list[str]
     notes: list[PbnNote] = attrs.field(factory=list)
     tag_lines: dict[str, int] = attrs.field(factory=dict)
+    inherited: tuple[str, ...] = ()
+    """Tags this record left out and took from the previous record of the same board
+    (:data:`BOARD_TAGS`)."""
 
     def line_of(self, tag: str) -> int:
         """The line of ``tag`` in the file (the record's first line if absent)."""
@@ -271,6 +274,32 @@ def _build_record(number: int, game: _RawGame, previous: dict[str, str],
             sticky[name] = value
     for name, value in sticky.items():
         tags.setdefault(name, value)
+    inherited = _inherit_board_tags(tags, previous)
     return PbnRecord(number=number, line=game.first_line, tags=tags, sections=sections,
-                     commentary=commentary, notes=found_notes, tag_lines=tag_lines)
+                     commentary=commentary, notes=found_notes, tag_lines=tag_lines,
+                     inherited=inherited)
+
+
+#: The tags of the board itself, which some archives leave out on the board's second
+#: table, relying on the record before (PBN 2.1 asks for "#" there).
+BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
+
+
+def _inherit_board_tags(tags: dict[str, str], previous: dict[str, str]) -> tuple[str, ...]:
+    """Fill the :data:`BOARD_TAGS` a record leaves out from the previous record when it is
+    the same board: the same Board tag, or no Board tag and no other Deal.  Returns the
+    tags taken (in place).  A record with nothing to inherit is left as it is (and
+    refused later for the missing tag)."""
+    missing = [t for t in BOARD_TAGS if t not in tags]
+    if not missing or not previous:
+        return ()
+    board, deal = tags.get("Board"), tags.get("Deal")
+    same = (board.strip() == previous.get("Board", "").strip()) if board is not None else (
+        deal is None or deal.strip() == previous.get("Deal", "").strip())
+    if not same:
+        return ()
+    taken = tuple(t for t in missing if previous.get(t, "").strip() not in ("", "?"))
+    for t in taken:
+        tags[t] = previous[t]
+    return taken
 
