@@ -31,6 +31,7 @@ from ledger import events as ev
 from ledger.errors import BadInput, LedgerError, NotAllowed
 from ledger.formats import lin as lin_format
 from ledger.formats import pbn as pbn_format
+from ledger.formats import pbn_tables
 from ledger.service import Ledger, check_stream_id, fold_events
 from ledger.store.base import StoredEvent
 from projections import snapshot as snapshots
@@ -57,6 +58,8 @@ class GameRecord:
     shifted), when it was."""
     inherited: tuple[str, ...] = ()
     """Tags the record left out and took from the previous record of the board."""
+    traveller: dict[str, float] | None = None
+    """A ``ScoreTable`` row: the file's matchpoints and percentages (``mp_ns``...)."""
 
 
 @attrs.frozen
@@ -114,6 +117,8 @@ class ImportReport:
     """Imported records with something to say (an LIN ``rs`` the play does not reach...)."""
     checks: list[str] = attrs.field(factory=list)
     """Comparisons of the ledger's results with the file's own tables (ScoreTable...)."""
+    check_mismatches: int = 0
+    """Rows of those tables whose figures differ from the ledger's."""
 
     @property
     def ok(self) -> bool:
@@ -148,6 +153,8 @@ class ImportReport:
         if self.inherited:
             parts.append(f"{len(self.inherited)} took Board/Dealer/Vulnerable/Deal from the "
                          "record before")
+        if self.checks:
+            parts.append(f"{self.check_mismatches} traveller or ranking figure(s) differ")
         if self.charset:
             parts.append(f"read as {self.charset}")
         return "; ".join(parts)
@@ -217,7 +224,9 @@ def _with_match(record: pbn_format.PbnRecord, opened: dict[str, Any]) -> dict[st
     return {**opened, "match": " v ".join(sorted(teams))}
 
 
-def read_records(text: str, fmt: str, tournament: str) -> tuple[list[GameRecord], list[RecordProblem]]:
+def read_records(text: str, fmt: str, tournament: str, *,
+                 totals: list[dict[str, str]] | None = None
+                 ) -> tuple[list[GameRecord], list[RecordProblem]]:
     """Every record of the file as facts; and the records that could not be read.
 
     PBN: a record whose calls end in another contract or declarer than its own
@@ -226,7 +235,7 @@ def read_records(text: str, fmt: str, tournament: str) -> tuple[list[GameRecord]
     otherwise.
     """
     if fmt == "pbn":
-        return _read_pbn_records(text, tournament)
+        return _read_pbn_records(text, tournament, totals if totals is not None else [])
     records: list[GameRecord] = []
     lin_records, errors = lin_format.read_lin(text, collect_errors=True)
     problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
@@ -279,12 +288,28 @@ def _describe(contract: Any) -> str:
     return f"{level}{strain}{risk} by {declarer}"
 
 
-def _read_pbn_records(text: str, tournament: str) -> tuple[list[GameRecord], list[RecordProblem]]:
+def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]]
+                      ) -> tuple[list[GameRecord], list[RecordProblem]]:
     records: list[GameRecord] = []
     pbn_records, errors = pbn_format.read_pbn(text, collect_errors=True)
     problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
     passes_out = _passes_out_without_score(pbn_records)
     for record in pbn_records:
+        try:
+            totals.extend(pbn_tables.total_score_table(record) or [])
+            if "ScoreTable" in record.tags:
+                for row in pbn_tables.traveller_rows(record, tournament):
+                    opened = row.facts[0]
+                    records.append(GameRecord(record.number, record.line_of("ScoreTable"),
+                                              opened["board"], row.table, row.facts,
+                                              row.stated, None, record.inherited, row.scored))
+                continue
+            if "TotalScoreTable" in record.tags and not any(
+                    t in record.tags for t in ("Auction", "Contract", "Play", "Result")):
+                continue  # the ranking only: no table's record
+        except pbn_format.PbnError as exc:
+            problems.append(RecordProblem(exc.record, exc.line, exc.reason))
+            continue
         try:
             shift = pbn_format.auction_shift(record)
             if shift is None:
@@ -469,7 +494,8 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
         raise BadInput(f"unknown format (expected {' or '.join(FORMATS)})", field="format", value=fmt)
     name = tournament or _file_tournament(fmt, text) or default_name
     prefix = slugify(name)
-    records, problems = read_records(text, fmt, name)
+    totals: list[dict[str, str]] = []
+    records, problems = read_records(text, fmt, name, totals=totals)
     report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems),
                           charset=charset)
     pairs = list(zip(records, stream_ids(prefix, records)))
@@ -482,7 +508,82 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
                 if progress is not None:
                     progress(done, len(records))
     report.failed.sort(key=lambda p: (p.number or 0, p.line or 0))
+    if any(r.traveller for r in records) or totals:
+        _check_travellers(ledger, report, records, totals)
     return report
+
+
+def _close(file_value: float, ledger_value: float | None, tolerance: float) -> bool:
+    return ledger_value is not None and abs(file_value - ledger_value) <= tolerance
+
+
+def _check_travellers(ledger: Ledger, report: ImportReport, records: Sequence[GameRecord],
+                      totals: list[dict[str, str]]) -> None:
+    """Compare the ledger's matchpoints and percentages with those of the file's
+    ``ScoreTable`` rows, and its ranking with the ``TotalScoreTable``; each difference
+    is a line of ``report.checks`` (``report.check_mismatches`` counts them).
+
+    Matchpoints agree when equal on the ledger's scale (2 per score beaten, 1 per
+    tie) or on half of it (1 and 1/2), as scoring programs write either;
+    percentages agree within half a point (files round them)."""
+    from projections.results import results
+
+    doc = results(report.tournament, tournament_streams(ledger, report.tournament))
+    by_key = {(b["board"], r["table"]): r for b in doc["boards"] for r in b["results"]}
+    imported = {r.number for r in report.imported}
+    rows = agreed = 0
+    for record in records:
+        if not record.traveller or record.number not in imported:
+            continue
+        got = by_key.get((record.board, record.table))
+        if got is None:
+            continue
+        rows += 1
+        ledger_values = dict(got)
+        if got.get("pct_ns") is not None:
+            ledger_values["pct_ew"] = round(100 - got["pct_ns"], 2)
+        diffs = []
+        for key, value in record.traveller.items():
+            mine = ledger_values.get(key)
+            ok = _close(value, mine, 0.5) if key.startswith("pct") else (
+                _close(value, mine, 0.01) or (mine is not None and _close(value, mine / 2, 0.01)))
+            if not ok:
+                diffs.append(f"{key} file {value:g}, ledger {'-' if mine is None else f'{mine:g}'}")
+        if diffs:
+            report.check_mismatches += 1
+            report.checks.append(f"ScoreTable board {record.board}, table {record.table} "
+                                 f"(record {record.number}): " + "; ".join(diffs))
+        else:
+            agreed += 1
+    if rows:
+        report.checks.insert(0, f"ScoreTable: {agreed} of {rows} row(s) agree with the ledger's "
+                                "matchpoints and percentages")
+    if totals:
+        standings = {row["name"]: row for row in doc.get("standings") or []}
+        pcts = [row.get("pct") or 0 for row in standings.values()]
+        same = 0
+        for row in totals:
+            pair = (row.get("PairId") or "").strip()
+            mine = standings.get(pair)
+            diffs = []
+            rank = row.get("Rank", "").strip()
+            if mine is None:
+                diffs.append("not in the ledger's ranking")
+            else:
+                # Ties share the best rank (1, 1, 3...), as rankings print them.
+                shared = 1 + sum(1 for p in pcts if p > (mine.get("pct") or 0))
+                if rank.isdigit() and int(rank) not in (shared, mine["rank"]):
+                    diffs.append(f"rank file {rank}, ledger {shared}")
+                pct = pbn_tables._number(row, "TotalPercentage")
+                if pct is not None and not _close(pct, mine.get("pct"), 0.5):
+                    diffs.append(f"percentage file {pct:g}, ledger {mine.get('pct')}")
+            if diffs:
+                report.check_mismatches += 1
+                report.checks.append(f"TotalScoreTable pair {pair}: " + "; ".join(diffs))
+            else:
+                same += 1
+        report.checks.append(f"TotalScoreTable: {same} of {len(totals)} pair(s) agree with the "
+                             "ledger's ranking")
 
 
 def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,

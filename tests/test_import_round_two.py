@@ -222,3 +222,79 @@ def test_batch_rolls_back_only_the_refused_append(store_url):
                 ledger.append("b/t2/b1", [opened, {"type": "CardPlayed", "seat": "N", "card": "SA"}])
             ledger.append("b/t3/b1", [opened])
         assert ledger.store.streams(prefix="b/") == ["b/t1/b1", "b/t3/b1"]
+
+
+# 8. Round trip: every card the table logged -----------------------------------------
+
+def _scenario_facts(name: str) -> list[dict]:
+    lines = (Path(__file__).parent / "scenarios" / name).read_text().splitlines()
+    return [json.loads(line) for line in lines if line.startswith("{") and '"type"' in line]
+
+
+def test_export_keeps_a_refused_lead_out_of_turn_and_reimport_logs_every_card(ledger):
+    from ledger.records import export_pbn, import_text
+    ledger.append("s/t1/b3", _scenario_facts("lead-54d-1997-refused-forbid-suit.jsonl"))
+    logged = [(e.data["seat"], e.data["card"]) for e in ledger.events("s/t1/b3")
+              if e.type == "CardPlayed"]
+    assert logged[0] == ("E", "H2")            # the lead out of turn, not accepted
+    text = export_pbn(ledger, ["s/t1/b3"])
+    assert "- - H2 ^O -" in text               # columns W N E S, from the opening leader
+    report = import_text(ledger, text, "pbn", tournament="again")
+    stream = report.imported[0].stream
+    again = [(e.data["seat"], e.data["card"]) for e in ledger.events(stream)
+             if e.type == "CardPlayed"]
+    assert again == logged
+
+
+def test_a_card_marked_not_counted_stands_alone_on_its_row():
+    text = (DATA / "shifted-auction.pbn").read_text().replace("SK SJ SQ ST\n", "SK ^O SJ SQ ST\n", 1)
+    records, errors = read_pbn(text, collect_errors=True)
+    assert errors and "stands alone on its row" in errors[0].reason
+
+
+# 2. Travellers: ScoreTable and TotalScoreTable ---------------------------------------
+
+def test_each_scoretable_row_is_that_tables_result_with_its_lead(ledger):
+    report = _import(ledger, "traveller.pbn")
+    assert report.ok and len(report.imported) == 4 and report.charset == "ISO-8859-1"
+    row1 = ledger.events("traveller/t1/b1")
+    assert [e.type for e in row1] == ["BoardOpened", "ResultReported", "ResultRecorded"]
+    assert (row1[0].data["ns"], row1[0].data["ew"]) == ("1", "5")
+    assert row1[1].data == {"contract": "3NT", "declarer": "N", "risk": "", "tricks": 9,
+                            "lead": "SA"}
+    assert row1[1].actor.role == "director"
+    assert ledger.state("traveller/t2/b1")["result"]["score_ns"] == -50
+    assert ledger.state("traveller/t3/b1")["result"]["contract"] == "Pass"
+    adjusted = ledger.events("traveller/t4/b1")[1]
+    assert adjusted.type == "AdjustedScoreAwarded"
+    assert (adjusted.data["ns"], adjusted.data["ew"]) == ("A+", "A-")
+
+
+def test_the_ledgers_matchpoints_and_ranking_are_compared_with_the_files(ledger):
+    report = _import(ledger, "traveller.pbn")
+    assert report.check_mismatches == 0
+    assert report.checks == [
+        "ScoreTable: 4 of 4 row(s) agree with the ledger's matchpoints and percentages",
+        "TotalScoreTable: 8 of 8 pair(s) agree with the ledger's ranking"]
+
+
+def test_a_traveller_figure_that_differs_is_reported(ledger):
+    text = (DATA / "traveller.pbn").read_bytes()
+    text = text.replace(b" 3  3  7 Pass  -  - -        0      0 3.00 3.00  50  50",
+                        b" 3  3  7 Pass  -  - -        0      0 2.00 4.00  33  67")
+    text = text.replace(b' 3  4  3.60  60.0 "Eve - Finn"', b' 2  4  3.60  61.0 "Eve - Finn"')
+    report = import_data(ledger, text, "pbn")
+    assert report.ok and report.check_mismatches == 2
+    assert "ScoreTable board 1, table 3 (record 1): mp_ns file 2, ledger 3; mp_ew file 4, " \
+        "ledger 3; pct_ns file 33, ledger 50; pct_ew file 67, ledger 50" in report.checks
+    assert "TotalScoreTable pair 4: rank file 2, ledger 3; percentage file 61, ledger 60.0" \
+        in report.checks
+    assert "2 traveller or ranking figure(s) differ" in report.summary()
+
+
+def test_a_scoretable_row_that_cannot_be_scored_fails_the_record_naming_the_row():
+    from ledger.records import read_records
+    text = (DATA / "traveller.pbn").read_text(encoding="latin-1").replace(
+        " 2  2  6 4S    S  9 HQ", " 2  2  6 4S    -  9 HQ")
+    records, problems = read_records(text, "pbn", "t")
+    assert problems[0].number == 1 and "ScoreTable row 2" in problems[0].reason

@@ -60,7 +60,7 @@ from ledger.formats.pbn_notation import (  # noqa: F401
     _closing_passes, _contract, _deal_string, _next_seat, _partner, _play_items, _score_ns,
     _seat_tag, _side, _tricks, _vulnerability, _winner, auction, auction_calls,
     auction_irregularities, auction_contract, auction_shift, contract_of_calls, deal_hands,
-    effective_contract, effective_declarer, leading_passes, notes, play_irregularities, play_tricks, record_result,
+    effective_contract, effective_declarer, leading_passes, NOT_COUNTED, notes, play_sequence, play_irregularities, play_tricks, record_result,
     trick_winners)
 from ledger.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
                                      _build_record, _scan)

@@ -12,7 +12,7 @@ from typing import Any
 from ledger.formats.pbn_notation import (
     ROOMS, SCORING, SKIPPED, PbnCall, _card, _contract, _deal_string, _next_seat, _partner,
     _seat_tag, _side, _vulnerability, _winner, auction, deal_hands, effective_contract,
-    effective_declarer, leading_passes, notes, play_tricks, record_result)
+    effective_declarer, leading_passes, notes, play_sequence, play_tricks, record_result)
 from ledger.formats.pbn_scan import PbnRecord
 
 def _scoring(record: PbnRecord) -> str | None:
@@ -123,6 +123,34 @@ def reported_result(record: PbnRecord) -> dict[str, Any] | None:
     return fact
 
 
+def board_opened(record: PbnRecord, tournament: str) -> dict[str, Any]:
+    """The record's ``BoardOpened`` (Board, Dealer, Vulnerable, Deal, Scoring, Table,
+    Room, the pairs or teams)."""
+    board = _board_number(record)
+    hands = deal_hands(record)
+    if hands is None:
+        raise record.error("the record has no Deal", "Deal")
+    dealer = _seat_tag(record, "Dealer")
+    if dealer is None:
+        raise record.error("the record has no Dealer", "Dealer")
+    vulnerability = _vulnerability(record)
+    if vulnerability is None:
+        raise record.error("the record has no Vulnerable tag", "Vulnerable")
+    scoring = _scoring(record)
+    ns, ew = _sides(record, scoring)
+    table = record.tags.get("Table", "").strip()
+    opened: dict[str, Any] = {
+        "type": "BoardOpened", "tournament": tournament, "board": board,
+        "table": table if table and table != "?" else str(record.number),
+        "dealer": dealer, "vulnerability": vulnerability, "deal": _deal_string(hands),
+    }
+    optional = {"ns": ns, "ew": ew, "scoring": scoring,
+                "room": ROOMS.get(record.tags.get("Room", "").strip().upper())}
+    opened.update({k: v for k, v in optional.items() if v is not None})
+
+    return opened
+
+
 def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
                     scores_written: bool = True) -> list[dict[str, Any]]:
     """The record as ledger facts (LEDGER-SPEC 3, JSON Lines form).
@@ -158,28 +186,8 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
     * ``[Result "^n"]``: a ``RulingGiven`` by the director saying that the
       record's result is after a rectification it does not describe.
     """
-    board = _board_number(record)
-    hands = deal_hands(record)
-    if hands is None:
-        raise record.error("the record has no Deal", "Deal")
-    dealer = _seat_tag(record, "Dealer")
-    if dealer is None:
-        raise record.error("the record has no Dealer", "Dealer")
-    vulnerability = _vulnerability(record)
-    if vulnerability is None:
-        raise record.error("the record has no Vulnerable tag", "Vulnerable")
-    scoring = _scoring(record)
-    ns, ew = _sides(record, scoring)
-    table = record.tags.get("Table", "").strip()
-    opened: dict[str, Any] = {
-        "type": "BoardOpened", "tournament": tournament, "board": board,
-        "table": table if table and table != "?" else str(record.number),
-        "dealer": dealer, "vulnerability": vulnerability, "deal": _deal_string(hands),
-    }
-    optional = {"ns": ns, "ew": ew, "scoring": scoring,
-                "room": ROOMS.get(record.tags.get("Room", "").strip().upper())}
-    opened.update({k: v for k, v in optional.items() if v is not None})
-
+    opened = board_opened(record, tournament)
+    dealer = opened["dealer"]
     facts = [opened]
     calls = auction(record, shift)
     if shift:
@@ -211,12 +219,13 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
     if marked and declarer is None:
         raise record.error('Declarer "^" must name the seat that played the hand', "Declarer",
                            record.tags.get("Declarer"))
-    for number, trick in enumerate(tricks, start=1):
-        for position, (seat, card) in enumerate(trick):
-            facts.append({"type": "CardPlayed", "seat": seat, "card": card})
-            if number == 1 and position == 0 and marked:
-                # 54A: the auction's declarer spreads his own hand and becomes dummy.
-                facts.append({"type": "DummySpreadStarted", "seat": _partner(declarer)})
+    first_counted = True
+    for seat, card, counted in play_sequence(record):
+        facts.append({"type": "CardPlayed", "seat": seat, "card": card})
+        if counted and first_counted and marked:
+            # 54A: the auction's declarer spreads his own hand and becomes dummy.
+            facts.append({"type": "DummySpreadStarted", "seat": _partner(declarer)})
+        first_counted = first_counted and not counted
 
     complete = len(tricks) == 13 and all(len(t) == 4 for t in tricks)
     if logged and isinstance(contract, tuple) and result is not None \

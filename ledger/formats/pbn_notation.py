@@ -170,6 +170,9 @@ SKIPPED = "S"        # "- ^S" (or a call marked ^S): a seat's turn skipped by a 
                      # out of rotation that was accepted (29A); no call of its own
 REVOKE = "R"         # after a card: a revoke, not noticed (no rectification)
 LEAD_OUT_OF_TURN = "L"  # after a card: a lead out of turn, accepted (53A, 54A)
+NOT_COUNTED = "O"     # after a card (ours, on a row of its own): a card the table logged that
+                     # did not count as played (a lead out of turn not accepted, 54D, 56):
+                     # logged as played at that point, in no trick
 _SUFFIX = re.compile(r"[!?]{1,2}")
 
 
@@ -446,10 +449,12 @@ def _winner(trick: list[tuple[str, str]], trump: str | None) -> str:
     return best_seat
 
 
-def _play_items(record: PbnRecord) -> tuple[list[str | None], dict[str, str]]:
-    """The Play tokens as cards or None (``-``), up to ``*``; and the cards' ``^x`` marks."""
+def _play_items(record: PbnRecord) -> tuple[list[str | None], dict[str, str], set[int]]:
+    """The Play tokens as cards or None (``-``), up to ``*``; the cards' ``^x`` marks;
+    and the positions in the items of the cards marked ``^O`` (:data:`NOT_COUNTED`)."""
     items: list[str | None] = []
     marks: dict[str, str] = {}
+    not_counted: set[int] = set()
 
     def bad(reason: str, token: str) -> PbnError:
         return record.error(f"Play: {reason}", "Play", token)
@@ -464,7 +469,10 @@ def _play_items(record: PbnRecord) -> tuple[list[str | None], dict[str, str]]:
             last = items[-1] if items else None
             if last is None:
                 raise bad(f"{token!r} does not follow a card", token)
-            marks[last] = m.group(1).upper()
+            if m.group(1).upper() == NOT_COUNTED:
+                not_counted.add(len(items) - 1)
+            else:
+                marks[last] = m.group(1).upper()
         elif token == "+":
             continue
         elif ended:
@@ -476,7 +484,7 @@ def _play_items(record: PbnRecord) -> tuple[list[str | None], dict[str, str]]:
             if card is None:
                 raise bad(f"{token!r} is not a card", token)
             items.append(card)
-    return items, marks
+    return items, marks, not_counted
 
 
 def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
@@ -489,12 +497,19 @@ def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
     ``^L`` (a lead out of turn, accepted) leads its trick.  The last trick may
     be incomplete (a claim).
     """
+    return _play_rows(record)[0]
+
+
+def _play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
+                                           dict[int, list[tuple[str, str]]]]:
+    """:func:`play_tricks`, and the cards not counted (``^O``) by the 0-based number of
+    the trick they come before."""
     if "Play" not in record.tags:
-        return []
+        return [], {}
     opening_leader = _seat_tag(record, "Play")
-    items, marks = _play_items(record)
+    items, marks, not_counted = _play_items(record)
     if not any(items):
-        return []
+        return [], {}
     if opening_leader is None:
         raise record.error("the Play tag names no seat", "Play", "")
     contract = effective_contract(record)
@@ -510,9 +525,23 @@ def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
     rows[-1] = rows[-1] + [None] * (4 - len(rows[-1]))
     columns = [_next_seat(opening_leader, i) for i in range(4)]
     tricks: list[list[tuple[str, str]]] = []
+    uncounted: dict[int, list[tuple[str, str]]] = {}
     played: set[str] = set()
     leader = opening_leader
-    for number, row in enumerate(rows, start=1):
+    number = 0
+    for index, row in enumerate(rows):
+        marked = [k for k in range(4) if index * 4 + k in not_counted]
+        if marked:
+            if sum(card is not None for card in row) != 1:
+                raise record.error("Play: a card marked ^O (not counted) stands alone on its "
+                                   "row", "Play", row[marked[0]])
+            seat, card = columns[marked[0]], row[marked[0]]
+            if owner is not None and owner[card] != seat:  # type: ignore[index]
+                raise record.error(f"Play: {SEAT_NAMES[seat]} logs {card}, which the deal "
+                                   f"gives to {SEAT_NAMES[owner[card]]}", "Play", card)  # type: ignore[index]
+            uncounted.setdefault(len(tricks), []).append((seat, card))  # type: ignore[arg-type]
+            continue
+        number += 1
         by_seat = dict(zip(columns, row))
         out_of_turn = [seat for seat, card in by_seat.items()
                        if card is not None and marks.get(card) == LEAD_OUT_OF_TURN]
@@ -540,12 +569,25 @@ def play_tricks(record: PbnRecord) -> list[list[tuple[str, str]]]:
             leader = _winner(trick, trump)  # type: ignore[arg-type]
     if len(tricks) > 13:
         raise record.error(f"Play: {len(tricks)} tricks, more than 13", "Play")
-    return tricks  # type: ignore[return-value]
+    return tricks, uncounted  # type: ignore[return-value]
 
 
 def play_irregularities(record: PbnRecord) -> dict[str, str]:
     """Irregularity marks of the play: card -> the letter of ``^x`` (``"R"``, ``"L"``...)."""
     return _play_items(record)[1]
+
+
+def play_sequence(record: PbnRecord) -> list[tuple[str, str, bool]]:
+    """Every card of the Play section in the order the table logged it: ``(seat, card,
+    counted)``; a card marked ``^O`` (:data:`NOT_COUNTED`) comes, uncounted, before the
+    trick of the row after it."""
+    tricks, uncounted = _play_rows(record)
+    out: list[tuple[str, str, bool]] = []
+    for number in range(len(tricks) + 1):
+        out += [(seat, card, False) for seat, card in uncounted.get(number, [])]
+        if number < len(tricks):
+            out += [(seat, card, True) for seat, card in tricks[number]]
+    return out
 
 
 def trick_winners(record: PbnRecord) -> list[str]:
