@@ -30,6 +30,11 @@ def check_fact(state, event: ev.Event) -> None:
     if isinstance(event, ev.BoardOpened):
         raise BadInput("the board is already opened (BoardOpened comes once, first)", field="type",
                        value=event.TYPE)
+    if state.result is not None and not state.auction and not state.tricks \
+            and event.FAMILY in ("auction", "play"):
+        raise BadInput("the table's result was reported without its calls and cards "
+                       "(ResultReported): no call or card can follow it", field="type",
+                       value=event.TYPE, event_type=event.TYPE)
     if isinstance(event, _CARD_IN_HAND):
         _check_holds(state, event.seat, event.card, event.TYPE)  # type: ignore[attr-defined]
     elif isinstance(event, ev.CardWithdrawn):
@@ -48,6 +53,20 @@ def check_fact(state, event: ev.Event) -> None:
         check_adjusted_score(event)
     elif isinstance(event, ev.MissingCardFound):
         _check_dealt(state, event.seat, event.card, event.TYPE)
+    elif isinstance(event, ev.ResultReported):
+        _check_reported(state, event)
+
+
+def _check_reported(state, event: ev.ResultReported) -> None:
+    """A reported result (a traveller row) is the table's whole record: a table that already
+    has calls, cards or a result cannot have one; a contract needs declarer and tricks."""
+    if state.auction or state.tricks or state.result is not None:
+        raise BadInput("the table already has calls, cards or a result", field="type",
+                       value=event.TYPE, event_type=event.TYPE)
+    if event.contract != "Pass" and (event.declarer is None or event.tricks is None):
+        field = "declarer" if event.declarer is None else "tricks"
+        raise BadInput(f"a reported contract needs its {field}", field=field, value=None,
+                       event_type=event.TYPE)
 
 
 def _check_dealt(state, seat: Seat, card: Card, type_: str, field: str = "card") -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from ledger.cli import _console, _open, _read_input, cli
+from ledger.cli import _console, _open, cli
 from ledger.errors import BadInput
 
 EXIT_SOME_RECORDS_FAILED = 2
@@ -36,43 +36,70 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
     from ledger.records import detect_format
 
     fmt = detect_format(file, fmt)
-    text = _read_input(file)
+    data = _read_bytes(file)
     with _open(ctx, create=True) as ledger:
-        report = _run_import(ledger, text, fmt, tournament, Path(file).stem)
+        report = _run_import(ledger, data, fmt, tournament, Path(file).stem)
     if as_json:
         click.echo(json.dumps({
             "tournament": report.tournament, "format": report.format, "records": report.records,
             "imported": len(report.imported), "events": report.events,
             "already_stored": sum(r.retried for r in report.imported),
+            "charset": report.charset,
+            "agreed": report.agreed, "unstated": report.unstated,
+            "repaired": [{"record": n, "reason": why} for n, why in report.repaired],
+            "refused_by_reason": report.refused_by_reason(),
+            "inherited": [{"record": n, "tags": list(tags)} for n, tags in report.inherited],
+            "unfinished": report.unfinished,
+            "warnings": [{"record": p.number, "line": p.line, "reason": p.reason}
+                         for p in report.warnings],
+            "checks": report.checks,
             "streams": [r.stream for r in report.imported],
-            "failed": [{"record": p.number, "line": p.line, "reason": p.reason,
+            "failed": [{"record": p.number, "line": p.line, "reason": p.reason, "kind": p.kind,
                         "message": str(p)} for p in report.failed],
         }, ensure_ascii=False))
     else:
-        retried = sum(r.retried for r in report.imported)
-        click.echo(f"{report.tournament}: {len(report.imported)} of {report.records} record(s) "
-                   f"imported ({report.events} events"
-                   + (f"; {retried} already stored" if retried else "") + ")")
+        click.echo(report.summary())
+        for number, why in report.repaired:
+            click.echo(f"REPAIRED: record {number}: {why}")
+        for number, tags in report.inherited:
+            click.echo(f"INHERITED: record {number}: {', '.join(tags)} from the record before")
+        for warning in report.warnings:
+            click.echo(f"NOTE: {warning}")
+        for line in report.checks:
+            click.echo(f"CHECK: {line}")
     for problem in report.failed:
-        click.echo(f"FAILED: {problem}", err=True)
+        click.echo(f"FAILED: {problem} [{problem.kind}]", err=True)
     if not report.ok:
         ctx.exit(EXIT_SOME_RECORDS_FAILED)
 
 
-def _run_import(ledger, text: str, fmt: str, tournament: str | None, default_name: str):
-    from ledger.records import import_text
+def _read_bytes(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise BadInput(f"cannot read the file: {exc.strerror}", field="FILE", value=path) from None
+
+
+def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_name: str):
+    from ledger.records import import_data
 
     if not sys.stderr.isatty():
-        return import_text(ledger, text, fmt, tournament=tournament, default_name=default_name)
-    from rich.progress import Progress
+        return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name)
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
 
-    with Progress(transient=True) as progress:
+    columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("records"),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("importing", total=None)
 
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return import_text(ledger, text, fmt, tournament=tournament, default_name=default_name,
+        return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name,
                            progress=advance)
 
 

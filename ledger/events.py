@@ -688,6 +688,29 @@ class AdjustedScoreAwarded(Event):
     law: str = F(_citation)
 
 
+def _reported_contract(value: object) -> str:
+    if value in ("Pass", "pass", "PASS"):
+        return "Pass"
+    call = Call.parse(value)
+    if not call.is_bid:
+        raise ValueError("expected a bid (4S, 3NT) or 'Pass'")
+    return str(call)
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class ResultReported(Event):
+    """A table's result as the director or a scoring program recorded it (a
+    traveller row, a record without its auction): no call or card is logged.
+    The fold takes it as the table's result; the engine scores it (Law 77)."""
+    contract: str = F(_reported_contract)
+    declarer: Seat | None = Opt(Seat.parse)
+    risk: str | None = Opt(_one_of("", "X", "XX"))
+    tricks: int | None = Opt(_int(0, 13), _plain)
+    lead: Card | None = Opt(Card.parse)
+    text: str | None = Opt(_free_text)
+
+
 @register("director", DIRECTOR_ROLES)
 @frozen
 class ProceduralPenalty(Event):

@@ -19,6 +19,7 @@ Export: the streams of a tournament (or one stream) as PBN 2.1
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from pathlib import Path
@@ -30,6 +31,7 @@ from ledger import events as ev
 from ledger.errors import BadInput, LedgerError, NotAllowed
 from ledger.formats import lin as lin_format
 from ledger.formats import pbn as pbn_format
+from ledger.formats import pbn_tables
 from ledger.service import Ledger, check_stream_id, fold_events
 from ledger.store.base import StoredEvent
 from projections import snapshot as snapshots
@@ -51,15 +53,23 @@ class GameRecord:
     stated: dict[str, Any] | None = None
     """What the record itself says of its result: ``contract``, ``declarer``,
     ``risk``, ``tricks``, ``score_ns`` (PBN Score), ``imp_ns`` (PBN ScoreIMP)."""
+    repaired: str | None = None
+    """How the record was read to agree with its own tags (the auction's start
+    shifted), when it was."""
+    inherited: tuple[str, ...] = ()
+    """Tags the record left out and took from the previous record of the board."""
+    traveller: dict[str, float] | None = None
+    """A ``ScoreTable`` row: the file's matchpoints and percentages (``mp_ns``...)."""
 
 
 @attrs.frozen
 class RecordProblem:
-    """A record that was not imported, and why."""
+    """A record that was not imported, and why (``kind``: the summary's reason)."""
 
     number: int | None
     line: int | None
     reason: str
+    kind: str = "unreadable"
 
     def __str__(self) -> str:
         where = [f"record {self.number}" if self.number is not None else None,
@@ -77,6 +87,13 @@ class ImportedRecord:
     retried: bool = False
 
 
+#: Summary reasons (``RecordProblem.kind``) of a record not imported.
+UNREADABLE = "unreadable"          # the reader could not read it (names the tag and value)
+REFUSED = "refused by the ledger"  # the append path refused a fact
+DIFFERS = "result differs"         # folded, it does not give the result the record states
+OTHER_CONTENT = "stream holds other content"
+
+
 @attrs.define
 class ImportReport:
     format: str
@@ -84,6 +101,24 @@ class ImportReport:
     records: int = 0
     imported: list[ImportedRecord] = attrs.field(factory=list)
     failed: list[RecordProblem] = attrs.field(factory=list)
+    charset: str | None = None
+    """The character set the file was read in (PBN ``%`` charset line, else UTF-8, else cp1252)."""
+    agreed: int = 0
+    """Records whose folded result is the one they state."""
+    unstated: int = 0
+    """Records that state no result to compare with (an unplayed board, an unfinished play)."""
+    repaired: list[tuple[int, str]] = attrs.field(factory=list)
+    """(record, how it was read): imported with the auction's start shifted to agree."""
+    inherited: list[tuple[int, tuple[str, ...]]] = attrs.field(factory=list)
+    """(record, tags) taken from the previous record of the same board."""
+    unfinished: list[int] = attrs.field(factory=list)
+    """Records imported with calls or cards but no result (the play stops, no claim)."""
+    warnings: list[RecordProblem] = attrs.field(factory=list)
+    """Imported records with something to say (an LIN ``rs`` the play does not reach...)."""
+    checks: list[str] = attrs.field(factory=list)
+    """Comparisons of the ledger's results with the file's own tables (ScoreTable...)."""
+    check_mismatches: int = 0
+    """Rows of those tables whose figures differ from the ledger's."""
 
     @property
     def ok(self) -> bool:
@@ -92,6 +127,37 @@ class ImportReport:
     @property
     def events(self) -> int:
         return sum(r.events for r in self.imported)
+
+    def refused_by_reason(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for p in self.failed:
+            counts[p.kind] = counts.get(p.kind, 0) + 1
+        return counts
+
+    def summary(self) -> str:
+        """One line: records imported of those read, agreeing, repaired, refused by reason."""
+        retried = sum(r.retried for r in self.imported)
+        parts = [f"{self.tournament}: {len(self.imported)} of {self.records} record(s) imported "
+                 f"({self.events} events" + (f"; {retried} already stored" if retried else "")
+                 + ")",
+                 f"{self.agreed} agree with their stated result",
+                 f"{len(self.repaired)} repaired"]
+        if self.unstated:
+            parts.append(f"{self.unstated} state no result")
+        if self.unfinished:
+            parts.append(f"{len(self.unfinished)} unfinished")
+        refused = self.refused_by_reason()
+        parts.append(f"{len(self.failed)} refused"
+                     + (" (" + ", ".join(f"{n} {k}" for k, n in sorted(refused.items())) + ")"
+                        if refused else ""))
+        if self.inherited:
+            parts.append(f"{len(self.inherited)} took Board/Dealer/Vulnerable/Deal from the "
+                         "record before")
+        if self.checks:
+            parts.append(f"{self.check_mismatches} traveller or ranking figure(s) differ")
+        if self.charset:
+            parts.append(f"read as {self.charset}")
+        return "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------
@@ -137,6 +203,10 @@ def _pbn_stated(record: pbn_format.PbnRecord) -> dict[str, Any] | None:
     if result is None:
         return None
     stated = dict(result)
+    if pbn_format.declarer_marked(record):
+        # [Declarer "^S"]: S played the hand after 54A; the side is what the fold and the
+        # tag share, so the seat is left out of the comparison.
+        stated["declarer"] = None
     m = re.fullmatch(r"\s*NS\s+(-?\d+).*", record.tags.get("ScoreIMP", ""))
     stated["imp_ns"] = int(m.group(1)) if m else None
     return stated
@@ -154,34 +224,219 @@ def _with_match(record: pbn_format.PbnRecord, opened: dict[str, Any]) -> dict[st
     return {**opened, "match": " v ".join(sorted(teams))}
 
 
-def read_records(text: str, fmt: str, tournament: str) -> tuple[list[GameRecord], list[RecordProblem]]:
-    """Every record of the file as facts; and the records that could not be read."""
-    records: list[GameRecord] = []
-    problems: list[RecordProblem] = []
+def read_records(text: str, fmt: str, tournament: str, *,
+                 totals: list[dict[str, str]] | None = None
+                 ) -> tuple[list[GameRecord], list[RecordProblem]]:
+    """Every record of the file as facts; and the records that could not be read.
+
+    PBN: a record whose calls end in another contract or declarer than its own
+    Contract and Declarer tags is read with the auction's start shifted when
+    one shift makes them agree (``GameRecord.repaired`` says how), and refused
+    otherwise.
+    """
     if fmt == "pbn":
-        pbn_records, errors = pbn_format.read_pbn(text, collect_errors=True)
-        read: Iterable[Any] = pbn_records
-        to_facts: Callable[[Any, str], list[dict[str, Any]]] = pbn_format.record_to_facts
-    else:
-        lin_records, errors = lin_format.read_lin(text, collect_errors=True)
-        read, to_facts = lin_records, lin_format.record_to_facts
-    problems.extend(RecordProblem(e.record, e.line, e.reason) for e in errors)
-    for record in read:
+        return _read_pbn_records(text, tournament, totals if totals is not None else [])
+    records: list[GameRecord] = []
+    lin_records, errors = lin_format.read_lin(text, collect_errors=True)
+    problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
+    for record in lin_records:
         try:
-            facts = to_facts(record, tournament)
+            facts = lin_format.record_to_facts(record, tournament)
         except pbn_format.PbnError as exc:
             problems.append(RecordProblem(exc.record, exc.line, exc.reason))
             continue
-        if fmt == "pbn":
-            stated = _pbn_stated(record)
-            facts[0] = _with_match(record, facts[0])
-        else:
-            stated = lin_format.lin_result(record.result) if record.result else None
+        stated = lin_format.lin_result(record.result) if record.result else None
         opened = facts[0]
         records.append(GameRecord(record.number, record.line, opened["board"], opened["table"],
                                   facts, stated))
     problems.sort(key=lambda p: (p.number or 0, p.line or 0))
     return records, problems
+
+
+def _has_score(record: pbn_format.PbnRecord) -> bool:
+    return record.tags.get("Score", "").strip() not in ("", "?")
+
+
+def _played(record: pbn_format.PbnRecord) -> bool:
+    """The record states a played contract (a Contract other than Pass, and a Result)."""
+    contract = record.tags.get("Contract", "").strip().upper()
+    return contract not in ("", "?", "PASS", "P") and \
+        record.tags.get("Result", "").strip() not in ("", "?")
+
+
+def _passes_out_without_score(records: Sequence[pbn_format.PbnRecord]) -> set[str]:
+    """Boards on which a ``Contract "Pass"`` with no Auction and no Score is a passed-out
+    board: the file states a played result for the board at another table and writes
+    no Score for any of the board's records (so a missing Score says nothing)."""
+    played: set[str] = set()
+    scored: set[str] = set()
+    for r in records:
+        board = r.tags.get("Board", "").strip()
+        if _played(r):
+            played.add(board)
+        if _has_score(r):
+            scored.add(board)
+    return played - scored
+
+
+def _describe(contract: Any) -> str:
+    if contract is None:
+        return "no contract"
+    if contract == "Pass":
+        return "a pass-out"
+    level, strain, risk, declarer = contract
+    return f"{level}{strain}{risk} by {declarer}"
+
+
+def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]]
+                      ) -> tuple[list[GameRecord], list[RecordProblem]]:
+    records: list[GameRecord] = []
+    pbn_records, errors = pbn_format.read_pbn(text, collect_errors=True)
+    problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
+    passes_out = _passes_out_without_score(pbn_records)
+    for record in pbn_records:
+        try:
+            totals.extend(pbn_tables.total_score_table(record) or [])
+            if "ScoreTable" in record.tags:
+                for row in pbn_tables.traveller_rows(record, tournament):
+                    opened = row.facts[0]
+                    records.append(GameRecord(record.number, record.line_of("ScoreTable"),
+                                              opened["board"], row.table, row.facts,
+                                              row.stated, None, record.inherited, row.scored))
+                continue
+            if "TotalScoreTable" in record.tags and not any(
+                    t in record.tags for t in ("Auction", "Contract", "Play", "Result")):
+                continue  # the ranking only: no table's record
+        except pbn_format.PbnError as exc:
+            problems.append(RecordProblem(exc.record, exc.line, exc.reason))
+            continue
+        try:
+            shift = pbn_format.auction_shift(record)
+            if shift is None:
+                got = pbn_format.auction_contract(record)
+                problems.append(RecordProblem(
+                    record.number, record.line_of("Auction"),
+                    f"the calls give {_describe(got)}, the record states "
+                    f"{record.tags.get('Contract')} by {record.tags.get('Declarer')} "
+                    "(Contract, Declarer), and no shift of the auction's start agrees", DIFFERS))
+                continue
+            facts = pbn_format.record_to_facts(
+                record, tournament, shift=shift,
+                scores_written=record.tags.get("Board", "").strip() not in passes_out)
+        except pbn_format.PbnError as exc:
+            problems.append(RecordProblem(exc.record, exc.line, exc.reason))
+            continue
+        repaired = None
+        if shift:
+            first = record.tags.get("Auction", "").strip().upper()
+            start = pbn_format._next_seat(first, shift)
+            passes = len(pbn_format.leading_passes(record, shift))
+            repaired = (f"the calls are read from {start}, not from the Auction tag's {first} "
+                        f"({passes} pass(es) from the dealer before them): the auction then "
+                        f"gives {_describe(pbn_format.auction_contract(record, shift))}, as the "
+                        "Contract and Declarer tags state")
+        opened = _with_match(record, facts[0])
+        facts[0] = opened
+        records.append(GameRecord(record.number, record.line, opened["board"], opened["table"],
+                                  facts, _pbn_stated(record), repaired, record.inherited))
+    problems.sort(key=lambda p: (p.number or 0, p.line or 0))
+    return records, problems
+
+
+# ---------------------------------------------------------------------------
+# Character sets
+
+_CHARSET = re.compile(rb"^%[^\n]*?charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.I | re.M)
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """The text of a file and the character set it was read in.
+
+    A ``%`` line naming a charset (``%Content-type: text/x-pbn;
+    charset=ISO-8859-1``, as BridgeComposer and Magic Contest write) decides;
+    else UTF-8 (with or without a byte order mark), else cp1252 (the Windows
+    superset of ISO-8859-1, PBN 2.1's default).  A declared charset the file
+    does not decode in is bad input naming the charset and the byte.
+    """
+    m = _CHARSET.search(data)
+    if m is not None:
+        name = m.group(1).decode("ascii")
+        try:
+            codecs.lookup(name)
+        except LookupError:
+            raise BadInput("the file's % charset line names an unknown character set",
+                           field="charset", value=name) from None
+        try:
+            return data.decode(name).lstrip("\ufeff"), name
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"the file is not {name} text as its % charset line says: byte "
+                           f"{data[exc.start]:#04x} at offset {exc.start}", field="charset",
+                           value=name) from None
+    try:
+        return data.decode("utf-8-sig"), "UTF-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "cp1252 (not UTF-8)"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "ISO-8859-1 (not UTF-8)"
+
+
+# ---------------------------------------------------------------------------
+# Comparing the folded result with the stated one
+
+class ResultDiffers(BadInput):
+    """The record's facts, folded, do not give the result the record states."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, field="result", value=None)
+
+
+def _result_text(contract: str | None, risk: str | None, declarer: str | None,
+                 tricks: int | None, score_ns: int | None) -> str:
+    if contract is None:
+        return "no result"
+    if contract == "Pass":
+        text = "passed out"
+    else:
+        text = f"{contract}{risk or ''} by {declarer}, {tricks} trick(s)"
+    return text + (f", NS {score_ns:+d}" if score_ns is not None else "")
+
+
+def compare_result(state: TableState, stated: dict[str, Any] | None) -> str:
+    """How the folded result compares with the stated one: ``"agree"``, ``"unstated"``
+    (nothing to compare), ``"unfinished"`` (calls or cards but no result, and the
+    record states tricks the play does not reach); raises :class:`ResultDiffers`."""
+    result = state.result
+    if stated is None:
+        return "unfinished" if result is None and (state.auction or state.tricks) else "unstated"
+    if result is None:
+        if stated.get("contract") == "Pass" and stated.get("score_ns") is None \
+                and not state.auction:
+            return "agree"  # an unplayed board, as the record says
+        if stated.get("tricks") is None:
+            return "unfinished" if state.auction or state.tricks else "unstated"
+        if state.auction or state.tricks:
+            return "unfinished"
+        raise ResultDiffers("the ledger has no result; the record states "
+                            + _result_text(stated.get("contract"), stated.get("risk"),
+                                           stated.get("declarer"), stated.get("tricks"),
+                                           stated.get("score_ns")))
+    got = {"contract": result.contract, "risk": result.risk,
+           "declarer": str(result.declarer) if result.declarer else None,
+           "tricks": result.tricks, "score_ns": result.score_ns}
+    differs = [key for key in ("contract", "risk", "declarer", "tricks", "score_ns")
+               if stated.get(key) is not None and got[key] != stated[key]
+               and not (key == "risk" and got["contract"] == "Pass")]
+    if stated.get("contract") == "Pass" and result.contract == "Pass":
+        differs = [k for k in differs if k == "score_ns"]
+    if not differs:
+        return "agree"
+    raise ResultDiffers(
+        f"folded, the record gives {_result_text(**got)}; it states "
+        + _result_text(stated.get("contract"), stated.get("risk"), stated.get("declarer"),
+                       stated.get("tricks"), stated.get("score_ns"))
+        + f" ({', '.join(differs)} differ)")
 
 
 def _table_part(table: str) -> str:
@@ -211,36 +466,167 @@ def _with_ids(fmt: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+#: Records appended in one store transaction (each record stays its own atomic append).
+BATCH_RECORDS = 250
+
+
+def import_data(ledger: Ledger, data: bytes, fmt: str, **options: Any) -> ImportReport:
+    """:func:`import_text` of a file's bytes, decoded by :func:`decode_text`."""
+    text, charset = decode_text(data)
+    return import_text(ledger, text, fmt, charset=charset, **options)
+
+
 def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None = None,
                 default_name: str = "import",
-                progress: Callable[[int, int], None] | None = None) -> ImportReport:
+                progress: Callable[[int, int], None] | None = None,
+                charset: str | None = None) -> ImportReport:
     """Import the records of ``text`` (format ``fmt``): one stream and one atomic append per record.
 
     ``tournament`` defaults to the file's own name for the event (PBN
     ``Event``, LIN ``vg``), else ``default_name``.  ``progress(done, total)``
-    is called after each record.
+    is called after each record.  Each record's facts are folded and compared
+    with the result the record states (:func:`compare_result`) before anything
+    is written: a record that does not agree is refused with the reason.  The
+    appends go :data:`BATCH_RECORDS` records to a store transaction
+    (:meth:`Ledger.batch`).
     """
     if fmt not in FORMATS:
         raise BadInput(f"unknown format (expected {' or '.join(FORMATS)})", field="format", value=fmt)
     name = tournament or _file_tournament(fmt, text) or default_name
     prefix = slugify(name)
-    records, problems = read_records(text, fmt, name)
-    report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems))
-    for done, (record, stream) in enumerate(zip(records, stream_ids(prefix, records)), start=1):
-        try:
-            check_stream_id(stream)
-            result = ledger.append(stream, _with_ids(fmt, record.facts))
-        except (BadInput, NotAllowed) as exc:
-            report.failed.append(RecordProblem(record.number, record.line, _reason(exc, record)))
-        except LedgerError as exc:
-            report.failed.append(RecordProblem(record.number, record.line, str(exc)))
-        else:
-            report.imported.append(ImportedRecord(record.number, stream, len(result.stored),
-                                                  result.replayed))
-        if progress is not None:
-            progress(done, len(records))
+    totals: list[dict[str, str]] = []
+    records, problems = read_records(text, fmt, name, totals=totals)
+    report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems),
+                          charset=charset)
+    pairs = list(zip(records, stream_ids(prefix, records)))
+    done = 0
+    for start in range(0, len(pairs), BATCH_RECORDS):
+        with ledger.batch():
+            for record, stream in pairs[start:start + BATCH_RECORDS]:
+                _import_one(ledger, fmt, record, stream, report)
+                done += 1
+                if progress is not None:
+                    progress(done, len(records))
     report.failed.sort(key=lambda p: (p.number or 0, p.line or 0))
+    if any(r.traveller for r in records) or totals:
+        _check_travellers(ledger, report, records, totals)
     return report
+
+
+def _close(file_value: float, ledger_value: float | None, tolerance: float) -> bool:
+    return ledger_value is not None and abs(file_value - ledger_value) <= tolerance
+
+
+def _check_travellers(ledger: Ledger, report: ImportReport, records: Sequence[GameRecord],
+                      totals: list[dict[str, str]]) -> None:
+    """Compare the ledger's matchpoints and percentages with those of the file's
+    ``ScoreTable`` rows, and its ranking with the ``TotalScoreTable``; each difference
+    is a line of ``report.checks`` (``report.check_mismatches`` counts them).
+
+    Matchpoints agree when equal on the ledger's scale (2 per score beaten, 1 per
+    tie) or on half of it (1 and 1/2), as scoring programs write either;
+    percentages agree within half a point (files round them)."""
+    from projections.results import results
+
+    doc = results(report.tournament, tournament_streams(ledger, report.tournament))
+    by_key = {(b["board"], r["table"]): r for b in doc["boards"] for r in b["results"]}
+    imported = {r.number for r in report.imported}
+    rows = agreed = 0
+    for record in records:
+        if not record.traveller or record.number not in imported:
+            continue
+        got = by_key.get((record.board, record.table))
+        if got is None:
+            continue
+        rows += 1
+        ledger_values = dict(got)
+        if got.get("pct_ns") is not None:
+            ledger_values["pct_ew"] = round(100 - got["pct_ns"], 2)
+        diffs = []
+        for key, value in record.traveller.items():
+            mine = ledger_values.get(key)
+            ok = _close(value, mine, 0.5) if key.startswith("pct") else (
+                _close(value, mine, 0.01) or (mine is not None and _close(value, mine / 2, 0.01)))
+            if not ok:
+                diffs.append(f"{key} file {value:g}, ledger {'-' if mine is None else f'{mine:g}'}")
+        if diffs:
+            report.check_mismatches += 1
+            report.checks.append(f"ScoreTable board {record.board}, table {record.table} "
+                                 f"(record {record.number}): " + "; ".join(diffs))
+        else:
+            agreed += 1
+    if rows:
+        report.checks.insert(0, f"ScoreTable: {agreed} of {rows} row(s) agree with the ledger's "
+                                "matchpoints and percentages")
+    if totals:
+        standings = {row["name"]: row for row in doc.get("standings") or []}
+        pcts = [row.get("pct") or 0 for row in standings.values()]
+        same = 0
+        for row in totals:
+            pair = (row.get("PairId") or "").strip()
+            mine = standings.get(pair)
+            diffs = []
+            rank = row.get("Rank", "").strip()
+            if mine is None:
+                diffs.append("not in the ledger's ranking")
+            else:
+                # Ties share the best rank (1, 1, 3...), as rankings print them.
+                shared = 1 + sum(1 for p in pcts if p > (mine.get("pct") or 0))
+                if rank.isdigit() and int(rank) not in (shared, mine["rank"]):
+                    diffs.append(f"rank file {rank}, ledger {shared}")
+                pct = pbn_tables._number(row, "TotalPercentage")
+                if pct is not None and not _close(pct, mine.get("pct"), 0.5):
+                    diffs.append(f"percentage file {pct:g}, ledger {mine.get('pct')}")
+            if diffs:
+                report.check_mismatches += 1
+                report.checks.append(f"TotalScoreTable pair {pair}: " + "; ".join(diffs))
+            else:
+                same += 1
+        report.checks.append(f"TotalScoreTable: {same} of {len(totals)} pair(s) agree with the "
+                             "ledger's ranking")
+
+
+def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
+                report: ImportReport) -> None:
+    outcome: list[str] = []
+
+    def check(state: TableState) -> None:
+        outcome.append(compare_result(state, record.stated))
+
+    try:
+        check_stream_id(stream)
+        result = ledger.append(stream, _with_ids(fmt, record.facts), check=check)
+    except ResultDiffers as exc:
+        report.failed.append(RecordProblem(record.number, record.line, exc.reason, DIFFERS))
+        return
+    except (BadInput, NotAllowed) as exc:
+        kind = OTHER_CONTENT if "mixes events already stored" in str(exc) \
+            or "already stored at seq" in str(exc) else REFUSED
+        report.failed.append(RecordProblem(record.number, record.line, _reason(exc, record), kind))
+        return
+    except LedgerError as exc:
+        report.failed.append(RecordProblem(record.number, record.line, str(exc), REFUSED))
+        return
+    report.imported.append(ImportedRecord(record.number, stream, len(result.stored),
+                                          result.replayed))
+    if record.repaired:
+        report.repaired.append((record.number, record.repaired))
+    if record.inherited:
+        report.inherited.append((record.number, record.inherited))
+    state = outcome[0] if outcome else None
+    if state == "agree":
+        report.agreed += 1
+    elif state == "unstated":
+        report.unstated += 1
+    elif state == "unfinished":
+        report.unfinished.append(record.number)
+        if record.stated and record.stated.get("tricks") is not None:
+            report.warnings.append(RecordProblem(
+                record.number, record.line,
+                "the play stops without a result (no claim); the record states "
+                + _result_text(record.stated.get("contract"), record.stated.get("risk"),
+                               record.stated.get("declarer"), record.stated.get("tricks"),
+                               record.stated.get("score_ns")), "unfinished"))
 
 
 def _reason(exc: BadInput | NotAllowed, record: GameRecord) -> str:
@@ -316,6 +702,7 @@ def export_pbn(ledger: Ledger, streams: Iterable[str], *, event: str | None = No
 
 __all__ = [
     "FORMATS", "GameRecord", "ImportReport", "ImportedRecord", "RecordProblem",
-    "detect_format", "export_jsonl", "export_pbn", "head_state", "import_text", "read_records",
+    "compare_result", "decode_text", "detect_format", "export_jsonl", "export_pbn", "head_state",
+    "import_data", "import_text", "read_records",
     "slugify", "stream_ids", "tournament_streams",
 ]

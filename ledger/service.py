@@ -189,10 +189,13 @@ class Ledger:
     # -- writing -----------------------------------------------------------
 
     def append(self, stream: str, facts: Sequence[Fact | Mapping[str, Any]],
-               expected_seq: int | None = None) -> AppendResult:
+               expected_seq: int | None = None, *,
+               check: Callable[[TableState], None] | None = None) -> AppendResult:
         """Append a batch atomically. ``facts`` are parsed :class:`Fact` or
         JSON-like dicts. ``expected_seq``: the seq the writer last saw (None:
-        no check). Raises BadInput, NotAllowed, ConcurrencyError."""
+        no check). ``check(state)``: called with the folded state of the batch
+        before anything is written; an exception it raises refuses the batch.
+        Raises BadInput, NotAllowed, ConcurrencyError."""
         check_stream_id(stream)
         parsed = [f if isinstance(f, Fact) else parse_fact(f, i) for i, f in enumerate(facts, start=1)]
         if not parsed:
@@ -207,6 +210,8 @@ class Ledger:
                 raise ConcurrencyError(stream, expected_seq, head_seq)
             state = self._head_state(tx, stream, head_seq, head_hash)
             written, fact_seqs, state = self._fold_batch(stream, parsed, state, head_seq, head_hash, tx)
+            if check is not None and state is not None:
+                check(state)
             try:
                 stored = tx.insert(written)
             except ConcurrencyError:
@@ -343,6 +348,16 @@ class Ledger:
         return StoredEvent(stream=stream, seq=seq, id=event_id, type=event.TYPE, v=event.VERSION,
                            data=data, actor=actor, at=at, causes=causes, law=law, prev=prev,
                            hash=digest)
+
+    def batch(self):
+        """A context in which many appends share one store transaction (an import):
+        each append stays atomic on its own (a refused one writes nothing), and
+        all are committed together at the end.  A store without batches gives a
+        no-op context (each append commits as usual)."""
+        from contextlib import nullcontext
+
+        batch = getattr(self.store, "batch", None)
+        return batch() if batch is not None else nullcontext()
 
     # -- reading -----------------------------------------------------------
 

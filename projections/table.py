@@ -23,6 +23,7 @@ from ledger.hashing import canonical_json
 from projections import auction, calls, cards, claims, play
 from projections import adjusted, boards
 from projections import revoke
+from projections import reported
 from projections import outofturn, penalty
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction,
@@ -115,6 +116,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.ClaimAgreed: claims.on_claim_agreed,  # type: ignore[dict-item]
     ev.ClaimDisputed: claims.on_claim_disputed,  # type: ignore[dict-item]
     ev.ClaimRuled: claims.on_claim_ruled,  # type: ignore[dict-item]
+    ev.ResultReported: reported.on_result_reported,  # type: ignore[dict-item]
     ev.FindingMade: _finding,  # type: ignore[dict-item]
     ev.OptionChosen: _option_chosen,  # type: ignore[dict-item]
     # The engine's rectifications.

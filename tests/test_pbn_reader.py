@@ -304,7 +304,8 @@ def test_the_trump_suit_comes_from_the_contract():
 
 
 def test_facts_of_an_incomplete_play_hold_the_cards_present():
-    facts = record_to_facts(one(PLAY_2S), "club")
+    with_auction = PLAY_2S.replace('[Play "W"]', '[Auction "S"]\n1S Pass 2S Pass\nPass Pass\n[Play "W"]')
+    facts = record_to_facts(one(with_auction), "club")
     cards = [(f["seat"], f["card"]) for f in facts if f["type"] == "CardPlayed"]
     assert len(cards) == 17
     assert cards[8:12] == [("E", "DQ"), ("S", "DJ"), ("W", "S3"), ("N", "D9")]

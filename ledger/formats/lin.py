@@ -40,8 +40,10 @@ from typing import Any, Literal, overload
 import attrs
 
 from ledger.bridge import Call
-from ledger.formats.pbn import (RANKS, SEAT_NAMES, SUITS, PbnError, _deal_string, _next_seat,
-                                _side, _winner, claim_facts)
+from ledger.formats.pbn_facts import claim_facts
+from ledger.formats.pbn_notation import (RANKS, SEAT_NAMES, SUITS, _deal_string, _next_seat,
+                                         _side, _winner)
+from ledger.formats.pbn_scan import PbnError
 
 __all__ = ["LinCall", "LinError", "LinRecord", "lin_result", "read_lin", "record_to_facts",
            "record_tricks"]
@@ -111,6 +113,9 @@ _PAIR = re.compile(r"\s*([A-Za-z]{1,3})\|([^|]*)\|", re.S)
 
 BAD = "!bad"
 """The pseudo-tag of a stretch that is not ``tag|value|``: the record holding it fails."""
+STRAY = "!stray"
+"""The pseudo-tag of a ``|`` standing alone: skipped in the header (before the first
+record), a failure inside a record."""
 
 
 def _pairs(text: str) -> list[tuple[str, str, int]]:
@@ -127,6 +132,12 @@ def _pairs(text: str) -> list[tuple[str, str, int]]:
         if not rest.strip():
             break
         m = _PAIR.match(text, pos)
+        if m is None and rest.lstrip().startswith("|"):
+            skipped = len(rest) - len(rest.lstrip())
+            line += text.count("\n", pos, pos + skipped)
+            pairs.append((STRAY, "", line))
+            pos += skipped + 1
+            continue
         if m is None:
             skipped = len(rest) - len(rest.lstrip())
             line += text.count("\n", pos, pos + skipped)
@@ -159,6 +170,10 @@ def _split(pairs: list[tuple[str, str, int]]) -> tuple[dict[str, tuple[str, int]
     vugraph = any(t == "qx" for t, _, _ in pairs)
     current: _Raw | None = None
     for tag, value, line in pairs:
+        if tag == STRAY:
+            if current is not None:
+                current.pairs.append((BAD, "a stray '|' (not tag|value|)", line))
+            continue
         if tag in ("vg", "rs") or (vugraph and current is None and tag not in ("qx", BAD)):
             if tag in ("vg", "rs", "pn"):
                 header[tag] = (value, line)

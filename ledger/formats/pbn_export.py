@@ -13,7 +13,10 @@ was logged, in order) and its folded state (contract, result, score):
   insufficient bid; ``- ^S`` for a seat whose turn a call out of rotation
   skipped.  ``*`` when the auction is not over.
 * Play: every card that counts as played (the state's tricks), a trick a line, in the fixed column
-  order of the seats from the opening leader; ``-`` for a card not played;
+  order of the seats from the opening leader; ``-`` for a card not played; every other
+  card the table logged (a lead out of turn not accepted...) on a row of its own, marked
+  ``^O`` (ours: logged, not counted), before the trick that followed it, so that a
+  re-import logs every card;
   ``^L`` after a lead by another seat than the one due (the auction's
   declarer's LHO, then the winner of the trick before), ``^R`` after a
   revoke; ``*`` when the play stops before the thirteenth trick (a claim).
@@ -33,7 +36,8 @@ from typing import Iterable
 
 from ledger import events as ev
 from ledger.bridge import SEATS, Call, Seat
-from ledger.formats.pbn import RESULT_RULING_PREFIX, _winner
+from ledger.formats.pbn_facts import RESULT_RULING_PREFIX
+from ledger.formats.pbn_notation import NOT_COUNTED, _winner
 from ledger.service import decode
 from ledger.store.base import StoredEvent
 from projections.state import TableState
@@ -155,11 +159,27 @@ def _auction(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> l
 
 
 def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list[str]:
-    # The cards that count as played, trick by trick (a lead out of turn refused, a card withdrawn or not
-    # played is not in the Play section; its ruling is in the commentary).
+    # The cards that count as played, trick by trick; and every other card the table logged
+    # (a lead out of turn not accepted...) on a row of its own marked ^O, before the trick
+    # that came after it (its ruling is in the commentary).
     plays = [(p.seat, str(p.card)) for t in state.tricks for p in t.cards]
-    if not plays:
+    counted_seqs = [p.seq for t in state.tricks for p in t.cards]
+    counted = set(counted_seqs)
+    before: dict[int, list[tuple[Seat, str]]] = {}
+    for stored, e in events:
+        if isinstance(e, ev.CardPlayed) and stored.seq not in counted:
+            position = next((i for i, seq in enumerate(counted_seqs) if seq > stored.seq),
+                            len(plays))
+            trick = (position + 3) // 4 if position % 4 else position // 4
+            before.setdefault(trick, []).append((e.seat, str(e.card)))
+    if not plays and not before:
         return []
+    if not plays:
+        seat, _ = before[0][0]
+        return [_tag("Play", seat)] + [
+            " ".join(f"{card} ^{NOT_COUNTED}" if s is c else "-"
+                     for c in (seat.next(k) for k in range(4)))
+            for s, card in before[0]] + ["*"]
     contract = state.contract
     trump = None if contract is None or contract.strain.trump is None else str(contract.strain)
     auction_declarer = _auction_declarer(events, state)
@@ -168,7 +188,13 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
     leader = plays[0][0]
     columns = [leader.next(k) for k in range(4)]
     lines = [_tag("Play", leader)]
+
+    def uncounted_rows(number: int) -> list[str]:
+        return [" ".join(f"{card} ^{NOT_COUNTED}" if s is c else "-" for c in columns)
+                for s, card in before.get(number, [])]
+
     for start in range(0, len(plays), 4):
+        lines += uncounted_rows(start // 4)
         trick = plays[start:start + 4]
         led = trick[0][1][0]
         row: dict[Seat, str] = {}
@@ -183,6 +209,7 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
         lines.append(" ".join(row.get(seat, "-") for seat in columns))
         if len(trick) == 4:
             due = Seat.parse(_winner([(str(s), c) for s, c in trick], trump))
+    lines += uncounted_rows((len(plays) + 3) // 4)
     if len(plays) < 52:
         lines.append("*")
     return lines

@@ -16,8 +16,10 @@ def record_result(state) -> list[Prescription]:
         last = state.claim.seq
     elif state.tricks:
         last = state.tricks[-1].cards[-1].seq
-    else:
+    elif state.auction:
         last = state.auction[-1].seq
+    else:  # a result reported without calls (ResultReported): the report itself
+        last = state.seq
     event = ResultRecorded(contract=result.contract, declarer=result.declarer, risk=result.risk,
                            tricks=result.tricks, score_ns=result.score_ns)
     return [Prescription(event, (last,), result.law)]

@@ -450,7 +450,16 @@ class SqlEventStore:
     @contextmanager
     def transaction(self, stream: str) -> Iterator[SqlTransaction]:
         """Open one stream's write transaction: commit on normal exit, roll back
-        on exception. One at a time per thread."""
+        on exception. One at a time per thread; inside :meth:`batch`, a savepoint
+        of the batch's transaction."""
+        batch: Connection | None = getattr(self._local, "batch", None)
+        if batch is not None:
+            with batch.begin_nested():
+                tx = SqlTransaction(batch, stream)
+                if batch.dialect.name == "postgresql":
+                    tx._lock_head()
+                yield tx
+            return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
         with self._begin(write=True) as conn:
@@ -458,6 +467,20 @@ class SqlEventStore:
             if conn.dialect.name == "postgresql":
                 tx._lock_stream()
             yield tx
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One write transaction for many stream transactions (an import): each
+        :meth:`transaction` inside it is a savepoint (rolled back alone on an
+        exception), and the whole is committed on normal exit."""
+        if getattr(self._local, "connection", None) is not None:
+            raise RuntimeError("a store transaction is already open in this thread")
+        with self._begin(write=True) as conn:
+            self._local.batch = conn
+            try:
+                yield
+            finally:
+                self._local.batch = None
 
     def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
         """The stream's events in seq order (up to ``upto_seq``); [] for no stream."""

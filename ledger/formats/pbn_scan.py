@@ -1,0 +1,305 @@
+"""PBN 2.1, the text layer: tokens, games and records (tag inheritance applied).
+
+:func:`read_games` splits a file's text into :class:`PbnRecord` objects (tags,
+section data, notes, commentary) without reading what the tags mean; that is
+:mod:`ledger.formats.pbn_notation`.  :func:`ledger.formats.pbn.read_pbn` is
+the public reader built on both.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Literal
+
+import attrs
+
+from ledger.errors import BadInput
+
+#: Tags on which PBN 2.1 (4.8) forbids "#" and "##".
+NO_INHERITANCE = frozenset(
+    {"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note"})
+
+
+class PbnError(BadInput):
+    """A PBN record that cannot be read.
+
+    ``record`` is the 1-based number of the game in the file, ``line`` the
+    1-based line at fault (where known), ``reason`` what is wrong.
+    """
+
+    def __init__(self, reason: str, *, record: int | None = None, line: int | None = None,
+                 field: str | None = None, value: object = None) -> None:
+        self.reason = reason
+        self.record = record
+        self.line = line
+        self.field = field
+        self.value = value
+        self.event_type = None
+        Exception.__init__(self, self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.record is not None:
+            where.append(f"record {self.record}")
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+    def at_line(self, line: int) -> PbnError:
+        if self.line is not None:
+            return self
+        return PbnError(self.reason, record=self.record, line=line, field=self.field,
+                        value=self.value)
+
+    def __reduce__(self):  # picklable although __init__ takes keywords
+        return (_rebuild_error, (self.reason, self.record, self.line, self.field, self.value))
+
+
+def _rebuild_error(reason, record, line, field, value) -> PbnError:
+    return PbnError(reason, record=record, line=line, field=field, value=value)
+
+
+@attrs.frozen
+class PbnNote:
+    """A ``[Note "n:text"]`` tag; ``section`` is the tag it follows (``Auction``, ``Play``)."""
+
+    section: str
+    number: int
+    text: str
+    line: int
+
+
+@attrs.frozen
+class PbnRecord:
+    """One game of a PBN file, tag values resolved (``#`` inheritance applied)."""
+
+    number: int
+    line: int
+    tags: dict[str, str]
+    sections: dict[str, list[str]]
+    commentary: list[str]
+    notes: list[PbnNote] = attrs.field(factory=list)
+    tag_lines: dict[str, int] = attrs.field(factory=dict)
+    inherited: tuple[str, ...] = ()
+    """Tags this record left out and took from the previous record of the same board
+    (:data:`BOARD_TAGS`)."""
+
+    def line_of(self, tag: str) -> int:
+        """The line of ``tag`` in the file (the record's first line if absent)."""
+        return self.tag_lines.get(tag, self.line)
+
+    def error(self, reason: str, tag: str | None = None, value: object = None) -> PbnError:
+        line = self.line_of(tag) if tag else self.line
+        return PbnError(reason, record=self.number, line=line, field=tag, value=value)
+
+
+
+# ---------------------------------------------------------------------------
+# Reading the text: tokens, games, records
+
+@attrs.frozen
+class _Token:
+    kind: Literal["tag", "data", "comment"]
+    value: Any
+    line: int
+
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_BARE = re.compile(r'[^\s\[\]{};"]+')
+_ESCAPE = re.compile(r'\\(["\\])')
+
+
+def _unescape(value: str) -> str:
+    return _ESCAPE.sub(r"\1", value)
+
+
+@attrs.define
+class _RawGame:
+    tokens: list[_Token] = attrs.field(factory=list)
+    error: PbnError | None = None
+
+    @property
+    def has_tag(self) -> bool:
+        return any(t.kind == "tag" for t in self.tokens)
+
+    @property
+    def first_line(self) -> int:
+        for t in self.tokens:
+            if t.kind == "tag":
+                return t.line
+        return self.tokens[0].line if self.tokens else 0
+
+
+def _scan(text: str) -> Iterator[_RawGame]:
+    """Split the text into games of tokens (tags, data, commentary).
+
+    A game is yielded at the empty line after it once it holds a tag (or an
+    error); what comes before its first tag stays with it.
+    """
+    return _scan_lines(text.lstrip("\ufeff").splitlines(), 0)
+
+
+def _scan_lines(lines: list[str], start: int) -> Iterator[_RawGame]:
+    game = _RawGame()
+    brace: list[str] | None = None      # the commentary being read, if inside { }
+    brace_line = 0
+    for lineno in range(start + 1, len(lines) + 1):
+        raw = lines[lineno - 1]
+        if brace is None:
+            if raw.startswith("%"):
+                continue
+            if not raw.strip():
+                if game.has_tag or game.error is not None:
+                    yield game
+                    game = _RawGame()
+                continue
+        elif not raw:
+            brace.append("")
+        i = 0
+        while i < len(raw):
+            if brace is not None:
+                end = raw.find("}", i)
+                if end < 0:
+                    brace.append(raw[i:])
+                    break
+                brace.append(raw[i:end])
+                game.tokens.append(_Token("comment", "\n".join(brace).strip(), brace_line))
+                brace = None
+                i = end + 1
+                continue
+            ch = raw[i]
+            if ch.isspace():
+                i += 1
+            elif ch == ";":
+                game.tokens.append(_Token("comment", raw[i + 1:].strip(), lineno))
+                break
+            elif ch == "{":
+                brace, brace_line = [], lineno
+                i += 1
+            elif ch == "[":
+                m = _TAG.match(raw, i)
+                if m is None:
+                    if game.error is None:
+                        game.error = PbnError(f"cannot read the tag pair {raw[i:].strip()!r}",
+                                              line=lineno)
+                    break
+                game.tokens.append(_Token("tag", (m.group(1), _unescape(m.group(2))), lineno))
+                i = m.end()
+            elif ch == '"':
+                m = _STRING.match(raw, i)
+                if m is None:
+                    if game.error is None:
+                        game.error = PbnError("unterminated string", line=lineno)
+                    break
+                game.tokens.append(_Token("data", _unescape(m.group(1)), lineno))
+                i = m.end()
+            else:
+                m = _BARE.match(raw, i)
+                if m is None:   # a stray ']' or '}'
+                    if game.error is None:
+                        game.error = PbnError(f"unexpected {ch!r}", line=lineno)
+                    i += 1
+                    continue
+                game.tokens.append(_Token("data", m.group(0), lineno))
+                i = m.end()
+    if brace is not None:
+        # Unclosed commentary: this game is lost; read on after the first empty
+        # line that follows the '{', so that the later games are still read.
+        if game.error is None:
+            game.error = PbnError("commentary opened with '{' is never closed", line=brace_line)
+        yield game
+        resume = next((i for i in range(brace_line, len(lines)) if not lines[i].strip()), None)
+        if resume is not None:
+            yield from _scan_lines(lines, resume + 1)
+        return
+    if game.has_tag or game.error is not None:
+        yield game
+
+
+_NOTE = re.compile(r"\s*(\d+)\s*:(.*)", re.S)
+
+
+def _build_record(number: int, game: _RawGame, previous: dict[str, str],
+                  sticky: dict[str, str], previous_sections: dict[str, list[str]]) -> PbnRecord:
+    """One game's tokens -> a record, with tag inheritance resolved.
+
+    Commentary before the game's first tag (after the previous game) is the
+    game's own, as is anything else up to the empty line that ends it.
+    """
+    if game.error is not None:
+        raise PbnError(game.error.reason, record=number, line=game.error.line)
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    sections: dict[str, list[str]] = {}
+    found_notes: list[PbnNote] = []
+    commentary: list[str] = []
+    current: str | None = None
+    for tok in game.tokens:
+        if tok.kind == "comment":
+            commentary.append(tok.value)
+        elif tok.kind == "tag":
+            name, value = tok.value
+            if name == "Note":
+                m = _NOTE.fullmatch(value)
+                if m is None:
+                    raise PbnError(f'a Note must read "n:text", got {value!r}', record=number,
+                                   line=tok.line, field="Note", value=value)
+                found_notes.append(PbnNote(current or "", int(m.group(1)), m.group(2).strip(),
+                                           tok.line))
+                continue
+            if name in tags:
+                raise PbnError(f"tag {name} appears twice in the game", record=number,
+                               line=tok.line, field=name, value=value)
+            tags[name], tag_lines[name], current = value, tok.line, name
+            if name in ("Auction", "Play"):
+                sections[name] = []
+        else:
+            if current is None:
+                raise PbnError(f"section data {tok.value!r} before any tag", record=number,
+                               line=tok.line)
+            sections.setdefault(current, []).append(tok.value)
+
+    for name, value in list(tags.items()):
+        if value.startswith("#") and name in NO_INHERITANCE:
+            raise PbnError(f'tag {name} may not inherit with "#"', record=number,
+                           line=tag_lines[name], field=name, value=value)
+        if value == "#":
+            tags[name] = previous.get(name, "")
+            if name not in sections and name in previous_sections:
+                sections[name] = list(previous_sections[name])
+        elif value.startswith("##"):
+            tags[name] = sticky[name] = value[2:]
+        elif name in sticky:
+            sticky[name] = value
+    for name, value in sticky.items():
+        tags.setdefault(name, value)
+    inherited = _inherit_board_tags(tags, previous)
+    return PbnRecord(number=number, line=game.first_line, tags=tags, sections=sections,
+                     commentary=commentary, notes=found_notes, tag_lines=tag_lines,
+                     inherited=inherited)
+
+
+#: The tags of the board itself, which some archives leave out on the board's second
+#: table, relying on the record before (PBN 2.1 asks for "#" there).
+BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
+
+
+def _inherit_board_tags(tags: dict[str, str], previous: dict[str, str]) -> tuple[str, ...]:
+    """Fill the :data:`BOARD_TAGS` a record leaves out from the previous record when it is
+    the same board: the same Board tag, or no Board tag and no other Deal.  Returns the
+    tags taken (in place).  A record with nothing to inherit is left as it is (and
+    refused later for the missing tag)."""
+    missing = [t for t in BOARD_TAGS if t not in tags]
+    if not missing or not previous:
+        return ()
+    board, deal = tags.get("Board"), tags.get("Deal")
+    same = (board.strip() == previous.get("Board", "").strip()) if board is not None else (
+        deal is None or deal.strip() == previous.get("Deal", "").strip())
+    if not same:
+        return ()
+    taken = tuple(t for t in missing if previous.get(t, "").strip() not in ("", "?"))
+    for t in taken:
+        tags[t] = previous[t]
+    return taken
+
