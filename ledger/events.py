@@ -717,6 +717,18 @@ class RulingOverridden(Event):
     text: str = F(_free_text)
 
 
+@register("director", FACT_ROLES)
+@frozen
+class EntryVoided(Event):
+    """An entry error corrected (docs/EXTENSIONS.md, "Voiding an entry"): the entry at
+    ``about`` (seq or id) stays in the log, and the fold proceeds as if it had not been
+    made. The director may void any entry a person logged; the table only its own last
+    entry, when nothing but the ruling engine has logged after it."""
+
+    about: int | str = F(_ref, _plain)
+    reason: str = F(_text)
+
+
 # Committee
 
 

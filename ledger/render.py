@@ -721,7 +721,17 @@ def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
             f"(seq {entry.get('seq', '?')}{due}): {status}{_law(entry.get('law'))}")
 
 
+def _voided_line(entry: Mapping[str, Any]) -> str:
+    """An entry voided as an entry error (``voided``, EntryVoided): skipped by the fold."""
+    by = entry.get("by") or {}
+    who = _actor(by) if by else "?"
+    when = f" at {_time(entry.get('at'))}" if entry.get("at") else ""
+    return (f"Voided: seq {entry.get('seq', '?')} {entry.get('type') or ''} by {who}{when} "
+            f"(seq {entry.get('by_seq', '?')}): {entry.get('reason') or ''}; read as if not made")
+
+
 RULING_LINES = (
+    ("voided", _voided_line),
     ("leads_out_of_turn", _lead_out_of_turn_line),
     ("penalty_cards", _penalty_card_line),
     ("exposed_cards", _exposed_card_line),

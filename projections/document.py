@@ -7,7 +7,8 @@ and ``room``; unprocessed irregularities carry ``type`` and ``detail``;
 ``card_rulings`` says how the Laws read each card fact that did more than
 play a card or not (46B designations, 45C4b, 45D, 47); ``exposed_cards``
 lists defenders' cards exposed without being played (49), still in the
-hand: the penalty cards of Law 50 will be designated from them.
+hand: the penalty cards of Law 50 will be designated from them; ``voided``
+lists the entries voided as entry errors (``EntryVoided``), which the fold skipped.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "irregular_boards": board_document(state),
         "revokes": revokes_document(state),
         "procedure": procedure_document(state),
+        "voided": [{"seq": v.seq, "by_seq": v.by, "reason": v.reason} for v in state.voided],
         "integrity": {"head": state.head, "verified": verified},
     }
 

@@ -268,6 +268,8 @@ class TableState:
     """Seqs of DummySpreadStarted facts (41D; 54A/54C after a lead out of turn)."""
     procedure: tuple["ProcedureFact", ...] = ()
     """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): projections.revoke."""
+    voided: tuple["Voided", ...] = ()
+    """Entries voided as entry errors (EntryVoided): the fold skipped them (projections.resolve)."""
 
     @property
     def edition(self) -> str:
@@ -519,3 +521,13 @@ class ProcedureFact:
     to: Seat | None = None
     about: int | None = None
     detail: str = ""
+
+
+@attrs.frozen
+class Voided:
+    """An entry voided as an entry error (``EntryVoided`` at ``by``): it stays in the log,
+    the fold proceeds as if it had not been made."""
+
+    seq: int
+    by: int
+    reason: str
