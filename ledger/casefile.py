@@ -108,11 +108,11 @@ def decision_history(events: list[dict[str, Any]], state: dict[str, Any]) -> lis
 
 def _traveller(ledger: Ledger, state: dict[str, Any]) -> list[dict[str, Any]]:
     """The board's traveller (every table of the tournament on this board), scored."""
-    from ledger.records import tournament_streams
+    from ledger.tournament import tournament_tables
     from projections.results import results
 
     tournament = state["board"]["tournament"]
-    tables = tournament_streams(ledger, tournament)  # the whole field: 12C2c reads the other boards
+    tables = tournament_tables(ledger, tournament)  # the whole field: 12C2c reads the other boards
     if not any(s == state["stream"] for s, _ in tables):
         return []
     doc = results(tournament, tables)

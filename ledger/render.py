@@ -32,7 +32,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text"]
+__all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text",
+           "render_checks", "render_travellers", "render_standings", "render_open"]
 
 SEATS = ("N", "E", "S", "W")
 GRID_ORDER = ("W", "N", "E", "S")
@@ -894,6 +895,126 @@ def render_log(events: list[Mapping[str, Any]]) -> RenderableType:
                       _time(event.get("at")), _actor(event.get("actor")), event.get("type") or "",
                       _data(event.get("data")), event.get("law") or "",
                       ",".join(str(cause) for cause in event.get("causes") or []))
+    return table
+
+
+# --- results and open rulings (cli.py results / open) -----------------------------------
+
+
+def _adjusted_cell(adjusted: Mapping[str, Any] | None) -> str:
+    """An adjusted score on the traveller, in words (no dict or JSON)."""
+    if not adjusted:
+        return ""
+    kind = adjusted.get("kind") or "adjusted"
+    if kind == "artificial":
+        body = f"NS {_artificial_value(adjusted.get('ns'))}, EW {_artificial_value(adjusted.get('ew'))}"
+    else:
+        body = "; ".join(_assigned_result(result) for result in adjusted.get("results") or [])
+    by = ", by the appeals committee" if adjusted.get("by") == "committee" else ""
+    law = f" ({adjusted['law']}{by})" if adjusted.get("law") else ""
+    return f"{kind}: {body}{law}"
+
+
+def _num(value: Any, signed: bool = False) -> str:
+    if value is None:
+        return ""
+    return f"{value:+g}" if signed else f"{value:g}"
+
+
+STATUS_CELLS = {"in progress": "(in progress)", "not played": "(not played)", "cancelled": "(cancelled)"}
+
+
+def render_checks(doc: Mapping[str, Any]) -> RenderableType | None:
+    """The checks before publication (``results``' ``checks``), first on the page."""
+    checks = doc.get("checks") or []
+    if not checks:
+        return None
+    return _titled(f"Before publishing ({len(checks)} to check)",
+                   [f"{c['kind'].replace('_', ' ')}: {c['text']} [{', '.join(c['streams'])}]" for c in checks])
+
+
+def render_travellers(doc: Mapping[str, Any]) -> list[RenderableType]:
+    """One table per board: the traveller (matchpoints and percentage in pairs, the IMPs of
+    each room's teams in teams); adjusted scores are marked ``adj.N`` in the contract column
+    and spelled out, with their Law, under the table; a board in progress says so."""
+    out: list[RenderableType] = []
+    imp = doc["scoring"] == "IMP"
+    for board in doc["boards"]:
+        rooms = any(r["room"] for r in board["results"])
+        notes = []
+        table = Table(title=f"{doc['tournament']} - board {board['board']}", title_justify="left")
+        columns = ["table"] + (["room"] if rooms else []) + ["NS", "EW", "contract", "tricks", "score NS"]
+        columns += ["IMP NS", "IMP EW"] if imp else ["MP NS", "MP EW", "% NS"]
+        for column in columns:
+            table.add_column(column, justify="left" if column in ("table", "room", "NS", "EW", "contract")
+                             else "right")
+        for r in board["results"]:
+            if r["contract"] is None:
+                contract = "" if r["adjusted"] else STATUS_CELLS.get(r.get("status") or "", "(not played)")
+            elif r["contract"] == "Pass":
+                contract = "Pass"
+            else:
+                contract = f"{r['contract']}{r['risk'] or ''} {r['declarer'] or ''}"
+            if r["adjusted"]:
+                notes.append(f"table {r['table']}: {_adjusted_cell(r['adjusted'])}")
+                contract = (contract + " " if r["adjusted"]["kind"] == "assigned" else "") + f"adj.{len(notes)}"
+            row = [r["table"]] + ([r["room"] or ""] if rooms else []) + [
+                r["ns"] or "", r["ew"] or "", contract,
+                "" if r["tricks"] is None else str(r["tricks"]),
+                "" if r["score_ns"] is None else f"{r['score_ns']:+d}" if r["score_ns"] else "0"]
+            if imp:
+                row += [_num(r["imp_ns"], True), _num(r.get("imp_ew"), True)]
+            else:
+                row += [_num(r["mp_ns"]), _num(r["mp_ew"]), _num(r["pct_ns"])]
+            table.add_row(*row)
+        if notes:
+            table.caption = "\n".join(f"adj.{i}: {n}" for i, n in enumerate(notes, start=1))
+            table.caption_justify = "left"
+        out.append(table)
+    return out
+
+
+def render_standings(doc: Mapping[str, Any]) -> list[RenderableType]:
+    """The ranking: pairs by percentage (matchpoints over the tops of the boards they
+    played; a Mitchell ranks NS and EW apart), teams by IMPs; ties as ``2=``."""
+    imp = doc["scoring"] == "IMP"
+    rows = doc.get("standings") or []
+    groups = [d for d in ("NS", "EW", "") if any((row.get("direction") or "") == d for row in rows)] or [""]
+    out: list[RenderableType] = []
+    for direction in groups:
+        title = f"{doc['tournament']} - ranking" + (f" {direction}" if direction else "")
+        table = Table(title=title, title_justify="left")
+        for column, right in (("rank", True), ("team" if imp else "pair", False), ("boards", True),
+                              ("IMPs" if imp else "matchpoints", True)):
+            table.add_column(column, justify="right" if right else "left")
+        if not imp:
+            table.add_column("%", justify="right")
+        for row in rows:
+            if (row.get("direction") or "") != direction:
+                continue
+            cells = [f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"], str(row["boards"]),
+                     _num(row["score"], imp)]
+            if not imp:
+                cells.append(_num(row.get("pct")))
+            table.add_row(*cells)
+        out.append(table)
+    return out
+
+
+def render_open(items: list[Mapping[str, Any]], title: str = "Waiting for the director") -> RenderableType:
+    """The open rulings (``cli.py open``): one row per thing waiting, longest wait first."""
+    if not items:
+        return Text(f"{title}: nothing.")
+    table = Table(title=f"{title} ({len(items)})", title_justify="left", box=box.SIMPLE_HEAD)
+    for column in ("waited", "board", "table", "what", "seq", "details"):
+        table.add_column(column, justify="right" if column in ("board", "seq") else "left",
+                         no_wrap=column != "details", overflow="fold")
+    from projections.waiting import waited_text
+
+    for w in items:
+        law = f" ({w['law']})" if w.get("law") else ""
+        table.add_row(waited_text(w.get("waited_s")), str(w["board"]), w["table"], w["kind"], str(w["seq"]),
+                      f"{w['what']}{law} [{w['stream']}]")
     return table
 
 
