@@ -197,6 +197,12 @@ def _results(value: object) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
+def _names(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of names")
+    return tuple(_text(v) for v in value)
+
+
 def _amount(value: object) -> str:
     if isinstance(value, str) and re.match(r"^\d+(\.\d+)?(%| IMP)$", value):
         return value
@@ -744,6 +750,8 @@ class AppealLodged(Event):
 class AppealDecided(Event):
     decision: str = F(_one_of("upheld", "changed"))
     text: str = F(_free_text)
+    members: tuple[str, ...] | None = Opt(_names, _list_plain)
+    """The committee's members, by name (optional; docs/EXTENSIONS.md)."""
 
 
 # --------------------------------------------------------------------------

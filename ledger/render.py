@@ -82,8 +82,9 @@ OPTION_WORDS = {
     "require_suit": "require the lead of a suit",
     "forbid_suit": "forbid the lead of a suit",
     "no_restriction": "no lead restriction",
-    # Leads out of turn (53 to 55) and penalty cards (50D2, 52).
-    "accept": "accept the lead (or play)",
+    # Leads out of turn (53 to 55) and penalty cards (50D2, 52); by Law in OPTION_WORDS_BY_LAW.
+    "accept": "accept it",
+    "refuse": "do not accept it",
     "leave_penalty_card": "no restriction: the penalty card stays",
     "require_penalty_card": "the penalty card replaces the card played, which becomes a penalty card",
     # Revokes (62C1) and dummy (43B2a).
@@ -93,6 +94,19 @@ OPTION_WORDS = {
     "lead_from_dummy": "declarer leads from dummy",
 }
 """Plain words for the options of the Laws on calls (25B, 26), said after their ids."""
+OPTION_WORDS_BY_LAW = {
+    ("27A1", "accept"): "accept the insufficient bid: it stands",
+    ("27A1", "refuse"): "do not accept it: the offender replaces it by a legal call (27B)",
+    ("52", "accept"): "accept the card played",
+    ("53", "accept"): "accept the lead out of turn",
+    ("53", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
+    ("54", "accept_declare"): "accept the lead and declare: dummy is spread after it (54B)",
+    ("54", "accept_become_dummy"): "accept the lead and spread his own hand: partner declares (54A)",
+    ("54", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
+    ("55", "accept"): "accept declarer's lead out of turn",
+    ("55", "refuse"): "do not accept it: declarer leads from the correct hand (55B)",
+}
+"""Words that depend on the Law that offered the option (its number, edition stripped)."""
 CALL_RULING_WORDS = {
     "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
                              "until the caller's partner calls)",
@@ -596,9 +610,20 @@ def _cap_line(entry: Mapping[str, Any]) -> str:
     return f"Score capped: {_seat(entry.get('side'))} can score at most {words}"
 
 
+def option_words(option: str, law: str | None) -> str | None:
+    """What an option means under the Law that offered it (``accept`` under 27A1 is the
+    insufficient bid, under 53 to 55 the lead), else its general words."""
+    bare = (law or "").split(":", 1)[-1]
+    number = re.match(r"\d+", bare)
+    for key in (bare, number.group(0) if number else None):
+        if key and (key, option) in OPTION_WORDS_BY_LAW:
+            return OPTION_WORDS_BY_LAW[(key, option)]
+    return OPTION_WORDS.get(option)
+
+
 def _pending_line(entry: Mapping[str, Any]) -> str:
     law = f" ({entry['law']})" if entry.get("law") else ""
-    options = ", ".join(f"{o} ({OPTION_WORDS[o]})" if o in OPTION_WORDS else o
+    options = ", ".join(f"{o} ({words})" if (words := option_words(o, entry.get("law"))) else o
                         for o in entry.get("options") or []) or "no option listed"
     return f"Pending: {_seat(entry.get('to'))} to choose{law}: {options}"
 
@@ -634,8 +659,33 @@ def _revoke_line(entry: Mapping[str, Any]) -> str:
 
 
 def _review_line(entry: Mapping[str, Any]) -> str:
+    """The question, its Law cited with the edition (the reason's bare Law replaced)."""
     about = f" (seq {entry['seq']})" if entry.get("seq") is not None else ""
-    return f"Director review required: {entry.get('reason') or 'no reason given'}{about}"
+    reason = entry.get("reason") or "no reason given"
+    law = entry.get("law")
+    if law and ":" in law and reason.startswith(law.split(":", 1)[1]):
+        reason = law + reason[len(law.split(":", 1)[1]):]
+    return f"Director review required: {reason}{about}"
+
+
+def _claim_line(claim: Mapping[str, Any]) -> str:
+    """The claim (68), its statement, the dispute and how it was settled (69, 70)."""
+    text = (f"Claim by {_seat(claim.get('seat'))} (seq {claim.get('seq')}): "
+            f"{_plural(claim.get('tricks'), 'trick')} of the {claim.get('remaining')} remaining")
+    if claim.get("statement"):
+        text += f', "{claim["statement"]}"'
+    status = claim.get("status")
+    if claim.get("disputed_seq") is not None:
+        text += f"; disputed by {_seat(claim.get('disputed_by'))} (seq {claim['disputed_seq']})"
+    if status == "agreed":
+        text += f"; agreed (seq {claim.get('settled_seq')})"
+    elif status == "ruled":
+        reasons = f": {claim['ruling_text']}" if claim.get("ruling_text") else ""
+        text += (f"; the director ruled {_plural(claim.get('settled_tricks'), 'trick')} to "
+                 f"{_seat(claim.get('seat'))}'s side (seq {claim.get('settled_seq')}){reasons}")
+    elif status == "disputed":
+        text += "; the director is to rule"
+    return text + _law(claim.get("law"))
 
 
 def _artificial_value(value: Any) -> str:
@@ -760,8 +810,13 @@ def _ruling_given_line(entry: Mapping[str, Any]) -> str | None:
 
 
 def _board_fact_line(entry: Mapping[str, Any]) -> str:
-    """A fact of Laws 13 to 16 and its reading (``irregular_boards``)."""
+    """A fact of Laws 13 to 16 and its reading (``irregular_boards``); a right reserved
+    (16B) is no irregular board and says so."""
     ruling = (entry.get("ruling") or "").replace("_", " ")
+    if entry.get("type") == "RightsReserved":
+        by = f" by {_seat(entry.get('seat'))}" if entry.get("seat") else ""
+        return (f"Rights reserved{by}, seq {entry.get('seq', '?')}: {ruling}: "
+                f"{_with_card_symbols(entry.get('detail') or '')}{_law(entry.get('law'))}")
     return (f"Irregular board, seq {entry.get('seq', '?')} {entry.get('type') or ''}: {ruling}: "
             f"{_with_card_symbols(entry.get('detail') or '')}{_law(entry.get('law'))}")
 
@@ -780,6 +835,8 @@ def _appeal_line(entry: Mapping[str, Any]) -> str:
 def _rulings(doc: Mapping[str, Any]) -> Text | None:
     lines = [line for key, line_of in RULING_LINES for entry in doc.get(key) or []
              if (line := line_of(entry)) is not None]
+    if doc.get("claim"):
+        lines.append(_claim_line(doc["claim"]))
     if doc.get("adjusted"):
         lines.append(_adjusted_line(doc["adjusted"]))
     if not lines:

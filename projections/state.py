@@ -106,6 +106,13 @@ class Claim:
     settled_tricks: int | None = None
     """Tricks of the remaining ones awarded to the claimer's side once settled."""
     disputed_seq: int | None = None
+    statement: str | None = None
+    """The claim statement (68C), as logged with ClaimMade."""
+    disputed_by: Seat | None = None
+    settled_seq: int | None = None
+    """Seq of the ClaimAgreed or ClaimRuled that settled it."""
+    ruling_text: str | None = None
+    """The director's reasons (ClaimRuled.text)."""
 
 
 @attrs.frozen

@@ -18,6 +18,7 @@ no clock here).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
@@ -54,7 +55,8 @@ def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = No
     items: list[tuple[str, int, str, str | None]] = []
     for r in state.review:
         if not r.resolved:
-            items.append(("review", r.seq, r.reason, None))
+            items.append(("review", r.seq, with_edition(r.reason, state.edition),
+                          review_law(r.reason, state.edition)))
     for o in state.pending:
         items.append(("option", o.seq, f"{o.to} to choose: {', '.join(o.options)}", o.law))
     claim = state.claim
@@ -77,6 +79,21 @@ def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = No
         out.append(Waiting(stream, b.tournament, b.board, b.table, kind, seq, what, law, since,
                            _seconds(since, now)))
     return out
+
+
+_BARE_LAW = re.compile(r"^(\d{1,2}(?:[A-Z][0-9a-z]*)?)(?![\d:])")
+
+
+def with_edition(reason: str, edition: str) -> str:
+    """A review reason that begins with a bare Law (``"64C equity..."``) with its edition
+    (``"2017:64C equity..."``); other reasons as they are."""
+    return _BARE_LAW.sub(lambda m: f"{edition}:{m.group(1)}", reason, count=1)
+
+
+def review_law(reason: str, edition: str) -> str | None:
+    """The Law a review reason begins with, cited with its edition (``"2017:64C"``), or None."""
+    m = _BARE_LAW.match(reason)
+    return f"{edition}:{m.group(1)}" if m else None
 
 
 def _seconds(since: str | None, now: datetime | None) -> float | None:
