@@ -8,8 +8,8 @@ Conventions, for the directors and committees who read it:
 
 * cards and calls with suit symbols (``♠K``, ``1♠``, ``3NT``), ``10`` for the ten;
 * the compass shows the four original hands; cards already played are dimmed and struck.
-  On a console without colours (a pipe, a file) the strike is written with the Unicode
-  combining long stroke (U+0336), which keeps the columns aligned;
+  On a console without colours (a pipe, a file) a played card is written in brackets,
+  ``♠ (5) 4 3``: plain text, no Unicode strikethrough;
 * the auction grid reads W N E S, the first call in the dealer's column;
 * rulings, options and irregularities in plain words with their Law citation.
 
@@ -48,7 +48,6 @@ STRAIN_SYMBOLS = {**SUIT_SYMBOLS, "NT": "NT", "N": "NT"}
 
 PLAYED_STYLE = "dim strike"
 WINNER_STYLE = "bold"
-STRIKE = "\u0336"  # combining long stroke overlay: strike-through in plain text
 VOID = "—"
 ELLIPSIS = "…"
 
@@ -288,8 +287,8 @@ def _ranks_in_suit(cards: Iterable[str], suit: str) -> list[str]:
 def _played_piece(text: str, played: bool, plain: bool) -> Text:
     if not played:
         return Text(text)
-    if plain:
-        return Text("".join(char + STRIKE for char in text))
+    if plain:  # piped or a file: plain text, no combining strike (which breaks columns and copying)
+        return Text(f"({text})")
     return Text(text, style=PLAYED_STYLE)
 
 
@@ -357,7 +356,7 @@ def _compass_grid(doc: Mapping[str, Any], plain: bool) -> Table:
 
 
 class _Compass:
-    """The compass diagram; strikes played cards with U+0336 on consoles without colour."""
+    """The compass diagram; played cards struck, or in brackets on consoles without colour."""
 
     def __init__(self, doc: Mapping[str, Any]) -> None:
         self.doc = doc
@@ -917,6 +916,8 @@ def _time(at: str | None) -> str:
 def _compact(value: Any) -> str:
     if isinstance(value, str):
         return value if value and " " not in value else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list) and value and all(isinstance(v, (str, int)) and " " not in str(v) for v in value):
+        return ",".join(str(v) for v in value)  # laws=2017:63A1,2017:64A2, options=accept,refuse
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -935,24 +936,74 @@ def _actor(actor: Mapping[str, Any] | None) -> str:
     return f"{role}/{name}" if name else role
 
 
+FREE_TEXT = ("text", "reason", "statement", "note", "detail", "deal")
+"""Data fields written by people (or long, like a deal): the only part of a log line that wraps."""
+ENGINE_ACTOR = "system/ruling-engine"
+BARE_KEYS = ("seat", "card", "call", "kind", "contract", "declarer")
+"""Fields whose value says what it is (``E``, ``H7``, ``1NT``, ``revoke``): shown without the key."""
+
+
+def _log_actor(actor: Mapping[str, Any] | None) -> str:
+    text = _actor(actor)
+    return "engine" if text == ENGINE_ACTOR else text
+
+
+def _log_head(event: Mapping[str, Any]) -> tuple[str, str]:
+    """(the structured part of an event's line, its free text), without line breaks."""
+    data = dict(event.get("data") or {})
+    free = " ".join(f"{key}={_compact(data.pop(key))}" for key in FREE_TEXT if key in data)
+    law = event.get("law") or ""
+    causes = ",".join(str(cause) for cause in event.get("causes") or [])
+    data = {key: value for key, value in data.items() if value not in ("", None)}
+    if [data.get("about")] == list(event.get("causes") or []):
+        causes = ""  # the cause is the event the data is about: said once
+    bare = " ".join(str(data.pop(key)) for key in BARE_KEYS if key in data)
+    parts = [f"{_blank_if_none(event.get('seq')):>3}", _time(event.get("at"))[:8],
+             f"{_log_actor(event.get('actor')):<6}", event.get("type") or "", bare, _data(data)]
+    if law:
+        parts.append(law)
+    if causes:
+        parts.append(f"<-{causes}")
+    return " ".join(part for part in parts if part), free
+
+
+class _Log:
+    """A stream's log, one line an event at the console's width: seq, time, actor, type,
+    data, Law, causes; only free text (a ruling's text, a reason, a deal) wraps, indented."""
+
+    INDENT = 8
+
+    def __init__(self, events: list[Mapping[str, Any]]) -> None:
+        self.events = events
+
+    def lines(self, width: int) -> list[str]:
+        """Each event on one line when its structured part fits (it does for every fact of
+        the play and the auction at 80 columns); what does not fit wraps at spaces, never
+        inside a word, a citation or a card, on lines indented by ``INDENT``."""
+        import textwrap
+
+        out = []
+        for event in self.events:
+            head, free = _log_head(event)
+            line = f"{head} {free}" if free else head
+            if len(line) <= width:
+                out.append(line)
+                continue
+            out.extend(textwrap.wrap(line, width=width, subsequent_indent=" " * self.INDENT,
+                                     break_long_words=False, break_on_hyphens=False))
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.lines(options.max_width):
+            yield Text(line, no_wrap=True, overflow="fold")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+
 def render_log(events: list[Mapping[str, Any]]) -> RenderableType:
-    """A stream's envelopes (spec section 2), one row per event."""
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
-                  collapse_padding=True)
-    table.add_column("seq", justify="right", no_wrap=True)
-    table.add_column("pos", justify="right", no_wrap=True)
-    table.add_column("time", no_wrap=True)
-    table.add_column("actor", overflow="fold", max_width=16)
-    table.add_column("type", no_wrap=True)
-    table.add_column("data", overflow="fold", ratio=1)
-    table.add_column("law", overflow="fold", max_width=12)
-    table.add_column("causes", overflow="fold", max_width=10)
-    for event in events:
-        table.add_row(_blank_if_none(event.get("seq")), _blank_if_none(event.get("position")),
-                      _time(event.get("at")), _actor(event.get("actor")), event.get("type") or "",
-                      _data(event.get("data")), event.get("law") or "",
-                      ",".join(str(cause) for cause in event.get("causes") or []))
-    return table
+    """A stream's envelopes (spec section 2), one line per event (free text wraps)."""
+    return _Log(events)
 
 
 # --- results and open rulings (cli.py results / open) -----------------------------------

@@ -58,3 +58,18 @@ def test_a_reserved_right_is_not_headed_irregular_board():
     shown = text(doc)
     assert "Rights reserved by N, seq 5: rights reserved: East hesitated — 2017:16B2" in shown
     assert "Irregular board" not in shown
+
+
+def test_the_log_of_a_whole_board_is_one_line_an_event_at_80_columns(tmp_path, capsys, monkeypatch):
+    from ledger.cli import main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    assert main(["--db", db, "demo"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "log", "demo/realbridge/b14"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines) and "\u0336" not in "\n".join(lines)
+    continued = [line for line in lines if line.startswith("        ")]
+    assert len(lines) - len(continued) == 68  # 68 events, 68 lines that begin with their seq
+    assert len(continued) <= 3  # only BoardOpened's names and deal wrap
