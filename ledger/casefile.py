@@ -12,13 +12,14 @@ and the integrity head with how to verify it.
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from ledger.bridge import SEATS, SUITS, Deal
 from ledger.service import Ledger
 
 DIRECTOR_TYPES = {"FindingMade", "RulingGiven", "RulingOverridden", "AdjustedScoreAwarded",
-                  "ProceduralPenalty", "ClaimRuled", "DummyViolation"}
+                  "ProceduralPenalty", "ClaimRuled", "DummyViolation", "EntryVoided"}
 APPEAL_TYPES = {"AppealLodged", "AppealDecided"}
 
 
@@ -61,6 +62,10 @@ def _build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
         "director": [_brief(e) for e in events if e["type"] in DIRECTOR_TYPES],
         "appeals": [_brief(e) for e in events if e["type"] in APPEAL_TYPES],
         "decisions": decision_history(events, state),
+        "claim": state["claim"],
+        "voided": state.get("voided") or [],
+        "tempo": tempo_and_explanations(events, state),
+        "appeal_form": appeal_form(events, state),
         "appeal_status": state["appeals"],
         "irregular_boards": state["irregular_boards"],
         "procedural_penalties": state["procedural_penalties"],
@@ -74,14 +79,121 @@ def _build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
                       "how_to_verify": f"python cli.py verify {stream}  (recomputes the SHA-256 chain: "
                                        "each hash covers the canonical JSON of the event and the "
                                        "previous hash)"},
-        "cited": sorted({e["law"] for e in events if e["law"]} |
-                        {a["law"] for a in state["auction"]} |
-                        {c["law"] for t in state["tricks"] for c in t["cards"]}),
+        "cited": cited_laws(events, state),
     }
 
 
+_CITATION = re.compile(r"^(1997|2017|FFB):[A-Za-z0-9.]+$")
+
+
+def cited_laws(events: list[dict[str, Any]], state: dict[str, Any]) -> list[str]:
+    """Every Law applied on the board: the engine's citations, the director's and the
+    committee's (``law``, ``laws`` in their data: Law 12 of an award, the Laws of a
+    ruling), and every ``law`` the state document names (auction, play, rulings)."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "law" and isinstance(item, str) and _CITATION.match(item):
+                    found.add(item)
+                elif key == "laws" and isinstance(item, list):
+                    found.update(x for x in item if isinstance(x, str) and _CITATION.match(x))
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(state)
+    for e in events:
+        if e["law"]:
+            found.add(e["law"])
+        walk(e["data"])
+    return sorted(found)
+
+
+def tempo_and_explanations(events: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the committee reads about the auction's tempo and the explanations: every
+    explanation given or corrected, and every right reserved (16B: a break in tempo or
+    other unauthorized information), with the call or card it is about when logged."""
+    by_seq = {e["seq"]: e for e in events}
+    ids = {e["id"]: e["seq"] for e in events}
+    out = []
+    for e in events:
+        if e["type"] not in ("ExplanationGiven", "ExplanationCorrected", "RightsReserved"):
+            continue
+        d = e["data"]
+        about = d.get("about")
+        target = by_seq.get(about if isinstance(about, int) else ids.get(about))
+        subject = None
+        if e["type"] == "RightsReserved" and target is not None:
+            subject = f"{target['type']} {_fact_words(target['data'])} (seq {target['seq']})"
+        elif d.get("call_index"):
+            call = state["auction"][d["call_index"] - 1] if d["call_index"] <= len(state["auction"]) else None
+            subject = f"call {d['call_index']}" + (f", {call['seat']} {call['call']}" if call else "")
+        elif d.get("play"):
+            subject = f"card {d['play']}"
+        out.append({"seq": e["seq"], "type": e["type"], "by": d.get("by"), "about": subject,
+                    "text": d.get("text") or d.get("reason") or "", "actor": e["actor"], "at": e["at"],
+                    "call_seq": target["seq"] if target is not None and target["type"].startswith("Call") else None})
+    return out
+
+
+def appeal_form(events: list[dict[str, Any]], state: dict[str, Any]) -> dict[str, Any] | None:
+    """The fields of an appeals form: the facts the director found, the director's ruling
+    and the Laws used, the appellants' statement, the committee's members, the decision
+    and its reasons. None when no appeal was lodged."""
+    lodged = [e for e in events if e["type"] == "AppealLodged"]
+    if not lodged:
+        return None
+    first = lodged[0]["seq"]
+    director = [e for e in events if e["actor"]["role"] == "director" and e["seq"] < first]
+    findings = [{"seq": e["seq"], "text": _finding_words(e, events)} for e in director if e["type"] == "FindingMade"]
+    rulings = [{"seq": e["seq"], "type": e["type"], "laws": _laws_of(e), "text": _decision_words(e),
+                "by": _actor(e["actor"])}
+               for e in director if e["type"] in ("RulingGiven", "AdjustedScoreAwarded", "ClaimRuled",
+                                                  "ProceduralPenalty", "RulingOverridden", "ResultCancelled")]
+    decided = [e for e in events if e["type"] == "AppealDecided"]
+    committee = [e for e in events if e["actor"]["role"] == "committee" and e["type"] != "AppealDecided"]
+    members: list[str] = []
+    for e in decided:
+        members += e["data"].get("members") or ([e["actor"]["name"]] if e["actor"].get("name") else [])
+    return {
+        "facts_found": findings,
+        "director_rulings": rulings,
+        "appellants": [{"seq": e["seq"], "side": e["data"]["side"], "statement": e["data"]["text"],
+                        "logged_by": _actor(e["actor"]), "at": e["at"]} for e in lodged],
+        "committee_members": members,
+        "decision": [{"seq": e["seq"], "decision": e["data"]["decision"], "reasons": e["data"]["text"],
+                      "at": e["at"]} for e in decided],
+        "committee_scores": [{"seq": e["seq"], "type": e["type"], "text": _decision_words(e),
+                              "laws": _laws_of(e)} for e in committee],
+    }
+
+
+def _laws_of(e: dict[str, Any]) -> list[str]:
+    d = e["data"]
+    laws = list(d.get("laws") or []) + ([d["law"]] if d.get("law") else []) + ([e["law"]] if e["law"] else [])
+    return sorted(set(laws))
+
+
+def _actor(actor: dict[str, Any]) -> str:
+    return actor["role"] + (f" {actor['name']}" if actor.get("name") else "")
+
+
+def _finding_words(e: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    d = e["data"]
+    about = d["about"]
+    target = next((x for x in events if x["seq"] == about or x["id"] == about), None)
+    what = f"{target['type']} at seq {target['seq']}" if target else f"event {about}"
+    value = "yes" if d["value"] is True else "no" if d["value"] is False else _value_words(d["value"])
+    note = f" ({d['note']})" if d.get("note") else ""
+    return f"{d['field'].replace('_', ' ')} on {what}: {value}{note}"
+
+
 DECISION_TYPES = ("AdjustedScoreAwarded", "ProceduralPenalty", "RulingOverridden", "RulingGiven",
-                  "ResultCancelled", "AppealLodged", "AppealDecided")
+                  "ClaimRuled", "ResultCancelled", "AppealLodged", "AppealDecided", "EntryVoided")
 
 
 def decision_history(events: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -91,13 +203,15 @@ def decision_history(events: list[dict[str, Any]], state: dict[str, Any]) -> lis
     ids = {e["id"]: e["seq"] for e in events}
     cancelled_by: dict[int, dict[str, Any]] = {}
     for e in events:
-        if e["type"] == "RulingOverridden":
+        if e["type"] in ("RulingOverridden", "EntryVoided"):
             about = e["data"]["about"]
             target = about if isinstance(about, int) else ids.get(about)
             if target is not None:
                 cancelled_by[target] = e
     not_applied = {i["seq"]: i for i in state["irregularities"] if i["kind"] == "adjustment_not_applied"}
     in_force_award = (state["adjusted"] or {}).get("seq")
+    valid_awards = [e["seq"] for e in events if e["type"] == "AdjustedScoreAwarded"
+                    and e["seq"] not in cancelled_by and e["seq"] not in not_applied]
     out = []
     for e in events:
         if e["type"] not in DECISION_TYPES or e["actor"]["role"] == "system":
@@ -105,29 +219,91 @@ def decision_history(events: list[dict[str, Any]], state: dict[str, Any]) -> lis
         status = "recorded"
         if e["seq"] in cancelled_by:
             c = cancelled_by[e["seq"]]
-            status = f"cancelled by seq {c['seq']} ({c['actor']['role']})"
+            verb = "voided" if c["type"] == "EntryVoided" else "cancelled"
+            status = f"{verb} by seq {c['seq']} ({_actor(c['actor'])})"
         elif e["seq"] in not_applied:
             status = "not applied: " + (not_applied[e["seq"]].get("detail") or "")
         elif e["type"] == "AdjustedScoreAwarded":
-            status = "in force" if e["seq"] == in_force_award else f"replaced by seq {in_force_award}" \
-                if in_force_award and in_force_award > e["seq"] else "superseded"
+            later = [seq for seq in valid_awards if seq > e["seq"]]
+            status = ("in force" if e["seq"] == in_force_award else
+                      f"replaced by seq {later[0]}" if later else "no longer in force")
         elif e["type"] == "ProceduralPenalty":
             status = "in force"
-        out.append(dict(_brief(e), status=status))
+        elif e["type"] == "ClaimRuled":
+            claim = state.get("claim") or {}
+            status = "in force" if claim.get("settled_seq") == e["seq"] else "recorded"
+        out.append(dict(_brief(e), status=status, words=_decision_words(e)))
     return out
 
 
 def _traveller(ledger: Ledger, state: dict[str, Any]) -> list[dict[str, Any]]:
     """The board's traveller (every table of the tournament on this board), scored."""
-    from ledger.records import tournament_streams
+    from ledger.tournament import tournament_tables
     from projections.results import results
 
     tournament = state["board"]["tournament"]
-    tables = tournament_streams(ledger, tournament)  # the whole field: 12C2c reads the other boards
+    tables = tournament_tables(ledger, tournament)  # the whole field: 12C2c reads the other boards
     if not any(s == state["stream"] for s, _ in tables):
         return []
     doc = results(tournament, tables)
     return next((b["results"] for b in doc["boards"] if b["board"] == state["board"]["number"]), [])
+
+
+def _result_words(r: dict[str, Any]) -> str:
+    """An assigned or weighted result in words: ``1/2 × NS: 4S by N, 10 tricks``."""
+    text = "Passed out" if r.get("contract") == "Pass" else (
+        f"{r.get('contract')}{r.get('risk') or ''} by {r.get('declarer')}, {r.get('tricks')} tricks")
+    if r.get("side", "both") != "both":
+        text = f"{r['side']}: {text}"
+    if "weight" in r:
+        text = f"{r['weight']} × {text}"
+    return text
+
+
+def _value_words(value: Any) -> str:
+    """A data value as a committee reads it: no Python or JSON notation."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) and "contract" in v for v in value):
+            return "; ".join(_result_words(v) for v in value)
+        return ", ".join(_value_words(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_value_words(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _fact_words(data: dict[str, Any]) -> str:
+    return "; ".join(f"{k.replace('_', ' ')}: {_value_words(v)}" for k, v in data.items() if v not in (None, ""))
+
+
+def _decision_words(e: dict[str, Any]) -> str:
+    """A decision event in one sentence."""
+    d, t = e["data"], e["type"]
+    if t == "AdjustedScoreAwarded":
+        body = (f"NS {d.get('ns')}, EW {d.get('ew')}" if d["kind"] == "artificial"
+                else _value_words(d.get("results") or []))
+        return f"{d['kind']} adjusted score: {body}" + (f" ({d['text']})" if d.get("text") else "")
+    if t == "RulingGiven":
+        return d["text"]  # its Laws are cited beside it
+    if t == "AppealLodged":
+        return f"appeal by {d['side']}: {d['text']}"
+    if t == "AppealDecided":
+        members = f" (members: {', '.join(d['members'])})" if d.get("members") else ""
+        return f"{d['decision']}: {d['text']}{members}"
+    if t == "ClaimRuled":
+        return f"{d['tricks']} of the remaining tricks to the claimer's side" + (f": {d['text']}" if d.get("text") else "")
+    if t == "RulingOverridden":
+        return f"cancels seq {d['about']}" + (f": {d['text']}" if d.get("text") else "")
+    if t == "EntryVoided":
+        return f"voids seq {d['about']} as an entry error: {d['reason']}"
+    if t == "ProceduralPenalty":
+        return f"{d['side']} {d['amount']}: {d['text']}"
+    if t == "ResultCancelled":
+        return f"result cancelled: {d['text']}"
+    return _fact_words(d)
 
 
 def _brief(e: dict[str, Any]) -> dict[str, Any]:
@@ -190,17 +366,24 @@ def _auction(case: dict[str, Any]) -> str:
     order = ["W", "N", "E", "S"]
     cells = [""] * order.index(case["board"]["dealer"])
     notes = []
+    tempo = {t["call_seq"]: t for t in case.get("tempo") or [] if t.get("call_seq")}
     for a in case["auction"]:
         mark = ""
         for x in a["explanations"]:
             notes.append(x)
             mark += f"<sup>{len(notes)}</sup>"
+        if a["seq"] in tempo:
+            t = tempo[a["seq"]]
+            notes.append({"type": "RightsReserved", "by": t["by"], "seq": t["seq"], "text": t["text"]})
+            mark += f"<sup title='rights reserved'>{len(notes)}‡</sup>"
         cells.append(_call(a["call"]) + mark)
     rows = [cells[i:i + 4] for i in range(0, len(cells), 4)] or [[]]
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row + [""] * (4 - len(row))) + "</tr>"
                    for row in rows)
-    legend = "".join(f"<li>{_e(x['type'])} by {_e(x['by'])} (seq {x['seq']}): {_e(x['text'])}</li>"
-                     for x in notes)
+    words = {"ExplanationGiven": "explanation given", "ExplanationCorrected": "explanation corrected",
+             "RightsReserved": "‡ rights reserved (break in tempo or other information)"}
+    legend = "".join(f"<li>{_e(words.get(x['type'], x['type']))} by {_e(x['by'])} (seq {x['seq']}): "
+                     f"{_e(x['text'])}</li>" for x in notes)
     return (f'<table id="auction"><tr>{"".join(f"<th>{s}</th>" for s in order)}</tr>{body}</table>'
             + (f"<ol>{legend}</ol>" if legend else ""))
 
@@ -218,7 +401,7 @@ def _tricks(case: dict[str, Any]) -> str:
 
 
 def _data(data: dict[str, Any]) -> str:
-    return ", ".join(f"{_e(k)}={_e(v)}" for k, v in data.items())
+    return _e(_fact_words(data))
 
 
 def _events(case: dict[str, Any]) -> str:
@@ -240,18 +423,26 @@ def _irregularities(case: dict[str, Any]) -> str:
         rect = "".join(f"<li>seq {r['seq']} {_e(r['type'])} ({_data(r['data'])}) "
                        f"<span class='law'>{_e(r['law'])}</span></li>" for r in i["rectifications"])
         detail = f": {_e(i['detail'])}" if i.get("detail") else ""
-        items.append(f"<li><b>{_e(i['kind'])}</b> by {_e(i['offender'])} at seq {_e(i['seq'])} "
+        by = f" by {_e(i['offender'])}" if i.get("offender") else ""
+        items.append(f"<li><b>{_e(i['kind'].replace('_', ' '))}</b>{by} at seq {_e(i['seq'])} "
                      f"<span class='law'>{_e(i['law'] or '')}</span>{detail}"
                      + (f"<ul>{rect}</ul>" if rect else "") + "</li>")
     return f"<ul id='irregularities'>{''.join(items)}</ul>"
+
+
+def _by(e: dict[str, Any]) -> str:
+    """Who: ``lodged by EW (logged by director TD Girard)`` for an appeal, else the actor."""
+    if e["type"] == "AppealLodged":
+        return f"lodged by {_e(e['data']['side'])} (logged by {_e(_actor(e['actor']))})"
+    return f"by {_e(_actor(e['actor']))}"
 
 
 def _list(entries: list[dict[str, Any]], empty: str = "None.") -> str:
     if not entries:
         return f"<p>{empty}</p>"
     return "<ul>" + "".join(
-        f"<li>seq {e['seq']} {_e(e['type'])} by {_e(e['actor']['role'])}: {_data(e['data'])} "
-        f"<span class='law'>{_e(e['law'] or '')}</span></li>" for e in entries) + "</ul>"
+        f"<li>seq {e['seq']} {_e(e['type'])} {_by(e)}: {_e(_decision_words(e))} "
+        f"<span class='law'>{_e(', '.join(_laws_of(e)))}</span></li>" for e in entries) + "</ul>"
 
 
 def _options(case: dict[str, Any]) -> str:
@@ -285,7 +476,7 @@ def _decisions(case: dict[str, Any]) -> str:
     rows = "".join(
         f"<tr><td>{d['seq']}</td><td class='small'>{_e(d['at'])}</td><td>{_e(d['actor']['role'])}"
         f"{'/' + _e(d['actor']['name']) if d['actor'].get('name') else ''}</td><td>{_e(d['type'])}</td>"
-        f"<td class='small'>{_data(d['data'])}</td><td class='law'>{_e(d['data'].get('law') or d['law'] or '')}</td>"
+        f"<td class='small'>{_e(d['words'])}</td><td class='law'>{_e(', '.join(_laws_of(d)))}</td>"
         f"<td>{_e(d['status'])}</td></tr>" for d in case["decisions"])
     return ('<table id="decisions"><tr><th>seq</th><th>time (UTC)</th><th>by</th><th>decision</th><th>data</th>'
             f'<th>Law</th><th>status</th></tr>{rows}</table>')
@@ -310,12 +501,16 @@ def _traveller_html(case: dict[str, Any]) -> str:
         mine = " style='font-weight:bold'" if r["stream"] == case["stream"] else ""
         contract = r["contract"] or ("adjusted" if r["adjusted"] else "—")
         score = "" if r["score_ns"] is None else f"{r['score_ns']:+d}"
+        if r["contract"] is None and not r["adjusted"]:
+            contract = {"in progress": "(in progress)", "cancelled": "(cancelled)"}.get(r.get("status") or "", "—")
         adj = ""
         if r["adjusted"]:
-            adj = r["adjusted"]["kind"] + (f" NS {r['adjusted'].get('ns')} EW {r['adjusted'].get('ew')}"
-                                           if r["adjusted"]["kind"] == "artificial" else "")
-        mp = "" if r["mp_ns"] is None else f"{r['mp_ns']:g} / {r['mp_ew']:g}"
-        imp = "" if r["imp_ns"] is None else f"{r['imp_ns']:+g}"
+            a = r["adjusted"]
+            adj = a["kind"] + ": " + (f"NS {a.get('ns')}, EW {a.get('ew')}" if a["kind"] == "artificial"
+                                      else _value_words(a.get("results") or [])) + f" ({a.get('law')})"
+        mp = "" if r["mp_ns"] is None else f"{r['mp_ns']:g} / {'' if r['mp_ew'] is None else format(r['mp_ew'], 'g')}"
+        imp = "" if r["imp_ns"] is None else f"{r['imp_ns']:+g}" + (
+            "" if r.get("imp_ew") is None else f" / {r['imp_ew']:+g}")
         rows.append(f"<tr{mine}><td>{_e(r['table'])}</td><td>{_e(r['ns'])}</td><td>{_e(r['ew'])}</td>"
                     f"<td>{_e(contract)}{_e(r['risk'] or '')}</td><td>{_e(r['declarer'] or '')}</td>"
                     f"<td>{_e('' if r['tricks'] is None else r['tricks'])}</td><td>{score}</td><td>{_e(adj)}</td>"
@@ -323,8 +518,79 @@ def _traveller_html(case: dict[str, Any]) -> str:
     if not rows:
         return "<p>No traveller (the stream is not part of a tournament's field).</p>"
     return ("<table id='traveller'><tr><th>table</th><th>NS</th><th>EW</th><th>contract</th><th>by</th>"
-            "<th>tricks</th><th>score NS</th><th>adjusted</th><th>MP NS / EW</th><th>IMP NS</th></tr>"
+            "<th>tricks</th><th>score NS</th><th>adjusted</th><th>MP NS / EW</th><th>IMP NS / EW</th></tr>"
             + "".join(rows) + "</table>")
+
+
+def _claim_html(case: dict[str, Any]) -> str:
+    c = case.get("claim")
+    if not c:
+        return "<p>No claim.</p>"
+    parts = [f"{_e(c['seat'])} claimed {_e(c['tricks'])} of the {_e(c['remaining'])} remaining tricks (seq {c['seq']})"]
+    if c.get("statement"):
+        parts.append(f"statement: “{_e(c['statement'])}”")
+    if c.get("disputed_seq") is not None:
+        parts.append(f"disputed by {_e(c.get('disputed_by'))} (seq {c['disputed_seq']})")
+    if c["status"] == "agreed":
+        parts.append(f"agreed (seq {c.get('settled_seq')})")
+    elif c["status"] == "ruled":
+        parts.append(f"the director ruled {_e(c['settled_tricks'])} tricks to the claimer's side "
+                     f"(seq {c.get('settled_seq')})" + (f": {_e(c['ruling_text'])}" if c.get("ruling_text") else ""))
+    else:
+        parts.append(_e(c["status"]))
+    return f"<p id='claim'>{'; '.join(parts)} <span class='law'>{_e(c.get('law') or '')}</span></p>"
+
+
+def _voided_html(case: dict[str, Any]) -> str:
+    if not case.get("voided"):
+        return "<p>None.</p>"
+    return "<ul id='voided'>" + "".join(
+        f"<li>seq {v['seq']} {_e(v.get('type'))} voided by {_e(_actor(v['by']) if v.get('by') else '?')} "
+        f"at {_e(v.get('at'))} (seq {v['by_seq']}): {_e(v['reason'])}. The entry stays in the log; "
+        "the board is read as if it had not been made.</li>" for v in case["voided"]) + "</ul>"
+
+
+def _tempo_html(case: dict[str, Any]) -> str:
+    items = case.get("tempo") or []
+    if not items:
+        return "<p>No explanation or reserved right logged.</p>"
+    names = {"ExplanationGiven": "Explanation given", "ExplanationCorrected": "Explanation corrected",
+             "RightsReserved": "Rights reserved (break in tempo or other information)"}
+    return "<ul id='tempo'>" + "".join(
+        f"<li>seq {t['seq']} {_e(names.get(t['type'], t['type']))} by {_e(t['by'])}"
+        + (f", about {_e(t['about'])}" if t.get("about") else "") + f": {_e(t['text'])}</li>"
+        for t in items) + "</ul>"
+
+
+def _appeal_form_html(case: dict[str, Any]) -> str:
+    form = case.get("appeal_form")
+    if not form:
+        return "<p>No appeal lodged.</p>"
+
+    def rows(items: list[str], empty: str) -> str:
+        return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>" if items else f"<p>{empty}</p>"
+
+    facts = [f"seq {i['seq']}: {_e(i['kind'].replace('_', ' '))}" + (f" by {_e(i['offender'])}" if i.get("offender") else "")
+             + (f": {_e(i['detail'])}" if i.get("detail") else "") + f" <span class='law'>{_e(i.get('law') or '')}</span>"
+             for i in case["irregularities"]]
+    facts += [f"seq {f['seq']}: finding: {_e(f['text'])}" for f in form["facts_found"]]
+    facts += [f"seq {b['seq']} {_e(b['type'])}: {_e(b['detail'])}" for b in case.get("irregular_boards") or []
+              if b["type"] != "RightsReserved"]  # reserved rights are under "Explanations and breaks in tempo"
+    rulings = [f"seq {r['seq']} {_e(r['type'])} by {_e(r['by'])}: {_e(r['text'])} "
+               f"<span class='law'>{_e(', '.join(r['laws']))}</span>" for r in form["director_rulings"]]
+    appellants = [f"{_e(a['side'])} (seq {a['seq']}, logged by {_e(a['logged_by'])}): “{_e(a['statement'])}”"
+                  for a in form["appellants"]]
+    decision = [f"<b>{_e(d['decision'])}</b> (seq {d['seq']}): {_e(d['reasons'])}" for d in form["decision"]]
+    decision += [f"seq {c['seq']} {_e(c['type'])}: {_e(c['text'])} <span class='law'>{_e(', '.join(c['laws']))}</span>"
+                 for c in form["committee_scores"]]
+    members = ", ".join(_e(m) for m in form["committee_members"]) or "not recorded"
+    return (f"<table id='appeal-form'>"
+            f"<tr><th>Facts found by the director</th><td>{rows(facts, 'No finding logged.')}</td></tr>"
+            f"<tr><th>The director's ruling and the Laws used</th><td>{rows(rulings, 'No ruling logged before the appeal.')}</td></tr>"
+            f"<tr><th>The appellants' statement</th><td>{rows(appellants, '')}</td></tr>"
+            f"<tr><th>The committee</th><td>{members}</td></tr>"
+            f"<tr><th>The decision and its reasons</th><td>{rows(decision, 'Not decided yet.')}</td></tr>"
+            "</table>")
 
 
 def render_html(case: dict[str, Any]) -> str:
@@ -348,9 +614,13 @@ NS {_e(b.get('ns') or '—')} · EW {_e(b.get('ew') or '—')} · scoring {_e(b.
 <h2>The play</h2>{_tricks(case)}
 <h2>Irregularities and rectifications</h2>{_irregularities(case)}
 <h2>Irregular boards and information (Laws 13 to 16)</h2>{_board_facts(case)}
+<h2>Explanations and breaks in tempo</h2>{_tempo_html(case)}
 <h2>Options offered and chosen</h2>{_options(case)}
+<h2>The claim</h2>{_claim_html(case)}
+<h2>Entries voided (entry errors)</h2>{_voided_html(case)}
 <h2>Findings and rulings</h2>{_list(case['director'])}
 <h2>Appeals</h2>{_list(case['appeals'], 'No appeal lodged.')}
+<h2>The appeal form</h2>{_appeal_form_html(case)}
 <h2>Every decision and what became of it</h2>{_decisions(case)}
 <h2>Result</h2><p id="result">{result_text}</p>
 <p id="adjusted">Adjusted score in force: {_e(_adjusted_text(case['adjusted']))}</p>

@@ -1,6 +1,6 @@
 """The commands for real game records, registered on :data:`ledger.cli.cli`:
-``import``, ``export``, ``results`` and ``analyse`` (LEDGER-SPEC section 8,
-docs/records.md).
+``import``, ``export`` and ``analyse`` (LEDGER-SPEC section 8, docs/records.md);
+``results`` is in ``ledger/cli.py`` (docs/director.md).
 
 Errors are :class:`~ledger.errors.LedgerError` and map to exit codes in
 ``ledger.cli.main``; ``import`` exits 2 when some records could not be
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -131,116 +130,6 @@ def export_cmd(ctx: click.Context, stream: str | None, tournament: str | None, f
     else:
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"{len(streams)} stream(s) written to {output}")
-
-
-@cli.command("results")
-@click.argument("tournament")
-@click.option("--json", "as_json", is_flag=True, help="The spec's JSON shape (section 8).")
-@click.pass_context
-def results_cmd(ctx: click.Context, tournament: str, as_json: bool) -> None:
-    """Every board's result at every table of TOURNAMENT (IMPs between rooms in teams)."""
-    from ledger.records import tournament_streams
-    from projections.results import results
-
-    with _open(ctx) as ledger:
-        tables = tournament_streams(ledger, tournament)
-    if not tables:
-        raise BadInput("no stream of that tournament in this ledger", field="TOURNAMENT",
-                       value=tournament)
-    name = tables[0][1].board.tournament
-    doc = results(name, tables)
-    if as_json:
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
-        return
-    console = _console()
-    for table in render_travellers(doc):
-        console.print(table)
-    console.print(render_standings(doc))
-
-
-def _adjusted_cell(adjusted: dict[str, Any] | None) -> str:
-    if not adjusted:
-        return ""
-    if adjusted["kind"] == "artificial":
-        return f"artificial NS {adjusted.get('ns')} EW {adjusted.get('ew')} ({adjusted.get('law')})"
-    parts = []
-    for r in adjusted.get("results") or []:
-        text = "Pass" if r["contract"] == "Pass" else f"{r['contract']}{r.get('risk', '')} {r['declarer']} {r['tricks']}"
-        if r.get("side", "both") != "both":
-            text = f"{r['side']}: {text}"
-        if "weight" in r:
-            text = f"{r['weight']}×{text}"
-        parts.append(text)
-    return f"{adjusted['kind']} {', '.join(parts)} ({adjusted.get('law')})"
-
-
-def _num(value: Any, signed: bool = False) -> str:
-    if value is None:
-        return ""
-    return f"{value:+g}" if signed else f"{value:g}"
-
-
-def render_travellers(doc: dict[str, Any]) -> list[Any]:
-    """One rich table per board: the traveller (matchpoints and percentage in
-    pairs, the IMPs of each room's teams in teams); adjusted scores are marked in
-    the contract column and spelled out, with their Law, under the table."""
-    from rich.table import Table
-
-    out = []
-    imp = doc["scoring"] == "IMP"
-    for board in doc["boards"]:
-        rooms = any(r["room"] for r in board["results"])
-        notes = []
-        table = Table(title=f"{doc['tournament']} - board {board['board']}", title_justify="left")
-        columns = ["table"] + (["room"] if rooms else []) + ["NS", "EW", "contract", "tricks", "score NS"]
-        columns += ["IMP NS", "IMP EW"] if imp else ["MP NS", "MP EW", "% NS"]
-        for column in columns:
-            table.add_column(column, justify="left" if column in ("table", "room", "NS", "EW", "contract")
-                             else "right")
-        for r in board["results"]:
-            if r["contract"] is None:
-                contract = "" if r["adjusted"] else "(not played)"
-            elif r["contract"] == "Pass":
-                contract = "Pass"
-            else:
-                contract = f"{r['contract']}{r['risk'] or ''} {r['declarer'] or ''}"
-            if r["adjusted"]:
-                notes.append(f"table {r['table']}: {_adjusted_cell(r['adjusted'])}")
-                contract = (contract + " " if r["adjusted"]["kind"] == "assigned" else "") + f"adj.{len(notes)}"
-            row = [r["table"]] + ([r["room"] or ""] if rooms else []) + [
-                r["ns"] or "", r["ew"] or "", contract,
-                "" if r["tricks"] is None else str(r["tricks"]),
-                "" if r["score_ns"] is None else f"{r['score_ns']:+d}" if r["score_ns"] else "0"]
-            if imp:
-                row += [_num(r["imp_ns"], True), _num(r.get("imp_ew"), True)]
-            else:
-                row += [_num(r["mp_ns"]), _num(r["mp_ew"]), _num(r["pct_ns"])]
-            table.add_row(*row)
-        if notes:
-            table.caption = "\n".join(f"adj.{i}: {n}" for i, n in enumerate(notes, start=1))
-            table.caption_justify = "left"
-        out.append(table)
-    return out
-
-
-def render_standings(doc: dict[str, Any]) -> Any:
-    """The ranking: pairs by percentage (matchpoints over the tops of the boards
-    they played), teams by IMPs."""
-    from rich.table import Table
-
-    imp = doc["scoring"] == "IMP"
-    table = Table(title=f"{doc['tournament']} - ranking", title_justify="left")
-    for column, right in (("rank", True), ("team" if imp else "pair", False), ("boards", True),
-                          ("IMPs" if imp else "matchpoints", True)):
-        table.add_column(column, justify="right" if right else "left")
-    if not imp:
-        table.add_column("%", justify="right")
-    for row in doc.get("standings") or []:
-        cells = [str(row["rank"]), row["name"], str(row["boards"]), _num(row["score"], imp)]
-        if not imp:
-            cells.append(_num(row.get("pct")))
-        table.add_row(*cells)
-    return table
 
 
 @cli.command("analyse")

@@ -197,6 +197,12 @@ def _results(value: object) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
+def _names(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of names")
+    return tuple(_text(v) for v in value)
+
+
 def _amount(value: object) -> str:
     if isinstance(value, str) and re.match(r"^\d+(\.\d+)?(%| IMP)$", value):
         return value
@@ -740,6 +746,18 @@ class RulingOverridden(Event):
     text: str = F(_free_text)
 
 
+@register("director", FACT_ROLES)
+@frozen
+class EntryVoided(Event):
+    """An entry error corrected (docs/EXTENSIONS.md, "Voiding an entry"): the entry at
+    ``about`` (seq or id) stays in the log, and the fold proceeds as if it had not been
+    made. The director may void any entry a person logged; the table only its own last
+    entry, when nothing but the ruling engine has logged after it."""
+
+    about: int | str = F(_ref, _plain)
+    reason: str = F(_text)
+
+
 # Committee
 
 
@@ -755,6 +773,8 @@ class AppealLodged(Event):
 class AppealDecided(Event):
     decision: str = F(_one_of("upheld", "changed"))
     text: str = F(_free_text)
+    members: tuple[str, ...] | None = Opt(_names, _list_plain)
+    """The committee's members, by name (optional; docs/EXTENSIONS.md)."""
 
 
 # --------------------------------------------------------------------------

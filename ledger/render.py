@@ -8,8 +8,8 @@ Conventions, for the directors and committees who read it:
 
 * cards and calls with suit symbols (``♠K``, ``1♠``, ``3NT``), ``10`` for the ten;
 * the compass shows the four original hands; cards already played are dimmed and struck.
-  On a console without colours (a pipe, a file) the strike is written with the Unicode
-  combining long stroke (U+0336), which keeps the columns aligned;
+  On a console without colours (a pipe, a file) a played card is written in brackets,
+  ``♠ (5) 4 3``: plain text, no Unicode strikethrough;
 * the auction grid reads W N E S, the first call in the dealer's column;
 * rulings, options and irregularities in plain words with their Law citation.
 
@@ -32,7 +32,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text"]
+__all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text",
+           "render_checks", "render_travellers", "render_standings", "render_open"]
 
 SEATS = ("N", "E", "S", "W")
 GRID_ORDER = ("W", "N", "E", "S")
@@ -47,7 +48,6 @@ STRAIN_SYMBOLS = {**SUIT_SYMBOLS, "NT": "NT", "N": "NT"}
 
 PLAYED_STYLE = "dim strike"
 WINNER_STYLE = "bold"
-STRIKE = "\u0336"  # combining long stroke overlay: strike-through in plain text
 VOID = "—"
 ELLIPSIS = "…"
 
@@ -81,8 +81,9 @@ OPTION_WORDS = {
     "require_suit": "require the lead of a suit",
     "forbid_suit": "forbid the lead of a suit",
     "no_restriction": "no lead restriction",
-    # Leads out of turn (53 to 55) and penalty cards (50D2, 52).
-    "accept": "accept the lead (or play)",
+    # Leads out of turn (53 to 55) and penalty cards (50D2, 52); by Law in OPTION_WORDS_BY_LAW.
+    "accept": "accept it",
+    "refuse": "do not accept it",
     "leave_penalty_card": "no restriction: the penalty card stays",
     "require_penalty_card": "the penalty card replaces the card played, which becomes a penalty card",
     # Revokes (62C1) and dummy (43B2a).
@@ -92,6 +93,19 @@ OPTION_WORDS = {
     "lead_from_dummy": "declarer leads from dummy",
 }
 """Plain words for the options of the Laws on calls (25B, 26), said after their ids."""
+OPTION_WORDS_BY_LAW = {
+    ("27A1", "accept"): "accept the insufficient bid: it stands",
+    ("27A1", "refuse"): "do not accept it: the offender replaces it by a legal call (27B)",
+    ("52", "accept"): "accept the card played",
+    ("53", "accept"): "accept the lead out of turn",
+    ("53", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
+    ("54", "accept_declare"): "accept the lead and declare: dummy is spread after it (54B)",
+    ("54", "accept_become_dummy"): "accept the lead and spread his own hand: partner declares (54A)",
+    ("54", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
+    ("55", "accept"): "accept declarer's lead out of turn",
+    ("55", "refuse"): "do not accept it: declarer leads from the correct hand (55B)",
+}
+"""Words that depend on the Law that offered the option (its number, edition stripped)."""
 CALL_RULING_WORDS = {
     "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
                              "until the caller's partner calls)",
@@ -273,8 +287,8 @@ def _ranks_in_suit(cards: Iterable[str], suit: str) -> list[str]:
 def _played_piece(text: str, played: bool, plain: bool) -> Text:
     if not played:
         return Text(text)
-    if plain:
-        return Text("".join(char + STRIKE for char in text))
+    if plain:  # piped or a file: plain text, no combining strike (which breaks columns and copying)
+        return Text(f"({text})")
     return Text(text, style=PLAYED_STYLE)
 
 
@@ -342,7 +356,7 @@ def _compass_grid(doc: Mapping[str, Any], plain: bool) -> Table:
 
 
 class _Compass:
-    """The compass diagram; strikes played cards with U+0336 on consoles without colour."""
+    """The compass diagram; played cards struck, or in brackets on consoles without colour."""
 
     def __init__(self, doc: Mapping[str, Any]) -> None:
         self.doc = doc
@@ -595,9 +609,20 @@ def _cap_line(entry: Mapping[str, Any]) -> str:
     return f"Score capped: {_seat(entry.get('side'))} can score at most {words}"
 
 
+def option_words(option: str, law: str | None) -> str | None:
+    """What an option means under the Law that offered it (``accept`` under 27A1 is the
+    insufficient bid, under 53 to 55 the lead), else its general words."""
+    bare = (law or "").split(":", 1)[-1]
+    number = re.match(r"\d+", bare)
+    for key in (bare, number.group(0) if number else None):
+        if key and (key, option) in OPTION_WORDS_BY_LAW:
+            return OPTION_WORDS_BY_LAW[(key, option)]
+    return OPTION_WORDS.get(option)
+
+
 def _pending_line(entry: Mapping[str, Any]) -> str:
     law = f" ({entry['law']})" if entry.get("law") else ""
-    options = ", ".join(f"{o} ({OPTION_WORDS[o]})" if o in OPTION_WORDS else o
+    options = ", ".join(f"{o} ({words})" if (words := option_words(o, entry.get("law"))) else o
                         for o in entry.get("options") or []) or "no option listed"
     return f"Pending: {_seat(entry.get('to'))} to choose{law}: {options}"
 
@@ -633,8 +658,33 @@ def _revoke_line(entry: Mapping[str, Any]) -> str:
 
 
 def _review_line(entry: Mapping[str, Any]) -> str:
+    """The question, its Law cited with the edition (the reason's bare Law replaced)."""
     about = f" (seq {entry['seq']})" if entry.get("seq") is not None else ""
-    return f"Director review required: {entry.get('reason') or 'no reason given'}{about}"
+    reason = entry.get("reason") or "no reason given"
+    law = entry.get("law")
+    if law and ":" in law and reason.startswith(law.split(":", 1)[1]):
+        reason = law + reason[len(law.split(":", 1)[1]):]
+    return f"Director review required: {reason}{about}"
+
+
+def _claim_line(claim: Mapping[str, Any]) -> str:
+    """The claim (68), its statement, the dispute and how it was settled (69, 70)."""
+    text = (f"Claim by {_seat(claim.get('seat'))} (seq {claim.get('seq')}): "
+            f"{_plural(claim.get('tricks'), 'trick')} of the {claim.get('remaining')} remaining")
+    if claim.get("statement"):
+        text += f', "{claim["statement"]}"'
+    status = claim.get("status")
+    if claim.get("disputed_seq") is not None:
+        text += f"; disputed by {_seat(claim.get('disputed_by'))} (seq {claim['disputed_seq']})"
+    if status == "agreed":
+        text += f"; agreed (seq {claim.get('settled_seq')})"
+    elif status == "ruled":
+        reasons = f": {claim['ruling_text']}" if claim.get("ruling_text") else ""
+        text += (f"; the director ruled {_plural(claim.get('settled_tricks'), 'trick')} to "
+                 f"{_seat(claim.get('seat'))}'s side (seq {claim.get('settled_seq')}){reasons}")
+    elif status == "disputed":
+        text += "; the director is to rule"
+    return text + _law(claim.get("law"))
 
 
 def _artificial_value(value: Any) -> str:
@@ -721,7 +771,17 @@ def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
             f"(seq {entry.get('seq', '?')}{due}): {status}{_law(entry.get('law'))}")
 
 
+def _voided_line(entry: Mapping[str, Any]) -> str:
+    """An entry voided as an entry error (``voided``, EntryVoided): skipped by the fold."""
+    by = entry.get("by") or {}
+    who = _actor(by) if by else "?"
+    when = f" at {_time(entry.get('at'))}" if entry.get("at") else ""
+    return (f"Voided: seq {entry.get('seq', '?')} {entry.get('type') or ''} by {who}{when} "
+            f"(seq {entry.get('by_seq', '?')}): {entry.get('reason') or ''}; read as if not made")
+
+
 RULING_LINES = (
+    ("voided", _voided_line),
     ("leads_out_of_turn", _lead_out_of_turn_line),
     ("penalty_cards", _penalty_card_line),
     ("exposed_cards", _exposed_card_line),
@@ -749,8 +809,13 @@ def _ruling_given_line(entry: Mapping[str, Any]) -> str | None:
 
 
 def _board_fact_line(entry: Mapping[str, Any]) -> str:
-    """A fact of Laws 13 to 16 and its reading (``irregular_boards``)."""
+    """A fact of Laws 13 to 16 and its reading (``irregular_boards``); a right reserved
+    (16B) is no irregular board and says so."""
     ruling = (entry.get("ruling") or "").replace("_", " ")
+    if entry.get("type") == "RightsReserved":
+        by = f" by {_seat(entry.get('seat'))}" if entry.get("seat") else ""
+        return (f"Rights reserved{by}, seq {entry.get('seq', '?')}: {ruling}: "
+                f"{_with_card_symbols(entry.get('detail') or '')}{_law(entry.get('law'))}")
     return (f"Irregular board, seq {entry.get('seq', '?')} {entry.get('type') or ''}: {ruling}: "
             f"{_with_card_symbols(entry.get('detail') or '')}{_law(entry.get('law'))}")
 
@@ -769,6 +834,8 @@ def _appeal_line(entry: Mapping[str, Any]) -> str:
 def _rulings(doc: Mapping[str, Any]) -> Text | None:
     lines = [line for key, line_of in RULING_LINES for entry in doc.get(key) or []
              if (line := line_of(entry)) is not None]
+    if doc.get("claim"):
+        lines.append(_claim_line(doc["claim"]))
     if doc.get("adjusted"):
         lines.append(_adjusted_line(doc["adjusted"]))
     if not lines:
@@ -849,6 +916,8 @@ def _time(at: str | None) -> str:
 def _compact(value: Any) -> str:
     if isinstance(value, str):
         return value if value and " " not in value else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list) and value and all(isinstance(v, (str, int)) and " " not in str(v) for v in value):
+        return ",".join(str(v) for v in value)  # laws=2017:63A1,2017:64A2, options=accept,refuse
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -867,23 +936,193 @@ def _actor(actor: Mapping[str, Any] | None) -> str:
     return f"{role}/{name}" if name else role
 
 
+FREE_TEXT = ("text", "reason", "statement", "note", "detail", "deal")
+"""Data fields written by people (or long, like a deal): the only part of a log line that wraps."""
+ENGINE_ACTOR = "system/ruling-engine"
+BARE_KEYS = ("seat", "card", "call", "kind", "contract", "declarer")
+"""Fields whose value says what it is (``E``, ``H7``, ``1NT``, ``revoke``): shown without the key."""
+
+
+def _log_actor(actor: Mapping[str, Any] | None) -> str:
+    text = _actor(actor)
+    return "engine" if text == ENGINE_ACTOR else text
+
+
+def _log_head(event: Mapping[str, Any]) -> tuple[str, str]:
+    """(the structured part of an event's line, its free text), without line breaks."""
+    data = dict(event.get("data") or {})
+    free = " ".join(f"{key}={_compact(data.pop(key))}" for key in FREE_TEXT if key in data)
+    law = event.get("law") or ""
+    causes = ",".join(str(cause) for cause in event.get("causes") or [])
+    data = {key: value for key, value in data.items() if value not in ("", None)}
+    if [data.get("about")] == list(event.get("causes") or []):
+        causes = ""  # the cause is the event the data is about: said once
+    bare = " ".join(str(data.pop(key)) for key in BARE_KEYS if key in data)
+    parts = [f"{_blank_if_none(event.get('seq')):>3}", _time(event.get("at"))[:8],
+             f"{_log_actor(event.get('actor')):<6}", event.get("type") or "", bare, _data(data)]
+    if law:
+        parts.append(law)
+    if causes:
+        parts.append(f"<-{causes}")
+    return " ".join(part for part in parts if part), free
+
+
+class _Log:
+    """A stream's log, one line an event at the console's width: seq, time, actor, type,
+    data, Law, causes; only free text (a ruling's text, a reason, a deal) wraps, indented."""
+
+    INDENT = 8
+
+    def __init__(self, events: list[Mapping[str, Any]]) -> None:
+        self.events = events
+
+    def lines(self, width: int) -> list[str]:
+        """Each event on one line when its structured part fits (it does for every fact of
+        the play and the auction at 80 columns); what does not fit wraps at spaces, never
+        inside a word, a citation or a card, on lines indented by ``INDENT``."""
+        import textwrap
+
+        out = []
+        for event in self.events:
+            head, free = _log_head(event)
+            line = f"{head} {free}" if free else head
+            if len(line) <= width:
+                out.append(line)
+                continue
+            out.extend(textwrap.wrap(line, width=width, subsequent_indent=" " * self.INDENT,
+                                     break_long_words=False, break_on_hyphens=False))
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.lines(options.max_width):
+            yield Text(line, no_wrap=True, overflow="fold")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+
 def render_log(events: list[Mapping[str, Any]]) -> RenderableType:
-    """A stream's envelopes (spec section 2), one row per event."""
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
-                  collapse_padding=True)
-    table.add_column("seq", justify="right", no_wrap=True)
-    table.add_column("pos", justify="right", no_wrap=True)
-    table.add_column("time", no_wrap=True)
-    table.add_column("actor", overflow="fold", max_width=16)
-    table.add_column("type", no_wrap=True)
-    table.add_column("data", overflow="fold", ratio=1)
-    table.add_column("law", overflow="fold", max_width=12)
-    table.add_column("causes", overflow="fold", max_width=10)
-    for event in events:
-        table.add_row(_blank_if_none(event.get("seq")), _blank_if_none(event.get("position")),
-                      _time(event.get("at")), _actor(event.get("actor")), event.get("type") or "",
-                      _data(event.get("data")), event.get("law") or "",
-                      ",".join(str(cause) for cause in event.get("causes") or []))
+    """A stream's envelopes (spec section 2), one line per event (free text wraps)."""
+    return _Log(events)
+
+
+# --- results and open rulings (cli.py results / open) -----------------------------------
+
+
+def _adjusted_cell(adjusted: Mapping[str, Any] | None) -> str:
+    """An adjusted score on the traveller, in words (no dict or JSON)."""
+    if not adjusted:
+        return ""
+    kind = adjusted.get("kind") or "adjusted"
+    if kind == "artificial":
+        body = f"NS {_artificial_value(adjusted.get('ns'))}, EW {_artificial_value(adjusted.get('ew'))}"
+    else:
+        body = "; ".join(_assigned_result(result) for result in adjusted.get("results") or [])
+    by = ", by the appeals committee" if adjusted.get("by") == "committee" else ""
+    law = f" ({adjusted['law']}{by})" if adjusted.get("law") else ""
+    return f"{kind}: {body}{law}"
+
+
+def _num(value: Any, signed: bool = False) -> str:
+    if value is None:
+        return ""
+    return f"{value:+g}" if signed else f"{value:g}"
+
+
+STATUS_CELLS = {"in progress": "(in progress)", "not played": "(not played)", "cancelled": "(cancelled)"}
+
+
+def render_checks(doc: Mapping[str, Any]) -> RenderableType | None:
+    """The checks before publication (``results``' ``checks``), first on the page."""
+    checks = doc.get("checks") or []
+    if not checks:
+        return None
+    return _titled(f"Before publishing ({len(checks)} to check)",
+                   [f"{c['kind'].replace('_', ' ')}: {c['text']} [{', '.join(c['streams'])}]" for c in checks])
+
+
+def render_travellers(doc: Mapping[str, Any]) -> list[RenderableType]:
+    """One table per board: the traveller (matchpoints and percentage in pairs, the IMPs of
+    each room's teams in teams); adjusted scores are marked ``adj.N`` in the contract column
+    and spelled out, with their Law, under the table; a board in progress says so."""
+    out: list[RenderableType] = []
+    imp = doc["scoring"] == "IMP"
+    for board in doc["boards"]:
+        rooms = any(r["room"] for r in board["results"])
+        notes = []
+        table = Table(title=f"{doc['tournament']} - board {board['board']}", title_justify="left")
+        columns = ["table"] + (["room"] if rooms else []) + ["NS", "EW", "contract", "tricks", "score NS"]
+        columns += ["IMP NS", "IMP EW"] if imp else ["MP NS", "MP EW", "% NS"]
+        for column in columns:
+            table.add_column(column, justify="left" if column in ("table", "room", "NS", "EW", "contract")
+                             else "right")
+        for r in board["results"]:
+            if r["contract"] is None:
+                contract = "" if r["adjusted"] else STATUS_CELLS.get(r.get("status") or "", "(not played)")
+            elif r["contract"] == "Pass":
+                contract = "Pass"
+            else:
+                contract = f"{r['contract']}{r['risk'] or ''} {r['declarer'] or ''}"
+            if r["adjusted"]:
+                notes.append(f"table {r['table']}: {_adjusted_cell(r['adjusted'])}")
+                contract = (contract + " " if r["adjusted"]["kind"] == "assigned" else "") + f"adj.{len(notes)}"
+            row = [r["table"]] + ([r["room"] or ""] if rooms else []) + [
+                r["ns"] or "", r["ew"] or "", contract,
+                "" if r["tricks"] is None else str(r["tricks"]),
+                "" if r["score_ns"] is None else f"{r['score_ns']:+d}" if r["score_ns"] else "0"]
+            if imp:
+                row += [_num(r["imp_ns"], True), _num(r.get("imp_ew"), True)]
+            else:
+                row += [_num(r["mp_ns"]), _num(r["mp_ew"]), _num(r["pct_ns"])]
+            table.add_row(*row)
+        if notes:
+            table.caption = "\n".join(f"adj.{i}: {n}" for i, n in enumerate(notes, start=1))
+            table.caption_justify = "left"
+        out.append(table)
+    return out
+
+
+def render_standings(doc: Mapping[str, Any]) -> list[RenderableType]:
+    """The ranking: pairs by percentage (matchpoints over the tops of the boards they
+    played; a Mitchell ranks NS and EW apart), teams by IMPs; ties as ``2=``."""
+    imp = doc["scoring"] == "IMP"
+    rows = doc.get("standings") or []
+    groups = [d for d in ("NS", "EW", "") if any((row.get("direction") or "") == d for row in rows)] or [""]
+    out: list[RenderableType] = []
+    for direction in groups:
+        title = f"{doc['tournament']} - ranking" + (f" {direction}" if direction else "")
+        table = Table(title=title, title_justify="left")
+        for column, right in (("rank", True), ("team" if imp else "pair", False), ("boards", True),
+                              ("IMPs" if imp else "matchpoints", True)):
+            table.add_column(column, justify="right" if right else "left")
+        if not imp:
+            table.add_column("%", justify="right")
+        for row in rows:
+            if (row.get("direction") or "") != direction:
+                continue
+            cells = [f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"], str(row["boards"]),
+                     _num(row["score"], imp)]
+            if not imp:
+                cells.append(_num(row.get("pct")))
+            table.add_row(*cells)
+        out.append(table)
+    return out
+
+
+def render_open(items: list[Mapping[str, Any]], title: str = "Waiting for the director") -> RenderableType:
+    """The open rulings (``cli.py open``): one row per thing waiting, longest wait first."""
+    if not items:
+        return Text(f"{title}: nothing.")
+    table = Table(title=f"{title} ({len(items)})", title_justify="left", box=box.SIMPLE_HEAD)
+    for column in ("waited", "board", "table", "what", "seq", "details"):
+        table.add_column(column, justify="right" if column in ("board", "seq") else "left",
+                         no_wrap=column != "details", overflow="fold")
+    from projections.waiting import waited_text
+
+    for w in items:
+        law = f" ({w['law']})" if w.get("law") else ""
+        table.add_row(waited_text(w.get("waited_s")), str(w["board"]), w["table"], w["kind"], str(w["seq"]),
+                      f"{w['what']}{law} [{w['stream']}]")
     return table
 
 

@@ -28,7 +28,7 @@ from projections.state import TableState
 from projections.resolve import Recorded
 from projections.table import evolve, fold_log
 
-REFOLDING = (ev.FindingMade, ev.RulingOverridden)
+REFOLDING = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)
 """Appending one of these refolds the stream (projections.resolve)."""
 
 log = structlog.get_logger("ledger")
@@ -299,6 +299,11 @@ class Ledger:
             try:
                 check_fact(state, fact.event)
                 self._check_refs(fact.event, seq, history)
+                if isinstance(fact.event, ev.EntryVoided):
+                    try:
+                        check_void(fact.event, fact.actor.role, history())
+                    except NotAllowed as exc:
+                        raise NotAllowed(exc.role, exc.event_type, exc.reason, line=fact.line) from None
             except BadInput as exc:
                 raise exc.at_line(fact.line) from None
             at = self.clock()
@@ -380,9 +385,17 @@ class Ledger:
         return state, verified
 
     def state(self, stream: str, at: int | None = None) -> dict[str, Any]:
-        """The state document of spec section 5."""
+        """The state document of spec section 5 (voided entries say who voided them and when)."""
         state, verified = self.table_state(stream, at)
-        return to_document(state, verified=verified)
+        doc = to_document(state, verified=verified)
+        if doc.get("voided"):
+            by_seq = {e.seq: e for e in self.events(stream, at)}
+            for entry in doc["voided"]:
+                target, void = by_seq.get(entry["seq"]), by_seq.get(entry["by_seq"])
+                entry["type"] = target.type if target else None
+                entry["by"] = void.actor.to_json() if void else None
+                entry["at"] = void.at if void else None
+        return doc
 
     def verify(self, stream: str | None = None) -> list[IntegrityError]:
         """Check every stream (or one) and what surrounds the chains; every break
@@ -413,6 +426,43 @@ class Ledger:
             if progress:
                 progress(name)
         return {"streams": len(names), "differed": differed}
+
+
+UNVOIDABLE = (ev.BoardOpened, ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)
+"""Entries an EntryVoided may not void: the board itself, and the director's word on the
+log (a finding is replaced by another finding, an override by a ruling)."""
+
+
+def check_void(event: ev.EntryVoided, role: str, records: Sequence[Recorded]) -> None:
+    """An entry error corrected (``EntryVoided``): refused (BadInput, or NotAllowed for the
+    table's limits) unless the entry was logged by a person, may be voided, is not voided yet,
+    and, for the table, is its own last entry with nothing but the engine's events after it."""
+    target = next((r for r in records if (r.seq if isinstance(event.about, int) else r.id) == event.about), None)
+    if target is None:
+        raise BadInput("no event with that seq or id in this stream", field="about", value=event.about,
+                       event_type=event.TYPE)
+    if target.role == ev.SYSTEM:
+        raise BadInput(f"seq {target.seq} ({target.event.TYPE}) is the ruling engine's: a director "
+                       "cancels a ruling with RulingOverridden, not EntryVoided",
+                       field="about", value=event.about, event_type=event.TYPE)
+    if isinstance(target.event, UNVOIDABLE):
+        raise BadInput(f"seq {target.seq} is a {target.event.TYPE}, which cannot be voided",
+                       field="about", value=event.about, event_type=event.TYPE)
+    ids = {r.id: r.seq for r in records}
+    for r in records:
+        if isinstance(r.event, (ev.EntryVoided, ev.RulingOverridden)):
+            ref = r.event.about
+            if (ref if isinstance(ref, int) else ids.get(ref)) == target.seq:
+                raise BadInput(f"seq {target.seq} is already voided or overridden (seq {r.seq})",
+                               field="about", value=event.about, event_type=event.TYPE)
+    if role == ev.TABLE:
+        later = [r for r in records if r.seq > target.seq and r.role != ev.SYSTEM]
+        if target.role != ev.TABLE or later:
+            raise NotAllowed(role, event.TYPE,
+                             f"the table may void only its own last entry; seq {target.seq} "
+                             + ("was logged by the " + target.role if target.role != ev.TABLE
+                                else f"has seq {later[0].seq} ({later[0].event.TYPE}) after it")
+                             + ": ask the director")
 
 
 def recorded(stored: StoredEvent, event: ev.Event | None = None) -> Recorded:

@@ -30,21 +30,21 @@ def on_claim_made(state: TableState, seq: int, ev: ClaimMade) -> TableState:
     if ev.tricks > remaining:
         return _unprocessed(state, seq, ev.TYPE, ev.seat,
                             f"claim of {ev.tricks} tricks with {remaining} to play")
-    return attrs.evolve(state, claim=Claim(seq, ev.seat, ev.tricks, remaining))
+    return attrs.evolve(state, claim=Claim(seq, ev.seat, ev.tricks, remaining, statement=ev.statement))
 
 
 def on_claim_agreed(state: TableState, seq: int, ev: ClaimAgreed) -> TableState:
     claim = state.claim
     if claim is None or claim.status != "pending" or ev.by.side is claim.seat.side:
         return _unprocessed(state, seq, ev.TYPE, ev.by, f"agreement by {ev.by} to no pending claim of the opponents")
-    return _settle(state, attrs.evolve(claim, status="agreed", settled_tricks=claim.tricks))
+    return _settle(state, attrs.evolve(claim, status="agreed", settled_tricks=claim.tricks, settled_seq=seq))
 
 
 def on_claim_disputed(state: TableState, seq: int, ev: ClaimDisputed) -> TableState:
     claim = state.claim
     if claim is None or claim.status != "pending":
         return _unprocessed(state, seq, ev.TYPE, ev.by, f"dispute by {ev.by} of no pending claim")
-    return attrs.evolve(state, claim=attrs.evolve(claim, status="disputed", disputed_seq=seq))
+    return attrs.evolve(state, claim=attrs.evolve(claim, status="disputed", disputed_seq=seq, disputed_by=ev.by))
 
 
 def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
@@ -55,7 +55,8 @@ def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
         return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail=detail))
     state = attrs.evolve(state, review=tuple(attrs.evolve(r, resolved=True) if r.about == claim.seq else r
                                              for r in state.review))
-    return _settle(state, attrs.evolve(claim, status="ruled", settled_tricks=ev.tricks))
+    return _settle(state, attrs.evolve(claim, status="ruled", settled_tricks=ev.tricks, settled_seq=seq,
+                                       ruling_text=ev.text))
 
 
 def on_review_required(state: TableState, seq: int, ev: DirectorReviewRequired) -> TableState:

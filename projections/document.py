@@ -7,7 +7,8 @@ and ``room``; unprocessed irregularities carry ``type`` and ``detail``;
 ``card_rulings`` says how the Laws read each card fact that did more than
 play a card or not (46B designations, 45C4b, 45D, 47); ``exposed_cards``
 lists defenders' cards exposed without being played (49), still in the
-hand: the penalty cards of Law 50 will be designated from them.
+hand: the penalty cards of Law 50 will be designated from them; ``voided``
+lists the entries voided as entry errors (``EntryVoided``), which the fold skipped.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from projections.outofturn import document as leads_out_of_turn_document
 from projections.penalty import document as penalty_cards_document
 from projections.revoke import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
+from projections.waiting import review_law
 
 
 def to_document(state: TableState, verified: bool | None = None) -> dict[str, Any]:
@@ -79,14 +81,20 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
             "risk": state.result.risk, "tricks": state.result.tricks,
             "score_ns": state.result.score_ns, "text": state.result.text},
         "adjusted": adjusted_document(state),
-        "review": [{"reason": r.reason, "seq": r.seq, "about": r.about}
+        "review": [{"reason": r.reason, "seq": r.seq, "about": r.about,
+                    "law": review_law(r.reason, state.edition)}
                    for r in state.review if not r.resolved],
         "findings": [{"seq": f.seq, "about": f.about, "field": f.field, "value": f.value}
                      for f in state.findings],
         "claim": None if state.claim is None else {
             "seq": state.claim.seq, "seat": str(state.claim.seat), "tricks": state.claim.tricks,
             "remaining": state.claim.remaining, "status": state.claim.status,
-            "settled_tricks": state.claim.settled_tricks},
+            "settled_tricks": state.claim.settled_tricks,
+            "statement": state.claim.statement, "disputed_seq": state.claim.disputed_seq,
+            "disputed_by": str(state.claim.disputed_by) if state.claim.disputed_by else None,
+            "settled_seq": state.claim.settled_seq, "ruling_text": state.claim.ruling_text,
+            "law": state.cite("70") if state.claim.status == "ruled" else
+            state.cite("69A") if state.claim.status == "agreed" else state.cite("68")},
         "procedural_penalties": [{"side": side, "amount": amount} for side, amount in state.penalties],
         "result_cancelled": state.result_cancelled,
         "decisions": decisions_document(state),
@@ -94,6 +102,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "irregular_boards": board_document(state),
         "revokes": revokes_document(state),
         "procedure": procedure_document(state),
+        "voided": [{"seq": v.seq, "by_seq": v.by, "reason": v.reason} for v in state.voided],
         "integrity": {"head": state.head, "verified": verified},
     }
 

@@ -5,8 +5,8 @@ The state after seq N is the fold of events 1..N where:
 * each fact's judgment fields (``intentional``, ``unintended``, ...) take the
   value of the latest ``FindingMade`` about it among events 1..N (the
   director's finding wins over what the table logged);
-* an event cancelled by a ``RulingOverridden`` among events 1..N is ignored
-  (it keeps its seq; it has no effect).
+* an event cancelled by a ``RulingOverridden`` or voided by an ``EntryVoided``
+  among events 1..N is ignored (it keeps its seq; it has no effect).
 
 So the state is a pure function of the log's prefix. An append of a finding
 or an override refolds the stream from its first event (rare, and a board is
@@ -76,13 +76,13 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
             target = _seq_of(e.about, ids)
             if target is not None and e.field in JUDGMENT_FIELDS.get(type(records[target - 1].event), ()):
                 findings.setdefault(target, {})[e.field] = e.value
-        elif isinstance(e, ev.RulingOverridden):
+        elif isinstance(e, (ev.RulingOverridden, ev.EntryVoided)):
             target = _seq_of(e.about, ids)
             if target is not None:
                 cancelled.add(target)
     out = []
     for r in records:
-        if isinstance(r.event, ev.FindingMade) and isinstance(r.event.about, str):
+        if isinstance(r.event, (ev.FindingMade, ev.EntryVoided)) and isinstance(r.event.about, str):
             target = ids.get(r.event.about)  # the state names the fact by its seq
             if target is not None:
                 r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))
@@ -93,4 +93,4 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
 
 
 def needs_refold(records: Iterable[Recorded]) -> bool:
-    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden)) for r in records)
+    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)) for r in records)

@@ -71,6 +71,11 @@ class TableResult:
     """Teams: the IMPs of the East-West team of this room on the board."""
     cancelled: bool = False
     """The table's result was cancelled (Laws 13, 15, ResultCancelled) and no score replaces it yet."""
+    status: str = "not played"
+    """``played``, ``adjusted``, ``cancelled``, ``in progress`` (something logged, no result
+    yet) or ``not played`` (nothing but BoardOpened)."""
+    session: str | None = None
+    """``BoardOpened.session`` when the board says it (one session otherwise)."""
 
     @property
     def scored(self) -> bool:
@@ -83,8 +88,8 @@ class TableResult:
             "ns": self.ns, "ew": self.ew,
             "contract": self.contract, "declarer": self.declarer, "risk": self.risk,
             "tricks": self.tricks, "score_ns": self.score_ns, "adjusted": self.adjusted,
-            "mp_ns": self.mp_ns, "mp_ew": self.mp_ew, "pct_ns": self.pct_ns,
-            "imp_ns": self.imp_ns, "imp_ew": self.imp_ew,
+            "mp_ns": _rounded(self.mp_ns), "mp_ew": _rounded(self.mp_ew), "pct_ns": _rounded(self.pct_ns),
+            "imp_ns": self.imp_ns, "imp_ew": self.imp_ew, "status": self.status,
         }
 
 
@@ -96,19 +101,20 @@ def table_result(stream: str, state: TableState) -> TableResult:
     """The result of one table, from its folded state (null fields while unplayed)."""
     b = state.board
     entry = TableResult(stream=stream, board=b.board, table=b.table, room=b.room, match=b.match,
-                        ns=b.ns, ew=b.ew)
+                        ns=b.ns, ew=b.ew, session=getattr(b, "session", None),
+                        status="in progress" if state.seq > 1 else "not played")
     entry = attrs.evolve(entry, laws=state.edition,
                          penalties=tuple((str(side), amount) for side, amount in state.penalties),
                          caps=tuple((str(c.side), c.max) for c in state.caps))
     adjusted = adjusted_for_results(state)
     if adjusted is not None:
-        return with_adjusted(entry, adjusted, state)
+        return with_adjusted(attrs.evolve(entry, status="adjusted"), adjusted, state)
     result = state.result
     if state.result_cancelled is not None:
-        return attrs.evolve(entry, cancelled=True)
+        return attrs.evolve(entry, cancelled=True, status="cancelled")
     if result is None:
         return entry
-    return attrs.evolve(entry, contract=result.contract,
+    return attrs.evolve(entry, status="played", contract=result.contract,
                         declarer=str(result.declarer) if result.declarer else None,
                         risk=result.risk, tricks=result.tricks, score_ns=result.score_ns,
                         distribution=((result.score_ns, 1.0),))
@@ -209,8 +215,10 @@ def matchpoint_field(results: Sequence[TableResult],
             continue
         mp_ns, mp_ew = _capped(r, mp_ns, mp_ew, board_top, session)
         mp_ns, mp_ew = _penalised(r, mp_ns, mp_ew, board_top)
-        out.append(attrs.evolve(r, mp_ns=_rounded(mp_ns), mp_ew=_rounded(mp_ew),
-                                pct_ns=None if mp_ns is None else _rounded(100 * mp_ns / board_top)))
+        # unrounded: percentages and rankings are computed from the exact matchpoints,
+        # rounded only when shown (to_json)
+        out.append(attrs.evolve(r, mp_ns=mp_ns, mp_ew=mp_ew,
+                                pct_ns=None if mp_ns is None else 100 * mp_ns / board_top))
     return out
 
 
@@ -370,7 +378,8 @@ def tournament_scoring(states: Iterable[TableState]) -> str:
 
 def results(tournament: str, tables: Iterable[tuple[str, TableState]]) -> dict[str, Any]:
     """The ``results --json`` document of spec section 8 for ``(stream, state)`` pairs,
-    with the standings (an extension: ``standings``)."""
+    with the checks before publication and the standings (extensions: ``checks``,
+    ``standings``)."""
     tables = list(tables)
     scoring = tournament_scoring(state for _, state in tables)
     boards: dict[int, list[TableResult]] = defaultdict(list)
@@ -381,8 +390,60 @@ def results(tournament: str, tables: Iterable[tuple[str, TableState]]) -> dict[s
         # Artificial awards (12C2c) and 1997 caps may depend on the pair's percentage on its other boards.
         scored = _score_boards(boards, scoring, session_percentages(scored))
     out = [{"board": number, "results": [e.to_json() for e in scored[number]]} for number in sorted(scored)]
-    return {"tournament": tournament, "scoring": scoring, "boards": out,
+    return {"tournament": tournament, "scoring": scoring, "checks": field_checks(tables), "boards": out,
             "standings": standings(scored, scoring)}
+
+
+def field_checks(tables: Iterable[tuple[str, TableState]]) -> list[dict[str, Any]]:
+    """What a director checks before the results are published (``results`` lists them
+    first; ``--strict`` refuses to publish with any):
+
+    * ``same_table``: two boards claiming the same table, board and room of a session
+      (and match);
+    * ``played_twice``: a pair on one board at two tables (teams: a team twice in the
+      same direction);
+    * ``in_progress``: a board with events but no result yet (not "not played");
+    * ``open_questions``: a board with something waiting for the director
+      (:mod:`projections.waiting`: a review, an option, a disputed claim, an
+      unprocessed action, an appeal).
+    """
+    from projections.waiting import waiting
+
+    tables = list(tables)
+    checks: list[dict[str, Any]] = []
+    by_place: dict[tuple[Any, ...], list[str]] = defaultdict(list)
+    by_pair: dict[tuple[Any, ...], list[str]] = defaultdict(list)
+    for stream, state in tables:
+        b = state.board
+        session = getattr(b, "session", None)
+        by_place[(session, b.match, b.board, b.table, b.room)].append(stream)
+        for pair, side in ((b.ns, "NS"), (b.ew, "EW")):
+            if pair:
+                key = (session, b.board, pair) + ((side,) if b.scoring == "IMP" else ())
+                by_pair[key].append(stream)
+    for (session, _, board, table, room), streams in by_place.items():
+        if len(streams) > 1:
+            where = f"table {table}" + (f" ({room} room)" if room else "") + (f", session {session}" if session else "")
+            checks.append({"kind": "same_table", "board": board, "streams": streams,
+                           "text": f"board {board}: {len(streams)} boards claim {where}"})
+    for key, streams in by_pair.items():
+        if len(streams) > 1:
+            board, pair = key[1], key[2]
+            direction = f" as {key[3]}" if len(key) > 3 else ""
+            checks.append({"kind": "played_twice", "board": board, "streams": streams,
+                           "text": f"board {board}: {pair} played it {len(streams)} times{direction}"})
+    for stream, state in tables:
+        b = state.board
+        if state.result is None and state.result_cancelled is None and state.adjusted is None and state.seq > 1:
+            checks.append({"kind": "in_progress", "board": b.board, "streams": [stream],
+                           "text": f"board {b.board} at table {b.table}: in progress ({state.phase}, seq {state.seq})"})
+        items = waiting(stream, state)
+        if items:
+            what = "; ".join(f"{w.kind} at seq {w.seq}" for w in items)
+            checks.append({"kind": "open_questions", "board": b.board, "streams": [stream],
+                           "text": f"board {b.board} at table {b.table}: open director questions: {what}"})
+    order = {"same_table": 0, "played_twice": 1, "in_progress": 2, "open_questions": 3}
+    return sorted(checks, key=lambda c: (order[c["kind"]], c["board"], c["streams"]))
 
 
 def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
@@ -410,8 +471,11 @@ def session_percentages(boards: dict[int, list[TableResult]]) -> dict[str, float
 
 
 def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[str, Any]]:
-    """Pairs: matchpoints and percentage over the boards played; teams: IMPs."""
+    """Pairs: matchpoints and percentage over the boards played, from the unrounded
+    matchpoints; teams: IMPs. A Mitchell (no pair ever sat in both directions) gets
+    separate NS and EW rankings (``direction``). Ties share a rank and say ``tied``."""
     rows: dict[str, dict[str, float]] = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
+    directions: dict[str, set[str]] = defaultdict(set)
     for entries in boards.values():
         if scoring == "IMP":
             # A team's IMPs on a board, once per match: the room where it sits North-South
@@ -427,18 +491,41 @@ def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[s
         tables = len([r for r in entries if not _absent(r)])
         for r in entries:
             if scoring == "MP":
-                for pair, value in ((r.ns, r.mp_ns), (r.ew, r.mp_ew)):
+                for pair, value, side in ((r.ns, r.mp_ns, "NS"), (r.ew, r.mp_ew, "EW")):
+                    if pair:
+                        directions[pair].add(side)
                     if pair and value is not None and tables > 1:
                         rows[pair]["score"] += value
                         rows[pair]["top"] += mp.top(tables)
                         rows[pair]["boards"] += 1
+    mitchell = scoring == "MP" and bool(directions) and all(len(d) == 1 for d in directions.values()) \
+        and {"NS", "EW"} <= set().union(*directions.values())
     table = []
     for name, row in rows.items():
-        entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": round(row["score"], 2)}
+        entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": row["score"]}
         if scoring == "MP":
-            entry["pct"] = round(100 * row["score"] / row["top"], 2) if row["top"] else None
+            entry["pct"] = 100 * row["score"] / row["top"] if row["top"] else None
+        if mitchell:
+            entry["direction"] = next(iter(directions[name]))
         table.append(entry)
-    table.sort(key=lambda e: (-(e.get("pct") or e["score"]), e["name"]))
-    for rank, entry in enumerate(table, start=1):
-        entry["rank"] = rank
+
+    def value(e: dict[str, Any]) -> float:
+        v = e.get("pct") if scoring == "MP" else e["score"]
+        return round(v, 9) if v is not None else float("-inf")  # exact ties, not float noise
+
+    order = {"NS": 0, "EW": 1}
+    table.sort(key=lambda e: (order.get(e.get("direction", ""), 2), -value(e), e["name"]))
+    for e in table:  # ranks from the exact figures first, rounded for showing after
+        group = [o for o in table if o.get("direction") == e.get("direction")]
+        e["rank"] = 1 + sum(1 for o in group if value(o) > value(e))
+        e["tied"] = sum(1 for o in group if value(o) == value(e)) > 1
+    for e in table:
+        e["score"] = round(e["score"], 2)
+        if e.get("pct") is not None:
+            e["pct"] = round(e["pct"], 2)
     return table
+
+
+def rank_text(entry: dict[str, Any]) -> str:
+    """``3`` or, for a tie, ``3=``."""
+    return f"{entry['rank']}{'=' if entry.get('tied') else ''}"

@@ -18,7 +18,7 @@ from ledger.bridge import Call, Card, Deal, Risk, Seat, Side, Strain, Suit
 from ledger.events import BoardOpened
 from projections.state import TableState
 
-VERSION = 7
+VERSION = 8
 
 _conv = cattrs.Converter()
 for _cls in (Card, Call, Deal):

@@ -106,6 +106,13 @@ class Claim:
     settled_tricks: int | None = None
     """Tricks of the remaining ones awarded to the claimer's side once settled."""
     disputed_seq: int | None = None
+    statement: str | None = None
+    """The claim statement (68C), as logged with ClaimMade."""
+    disputed_by: Seat | None = None
+    settled_seq: int | None = None
+    """Seq of the ClaimAgreed or ClaimRuled that settled it."""
+    ruling_text: str | None = None
+    """The director's reasons (ClaimRuled.text)."""
 
 
 @attrs.frozen
@@ -268,6 +275,8 @@ class TableState:
     """Seqs of DummySpreadStarted facts (41D; 54A/54C after a lead out of turn)."""
     procedure: tuple["ProcedureFact", ...] = ()
     """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): projections.revoke."""
+    voided: tuple["Voided", ...] = ()
+    """Entries voided as entry errors (EntryVoided): the fold skipped them (projections.resolve)."""
 
     @property
     def edition(self) -> str:
@@ -519,3 +528,13 @@ class ProcedureFact:
     to: Seat | None = None
     about: int | None = None
     detail: str = ""
+
+
+@attrs.frozen
+class Voided:
+    """An entry voided as an entry error (``EntryVoided`` at ``by``): it stays in the log,
+    the fold proceeds as if it had not been made."""
+
+    seq: int
+    by: int
+    reason: str

@@ -27,7 +27,7 @@ from projections import reported
 from projections import outofturn, penalty
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction,
-                               TableState, initial_hands)
+                               TableState, Voided, initial_hands)
 
 Handler = Callable[[TableState, int, ev.Event], TableState]
 
@@ -60,6 +60,12 @@ def _unprocessed(state: TableState, seq: int, event: ev.Event) -> TableState:
 def _finding(state: TableState, seq: int, event: ev.FindingMade) -> TableState:
     about = event.about if isinstance(event.about, int) else -1
     return attrs.evolve(state, findings=state.findings + (Finding(seq, about, event.field, event.value),))
+
+
+def _entry_voided(state: TableState, seq: int, event: ev.EntryVoided) -> TableState:
+    """The voided entry itself is skipped by projections.resolve; this keeps the trace."""
+    about = event.about if isinstance(event.about, int) else -1
+    return attrs.evolve(state, voided=state.voided + (Voided(about, seq, event.reason),))
 
 
 def _options_offered(state: TableState, seq: int, event: ev.OptionsOffered) -> TableState:
@@ -137,6 +143,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.RoundEnded: _no_effect,
     ev.RulingGiven: _no_effect,
     ev.RulingOverridden: _no_effect,  # its effect is in projections.resolve
+    ev.EntryVoided: _entry_voided,  # type: ignore[dict-item]  # its effect is in projections.resolve
     # Irregular boards and information (Laws 13 to 16; RightsReserved included).
     **boards.HANDLERS,  # type: ignore[dict-item]
     # Revokes and dummy's limits (Laws 61 to 64, 42, 43): projections.revoke.

@@ -137,8 +137,9 @@ def test_eight_tables_end_to_end_against_hand_computed_matchpoints(db, append, c
     assert r["8"]["adjusted"]["kind"] == "weighted" and r["8"]["score_ns"] is None
     # The ranking: percentages over one board
     ranks = {s["name"]: s for s in doc["standings"]}
-    assert ranks["NS3"]["rank"] == 1 and ranks["NS3"]["pct"] == 99.0
-    assert ranks["EW5"]["pct"] == 49.5  # 6.93 of 14 (the traveller's rounded matchpoints are summed)
+    # from the unrounded matchpoints: 97/7 of 14 (13.86 rounded would say 99.0)
+    assert ranks["NS3"]["rank"] == 1 and ranks["NS3"]["pct"] == 98.98
+    assert ranks["EW5"]["pct"] == 49.49  # (10 x 8/7 - 1 - 3.5) of 14; 6.93 rounded would say 49.5
 
 
 def test_readable_results_show_a_traveller_and_the_ranking(db, append, capsys):
@@ -147,9 +148,13 @@ def test_readable_results_show_a_traveller_and_the_ranking(db, append, capsys):
     assert main(["results", "pairs"]) == 0
     out = capsys.readouterr().out
     assert "pairs - board 1" in out and "pairs - ranking" in out
-    assert "adj.1: table 7: artificial NS A- EW A+ (2017:15B3)" in out
+    assert "adj.1: table 7: artificial: NS A-, EW A+ (2017:15B3)" in out
     assert "13.86" in out and "8.71" in out
     assert "weighted" in out
+    # pairs never change direction: a Mitchell, ranked NS and EW apart, ties marked
+    assert "pairs - ranking NS" in out and "pairs - ranking EW" in out
+    assert out.count(" 2= ") == 3 and " 5= " in out  # NS1, NS2, NS6 tie second; EW1, EW2, EW6 fifth
+    assert "{" not in out  # no dict or JSON on the traveller
 
 
 def test_the_state_document_shows_the_award_in_force_with_its_law(db, append, capsys):

@@ -164,7 +164,7 @@ def test_the_readme_example_runs(db, append, capsys):
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Adjusted scores, appeals and results", 1)[1]
-    block = re.search(r"```jsonl\n(.*?)```", section, flags=re.S).group(1)
+    block = next(b for b in re.findall(r"```jsonl\n(.*?)```", section, flags=re.S) if "AdjustedScoreAwarded" in b)
     facts = [json.loads(line) for line in block.strip().splitlines()]
     append("paris/t4/b1", [opened("paris", 4)] + played("4S", 9))
     append("paris/t4/b1", facts)

@@ -75,13 +75,13 @@ def test_html_casefile_lists_an_irregularity_for_the_committee(db, capsys):
     parsed.feed(capsys.readouterr().out)
     irregularities = parsed.ids["irregularities"]
     assert "revoke by E at seq 27" in irregularities
-    assert "RevokeEstablished (seat=E, trick=4) 2017:63A1" in irregularities
-    assert "TricksTransferred (to=declarer, tricks=1) 2017:64A2" in irregularities
+    assert "RevokeEstablished (seat: E; trick: 4) 2017:63A1" in irregularities
+    assert "TricksTransferred (to: declarer; tricks: 1) 2017:64A2" in irregularities
     assert "4H S +2, NS +680" in parsed.ids["result"]
     assert "AttentionDrawn" in parsed.ids["events"] and "DirectorCalled" in parsed.ids["events"]
     decisions = parsed.ids["decisions"]
     assert "director/TD Girard" in decisions and "AppealLodged" in decisions
-    assert "committee/Appeals committee (3 members)" in decisions and "decision=upheld" in decisions
+    assert "committee/Appeals committee (3 members)" in decisions and "upheld: Law 64A2 applies" in decisions
 
 
 def test_a_tampered_chain_is_flagged_in_the_casefile(db, capsys):

@@ -178,7 +178,8 @@ def test_a_disputed_claim_makes_the_engine_ask_the_director_once(ledger):
     assert review.data == {"reason": "70 disputed claim", "about": result.fact_seqs[-2]}
     assert review.law == "2017:70" and review.causes == (result.fact_seqs[-2], result.fact_seqs[-1])
     doc = ledger.state("t/claim")
-    assert doc["review"] == [{"reason": "70 disputed claim", "seq": review.seq, "about": result.fact_seqs[-2]}]
+    assert doc["review"] == [{"reason": "70 disputed claim", "seq": review.seq, "about": result.fact_seqs[-2],
+                             "law": "2017:70"}]  # the reason's Law with its edition
     ruled = ledger.append("t/claim", [{"type": "ClaimRuled", "tricks": 12, "text": "one trump loser"}])
     assert [e.type for e in ruled.stored] == ["ClaimRuled", "ResultRecorded"]
     doc = ledger.state("t/claim")

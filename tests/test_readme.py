@@ -32,3 +32,46 @@ def test_every_command_the_readme_shows_exists():
 
     shown = set(re.findall(r"python cli\.py (\w+)", README))
     assert shown <= set(cli.commands), shown - set(cli.commands)
+
+
+def test_the_readme_board_and_ruling_run_as_written(tmp_path, monkeypatch, capsys):
+    """The adjusted-score example: board.jsonl and ruling.jsonl as shown, then the commands
+    of the block that appends them, each exiting 0; the committee's weighted score stands."""
+    import shlex
+
+    from ledger.cli import main
+
+    blocks = code_blocks("jsonl")
+    (board,) = [b for b in blocks if '"BoardOpened"' in b]
+    (ruling,) = [b for b in blocks if '"AdjustedScoreAwarded"' in b]
+    (void,) = [b for b in blocks if '"EntryVoided"' in b]
+    assert parse_fact(json.loads(void.strip()), 1).event.TYPE == "EntryVoided"
+    (commands,) = [b for b in code_blocks("sh") if "ruling.jsonl" in b and "board.jsonl" in b]
+    (tmp_path / "board.jsonl").write_text(board, encoding="utf-8")
+    (tmp_path / "ruling.jsonl").write_text(ruling, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LEDGER_DB", f"sqlite:///{tmp_path / 'ledger.db'}")
+    ran = []
+    for line in commands.splitlines():
+        args = shlex.split(line, comments=True)
+        assert args[:2] == ["python", "cli.py"], line
+        assert main(args[2:]) == 0, (line, capsys.readouterr().err)
+        ran.append(args[2])
+        if args[2] == "open":
+            assert "2017:16B2" in capsys.readouterr().out  # the reserved right waits
+    assert ran == ["init", "append", "open", "append", "results", "casefile"]
+    capsys.readouterr()
+    assert main(["state", "paris/t4/b1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["result"]["score_ns"] == 420 and doc["adjusted"]["kind"] == "weighted"
+    assert doc["adjusted"]["by"] == "committee" and doc["review"] == []
+    assert (tmp_path / "case.html").exists()
+
+
+def test_the_readme_says_how_to_create_the_postgresql_database():
+    assert "createdb" in README and "CREATE DATABASE" in README
+
+
+def test_the_readme_promises_no_live_terminal_it_does_not_have():
+    assert "position > last_seen" not in README and "many table terminals" not in README
+    assert "log --after POSITION" in README

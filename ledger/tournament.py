@@ -1,0 +1,56 @@
+"""Which boards make a tournament's field (``cli.py results``, ``open``, the case file's
+traveller).
+
+A board is in a tournament's field when its ``BoardOpened.tournament`` is the name
+given, or when both names have the same slug (``results paris`` finds the boards of
+"Paris"). The stream id is only an address: a stream ``demo/club/b5`` or a stream
+whose name does not begin with the slug is in the field all the same. Which table,
+board, session, pairs and room a board is comes from its ``BoardOpened`` too
+(docs/director.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from ledger.records import head_state, slugify
+from ledger.service import Ledger
+from projections.state import TableState
+
+
+def _natural(text: str) -> list[Any]:
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
+
+
+def same_tournament(name: str, asked: str) -> bool:
+    """``name`` (a BoardOpened's) answers ``asked`` (the command line's): equal, or equal slugs."""
+    return name == asked or slugify(name) == slugify(asked)
+
+
+def opened_streams(ledger: Ledger) -> Iterable[tuple[str, dict[str, Any]]]:
+    """(stream, BoardOpened data) for every stream of the ledger that opens a board."""
+    for stream in ledger.store.streams():
+        first = ledger.store.read(stream, 1)
+        if first and first[0].type == "BoardOpened":
+            yield stream, first[0].data
+
+
+def tournament_tables(ledger: Ledger, tournament: str | None = None) -> list[tuple[str, TableState]]:
+    """The boards of ``tournament`` (every board when None), with their head states,
+    ordered by board, room (open first), table, then stream."""
+    found = [(stream, head_state(ledger, stream)) for stream, data in opened_streams(ledger)
+             if tournament is None or same_tournament(str(data.get("tournament")), tournament)]
+    return sort_tables(found)
+
+
+def sort_tables(tables: Iterable[tuple[str, TableState]]) -> list[tuple[str, TableState]]:
+    rooms = {"open": 0, "closed": 1}
+    return sorted(tables, key=lambda item: (item[1].board.tournament, item[1].board.board,
+                                            rooms.get(item[1].board.room or "", 2),
+                                            _natural(item[1].board.table), item[0]))
+
+
+def event_times(ledger: Ledger, stream: str) -> dict[int, str]:
+    """seq -> ``at`` (UTC ISO) of every event of the stream (waiting times, ``open``)."""
+    return {e.seq: e.at for e in ledger.store.read(stream)}

@@ -1,0 +1,125 @@
+"""What waits for the director (``cli.py open``; the director's console shows the same
+list): a pure function of folded states and the times of their events.
+
+For one board, :func:`waiting` lists, each with the seq it has waited since:
+
+* ``review``: a ``DirectorReviewRequired`` not answered yet;
+* ``option``: options offered (``OptionsOffered``) that nobody has chosen;
+* ``claim``: a disputed claim the director has not ruled on (``ClaimRuled``);
+* ``unprocessed``: an action stored as logged that no Law module rules on
+  (``irregularities`` of kind ``unprocessed``): the director rules;
+* ``appeal``: an appeal not decided (``AppealDecided``), or decided ``changed``
+  with the committee's score still to come.
+
+:func:`open_rulings` is the list for a set of boards, longest wait first. Waiting
+times are ``now`` minus the ``at`` of the event waited on (the caller gives ``now``:
+no clock here).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Iterable, Mapping
+
+import attrs
+
+from projections.state import TableState
+
+
+@attrs.frozen
+class Waiting:
+    """One thing on one board waiting for the director (or the committee)."""
+
+    stream: str
+    tournament: str
+    board: int
+    table: str
+    kind: str
+    seq: int
+    what: str
+    law: str | None = None
+    since: str | None = None
+    """``at`` of the event waited on (UTC ISO), when known."""
+    waited_s: float | None = None
+    """Seconds waited at ``now``, when both are known."""
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = None,
+            now: datetime | None = None) -> list[Waiting]:
+    """What waits on this board, in seq order."""
+    b = state.board
+    items: list[tuple[str, int, str, str | None]] = []
+    for r in state.review:
+        if not r.resolved:
+            items.append(("review", r.seq, with_edition(r.reason, state.edition),
+                          review_law(r.reason, state.edition)))
+    for o in state.pending:
+        items.append(("option", o.seq, f"{o.to} to choose: {', '.join(o.options)}", o.law))
+    claim = state.claim
+    if claim is not None and claim.status == "disputed":
+        items.append(("claim", claim.disputed_seq or claim.seq,
+                      f"claim by {claim.seat} of {claim.tricks} of {claim.remaining} tricks disputed: "
+                      "the director rules (ClaimRuled)", state.cite("70")))
+    for i in state.irregularities:
+        if i.kind == "unprocessed":
+            items.append(("unprocessed", i.seq, f"{i.type} stored as logged: {i.detail}", None))
+    for a in state.appeals:
+        if a.decided is None:
+            items.append(("appeal", a.seq, f"appeal by {a.side} not decided: {a.text}", state.cite("92")))
+        elif a.decision == "changed" and a.followed_by is None:
+            items.append(("appeal", a.decided, f"appeal by {a.side}: decision changed, the committee's "
+                                               "score is to come", state.cite("93")))
+    out = []
+    for kind, seq, what, law in sorted(items, key=lambda item: item[1]):
+        since = (times or {}).get(seq)
+        out.append(Waiting(stream, b.tournament, b.board, b.table, kind, seq, what, law, since,
+                           _seconds(since, now)))
+    return out
+
+
+_BARE_LAW = re.compile(r"^(\d{1,2}(?:[A-Z][0-9a-z]*)?)(?![\d:])")
+
+
+def with_edition(reason: str, edition: str) -> str:
+    """A review reason that begins with a bare Law (``"64C equity..."``) with its edition
+    (``"2017:64C equity..."``); other reasons as they are."""
+    return _BARE_LAW.sub(lambda m: f"{edition}:{m.group(1)}", reason, count=1)
+
+
+def review_law(reason: str, edition: str) -> str | None:
+    """The Law a review reason begins with, cited with its edition (``"2017:64C"``), or None."""
+    m = _BARE_LAW.match(reason)
+    return f"{edition}:{m.group(1)}" if m else None
+
+
+def _seconds(since: str | None, now: datetime | None) -> float | None:
+    if since is None or now is None:
+        return None
+    try:
+        start = datetime.fromisoformat(since.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return max(0.0, (now - start).total_seconds())
+
+
+def open_rulings(boards: Iterable[tuple[str, TableState, Mapping[int, str] | None]],
+                 now: datetime | None = None) -> list[Waiting]:
+    """Everything waiting on these boards: longest wait first (then by board, table, seq)."""
+    found = [w for stream, state, times in boards for w in waiting(stream, state, times, now)]
+    return sorted(found, key=lambda w: (-(w.waited_s or 0.0), w.tournament, w.board, w.table, w.seq))
+
+
+def waited_text(seconds: float | None) -> str:
+    """``3 h 05 min``, ``12 min``, ``40 s``; empty when unknown."""
+    if seconds is None:
+        return ""
+    s = int(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min"
+    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
