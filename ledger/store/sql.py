@@ -457,7 +457,7 @@ class SqlEventStore:
             with batch.begin_nested():
                 tx = SqlTransaction(batch, stream)
                 if batch.dialect.name == "postgresql":
-                    tx._lock_head()
+                    tx._lock_stream()
                 yield tx
             return
         if getattr(self._local, "connection", None) is not None:
