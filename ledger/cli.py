@@ -287,6 +287,7 @@ def _safe_url(url: str) -> str:
 
 
 import ledger.cli_records  # noqa: E402,F401  (registers import/export/results/analyse)
+import ledger.live.commands  # noqa: E402,F401  (registers user/session/serve: the live service)
 
 
 def main(argv: list[str] | None = None) -> int:
