@@ -193,8 +193,11 @@ def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_u
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8000, show_default=True)
 @click.option("--secure-cookies", is_flag=True, help="Mark cookies Secure (behind HTTPS).")
+@click.option("--poll", type=click.FloatRange(0.05, 600), default=1.0, show_default=True,
+              help="Seconds between looks at the log when nothing woke the feed (PostgreSQL "
+                   "processes also wake each other with NOTIFY).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool) -> None:
+def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: float) -> None:
     """Serve the live service (table pages, console, API) with uvicorn."""
     import uvicorn
 
@@ -202,7 +205,7 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool) -> Non
     from ledger.store.migrate import upgrade
 
     upgrade(ctx.obj["db"])
-    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies)
+    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
     click.echo(f"serving {_safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
