@@ -58,3 +58,35 @@ def test_an_append_through_one_process_reaches_the_feed_of_the_other(store_url):
     finally:
         writer.stop()
         follower.stop()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_reconnecting_page_catches_up_from_its_last_event_id(store_url):
+    site = make_site(store_url)
+    site.ledger.close()
+    token = site.tokens[1]
+    server = Server(store_url)
+    try:
+        url = server.base + "/api/streams/club/eve/t1/b1/events"
+        r = httpx.post(url, headers=bearer(token), json=[{"type": "BoardOpened"}])
+        first = r.json()["events"][0]["position"]
+        for call, seq in (("1NT", 1), ("Pass", 2), ("2C", 3)):
+            r = httpx.post(url, headers=bearer(token), params={"expected_seq": seq},
+                           json=[{"type": "CallPlaced", "seat": "NESW"[seq - 1], "call": call}])
+            assert r.status_code == 201, r.text
+        got: list[tuple[int, int]] = []
+        with httpx.stream("GET", server.base + "/api/feed", params={"token": token},
+                          headers={"Last-Event-ID": str(first + 1)}, timeout=10) as feed:
+            ids = None
+            for line in feed.iter_lines():
+                if line.startswith("id: "):
+                    ids = int(line[4:])
+                elif line.startswith("data: "):
+                    got.append((ids, json.loads(line[6:])["seq"]))
+                    if len(got) == 2:
+                        break
+        assert got == [(first + 2, 3), (first + 3, 4)]  # nothing before the last id seen, nothing missed
+        other = httpx.get(server.base + "/api/feed", params={"token": "nope"})
+        assert other.status_code == 401
+    finally:
+        server.stop()

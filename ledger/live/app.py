@@ -295,7 +295,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             last = result.stored[-1].position or 0
             notify(engine, last)
             feed.poke()
-        head = ledger.store.read(stream)[-1].seq
+        head = result.stored[-1].seq if result.stored else ledger.store.read(stream)[-1].seq
         log.info("live_append", stream=stream, actor=who.actor, seqs=list(result.fact_seqs),
                  replayed=result.replayed)
         return {"stream": stream, "seqs": list(result.fact_seqs), "replayed": result.replayed,

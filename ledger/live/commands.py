@@ -73,6 +73,8 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
               show_default=True)
 @click.option("--laws", type=click.Choice(["2017", "1997"]), default="2017", show_default=True)
 @click.option("--scoring", type=click.Choice(["MP", "IMP"]), default="MP", show_default=True)
+@click.option("--rounds", type=int, default=None,
+              help="Play only the movement's first ROUNDS rounds (default: all).")
 @click.option("--seed", type=int, default=None, help="Seed of the generated deals.")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
               help="Where the server is reached from the tables' devices.")
@@ -80,8 +82,8 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
-                 laws: str, scoring: str, seed: int | None, base_url: str, qr: bool,
-                 as_json: bool) -> None:
+                 laws: str, scoring: str, rounds: int | None, seed: int | None, base_url: str,
+                 qr: bool, as_json: bool) -> None:
     """Open a session: movement, deals, and one token (a URL) per table."""
     from ledger.live.accounts import issue_table_token
     from ledger.live.sessions import open_session
@@ -93,7 +95,7 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
         engine = ledger.store.engine
         sess = open_session(engine, tournament=tournament, name=name, tables=tables,
                             boards_per_round=boards_per_round, movement=movement, laws=laws,
-                            scoring=scoring, seed=seed)
+                            scoring=scoring, seed=seed, rounds=rounds)
         tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, tables + 1)}
     if as_json:
         doc = sess.to_json()
@@ -209,3 +211,40 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     click.echo(f"serving {_safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@cli.command("bench-live")
+@click.option("--terminals", default="30,120,300", show_default=True,
+              help="Comma-separated numbers of simulated table terminals (at most 300 each).")
+@click.option("--interval", type=click.FloatRange(0, 60), default=2.0, show_default=True,
+              help="Seconds between a terminal's events.")
+@click.option("--seconds", type=click.FloatRange(1, 120), default=20.0, show_default=True,
+              help="Length of each run.")
+@click.option("--saturation-seconds", type=click.FloatRange(1, 120), default=10.0, show_default=True)
+@click.option("--servers", type=click.IntRange(1, 4), default=None,
+              help="Server processes (default: 1 on SQLite, 2 on PostgreSQL).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: float,
+               saturation_seconds: float, servers: int | None, as_json: bool) -> None:
+    """The live service's figure: K terminals appending over HTTP on 127.0.0.1
+    (a fresh temporary SQLite file unless --db is given)."""
+    from ledger.live.bench import MAX_TERMINALS, run_live_bench
+
+    try:
+        counts = tuple(int(k) for k in terminals.split(","))
+    except ValueError:
+        raise BadInput("comma-separated whole numbers", field="--terminals", value=terminals) from None
+    if any(not 1 <= k <= MAX_TERMINALS for k in counts):
+        raise BadInput(f"1 to {MAX_TERMINALS} terminals", field="--terminals", value=terminals)
+    db = ctx.obj["db"] if ctx.obj["db_given"] else None
+    figures = run_live_bench(db, terminals=counts, interval=interval, seconds=seconds,
+                             saturation_seconds=saturation_seconds, servers=servers)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    for run in figures["runs"]:
+        click.echo(f"K={run['terminals']:>3}: {run['events_per_s']:>7} events/s  p50 "
+                   f"{run['append_ms_p50']} ms  p99 {run['append_ms_p99']} ms  errors {run['errors']}")
+    click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
+               f"{figures['saturation_events_per_s']} events/s")

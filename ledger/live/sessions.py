@@ -38,7 +38,7 @@ from ledger.live.accounts import stamp
 from ledger.live.schema import live_sessions
 
 NAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
-MAX_TABLES = 60
+MAX_TABLES = 400
 
 
 @attrs.frozen
@@ -182,7 +182,10 @@ def random_deals(boards: int, seed: int | None) -> dict[int, str]:
 
 def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boards_per_round: int,
                  movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
-                 seed: int | None = None, opened_by: str | None = None) -> Session:
+                 seed: int | None = None, opened_by: str | None = None,
+                 rounds: int | None = None) -> Session:
+    """Open a session; ``rounds`` plays only the movement's first rounds (a
+    30-table Mitchell is rarely played to the end)."""
     for field, value in (("TOURNAMENT", tournament), ("NAME", name)):
         if not NAME.match(value or ""):
             raise BadInput("1 to 60 characters of A-Z a-z 0-9 . _ -", field=field, value=value)
@@ -201,6 +204,11 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
     if scoring not in ("MP", "IMP"):
         raise BadInput("MP (pairs) or IMP (teams)", field="--scoring", value=scoring)
     rounds_list = mitchell(tables) if movement == "mitchell" else howell(tables)
+    if rounds is not None:
+        if not 1 <= rounds <= len(rounds_list):
+            raise BadInput(f"this movement has 1 to {len(rounds_list)} rounds", field="--rounds",
+                           value=rounds)
+        rounds_list = rounds_list[:rounds]
     sets = max(s.set for rnd in rounds_list for s in rnd)
     deals = random_deals(sets * boards_per_round, seed)
     doc = [[attrs.asdict(s) for s in rnd] for rnd in rounds_list]
