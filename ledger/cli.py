@@ -496,6 +496,7 @@ def open_cmd(ctx: click.Context, tournament: str | None, as_json: bool) -> None:
 
 
 import ledger.cli_records  # noqa: E402,F401  (registers import/export/analyse)
+import ledger.live.commands  # noqa: E402,F401  (registers user/session/serve: the live service)
 
 
 def main(argv: list[str] | None = None) -> int:

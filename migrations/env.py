@@ -17,6 +17,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from ledger.store.schema import metadata
+import ledger.live.schema  # noqa: F401,E402  (the live service's tables, migration 0003)
 from ledger.store.sql import make_engine, normalise_url
 
 config = context.config

@@ -1,0 +1,676 @@
+"""The live service's ASGI application (FastAPI on Starlette).
+
+Entry points: the JSON API under ``/api`` (OpenAPI document at
+``/openapi.json``, browsable at ``/docs``), the table page ``/table/<token>``,
+the director's console ``/director``, the committee's view ``/committee``,
+``/login`` and ``/logout``, and the live feed ``/api/feed`` (server-sent
+events).
+
+Credentials: a table terminal presents its token (``Authorization: Bearer``,
+or the page's URL); a person signs in and gets a cookie session, and every
+write made with the cookie must carry the session's CSRF token
+(``X-CSRF-Token``). The actor of every appended event is set here, from the
+credential: an input line that claims another actor is refused (403), as is a
+table token writing anywhere but its own table's current board.
+
+Every append goes through :meth:`ledger.service.Ledger.append`, the same path
+as ``cli.py append``: its refusals become HTTP statuses (400 bad input naming
+line, field and value; 403 role or scope; 404 unknown stream; 409 stale
+``expected_seq``), and nothing is written on any refusal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Mapping
+from urllib.parse import parse_qs, quote
+
+import attrs
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+
+from ledger.errors import BadInput, ConcurrencyError, LedgerError, NotAllowed, StoreUnavailable, StreamNotFound
+from ledger.live import accounts, views
+from ledger.live.accounts import Refused, TableGrant, User
+from ledger.live.feed import Feed, notify, read_after
+from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
+from ledger.service import Ledger, check_stream_id, json_lines, parse_fact
+
+log = structlog.get_logger("ledger.live")
+
+MAX_BODY = 256 * 1024
+"""Largest request body accepted (413 beyond): a whole board is about 20 KiB."""
+MAX_LINES = 500
+COOKIE = "ledger_session"
+JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines",
+               "application/json-lines")
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+@attrs.frozen
+class Table:
+    """A table terminal's credential, resolved."""
+
+    grant: TableGrant
+    session: Session
+
+    @property
+    def actor(self) -> dict[str, str]:
+        return {"role": "table", "name": f"t{self.grant.table}"}
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.session.prefix}t{self.grant.table}/"
+
+
+@attrs.frozen
+class Person:
+    user: User
+    csrf: str
+
+    @property
+    def actor(self) -> dict[str, str]:
+        return {"role": self.user.role, "name": self.user.name}
+
+
+Principal = Table | Person
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def error_body(exc: Exception) -> tuple[int, dict[str, Any]]:
+    if isinstance(exc, BadInput):
+        return 400, {"error": "bad_input", "message": str(exc), "reason": exc.reason,
+                     "line": exc.line, "field": exc.field, "value": _jsonable(exc.value),
+                     "event_type": exc.event_type}
+    if isinstance(exc, NotAllowed):
+        return 403, {"error": "not_allowed", "message": str(exc), "reason": exc.reason,
+                     "line": exc.line, "role": exc.role, "event_type": exc.event_type}
+    if isinstance(exc, Refused):
+        return exc.status, {"error": "unauthorized" if exc.status == 401 else "forbidden",
+                            "message": exc.reason, "reason": exc.reason}
+    if isinstance(exc, ConcurrencyError):
+        return 409, {"error": "conflict", "message": str(exc), "expected_seq": exc.expected,
+                     "head_seq": exc.actual}
+    if isinstance(exc, StreamNotFound):
+        return 404, {"error": "unknown_stream", "message": str(exc), "stream": exc.stream}
+    if isinstance(exc, StoreUnavailable):
+        return 503, {"error": "store_unavailable", "message": str(exc)}
+    return 500, {"error": "internal", "message": str(exc)}
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, error: str, message: str, **extra: Any) -> None:
+        self.status = status
+        self.body = {"error": error, "message": message, **extra}
+        super().__init__(message)
+
+
+def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
+               ledger: Ledger | None = None) -> FastAPI:
+    ledger = ledger or Ledger.open(db_url)
+    engine = ledger.store.engine  # type: ignore[attr-defined]
+    feed = Feed(engine, poll=poll)
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape())
+    env.globals.update(suits=SUITS, seat_names=SEAT_NAMES, call_text=call_text, card_text=card_text)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await feed.start()
+        try:
+            yield
+        finally:
+            await feed.stop()
+            ledger.close()
+
+    app = FastAPI(
+        title="Bridge ruling ledger: live service",
+        version="1",
+        description="Table terminals, the director's console and the committee's view over the "
+                    "ledger's one append path. Errors are JSON objects with `error` and `message` "
+                    "(and `line`, `field`, `value` for bad input).",
+        lifespan=lifespan,
+    )
+    app.state.ledger = ledger
+    app.state.feed = feed
+
+    # -- errors ------------------------------------------------------------
+
+    @app.exception_handler(LedgerError)
+    async def _ledger_error(_: Request, exc: LedgerError) -> JSONResponse:
+        status, body = error_body(exc)
+        return JSONResponse(body, status_code=status)
+
+    @app.exception_handler(HttpError)
+    async def _http_error(_: Request, exc: HttpError) -> JSONResponse:
+        return JSONResponse(exc.body, status_code=exc.status)
+
+    # -- credentials -------------------------------------------------------
+
+    def table_from_token(token: str | None) -> Table:
+        grant = accounts.table_grant(engine, token)
+        session = get_session(engine, grant.session_id)
+        assert session is not None
+        if session.closed_at is not None:
+            raise Refused(f"session {session.tournament}/{session.name} is closed", 403)
+        return Table(grant, session)
+
+    def principal(request: Request, *, write: bool = False) -> Principal:
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return table_from_token(header[7:].strip())
+        token = request.query_params.get("token")
+        if token and not write:  # EventSource cannot send a header
+            return table_from_token(token)
+        ws = accounts.web_session(engine, request.cookies.get(COOKIE))
+        if ws is None:
+            raise Refused("sign in (a director or committee account) or present a table token", 401)
+        if write and request.headers.get("x-csrf-token") != ws.csrf:
+            raise Refused("missing or wrong CSRF token (X-CSRF-Token): reload the page", 403)
+        return Person(ws.user, ws.csrf)
+
+    def may_read(who: Principal, stream: str) -> None:
+        if isinstance(who, Table) and not stream.startswith(who.prefix):
+            raise Refused(f"table {who.grant.table}'s token may read only its own table's boards "
+                          f"({who.prefix}...)", 403)
+
+    def person_page(request: Request, roles: tuple[str, ...]) -> Person | None:
+        ws = accounts.web_session(engine, request.cookies.get(COOKIE))
+        if ws is None or ws.user.role not in roles:
+            return None
+        return Person(ws.user, ws.csrf)
+
+    # -- the append path ---------------------------------------------------
+
+    def parse_body(body: bytes, content_type: str) -> list[tuple[int, Mapping[str, Any]]]:
+        kind = content_type.split(";")[0].strip().lower()
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput("the body is not UTF-8 text", field="body", value=body[:40]) from None
+        if kind == "application/json":
+            try:
+                doc = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise BadInput(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                               field="body", value=text[:80]) from None
+            if isinstance(doc, Mapping):
+                doc = [doc]
+            if not isinstance(doc, list):
+                raise BadInput("a JSON body is an array of events (or one event object)",
+                               field="body", value=doc)
+            lines = []
+            for i, obj in enumerate(doc, start=1):
+                if not isinstance(obj, Mapping):
+                    raise BadInput("each element must be a JSON object", field="line", value=obj,
+                                   line=i)
+                lines.append((i, obj))
+        elif kind in JSONL_TYPES:
+            lines = json_lines(text)
+        else:
+            raise HttpError(415, "unsupported_media_type",
+                            f"send application/json (an array) or application/x-ndjson (JSON Lines), "
+                            f"not {kind or 'no content type'}", content_type=kind)
+        if not lines:
+            raise BadInput("nothing to append: the input has no event", field="body", value="")
+        if len(lines) > MAX_LINES:
+            raise BadInput(f"at most {MAX_LINES} events in one request", field="body",
+                           value=len(lines))
+        return lines
+
+    def check_scope(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]]) -> None:
+        exists = bool(ledger.store.read(stream, 1))
+        if isinstance(who, Table):
+            now = views.current_board(ledger, who.session, who.grant.table)
+            if stream != now["stream"]:
+                where = now["stream"] or "nothing (the session is finished for this table)"
+                raise NotAllowed("table", "events", f"table {who.grant.table}'s token may append only "
+                                 f"to its current board, {where}; not to {stream}")
+            if not exists:
+                expected = board_opened_fact(who.session, who.grant.table, now["board"],
+                                             _seating(who.session, who.grant.table, now["round"]))
+                first = dict(lines[0][1])
+                if first.get("type") != "BoardOpened":
+                    raise BadInput("the board is not opened yet: the first event is BoardOpened",
+                                   field="type", value=first.get("type"), line=lines[0][0])
+                for field in ("tournament", "board", "table", "deal"):
+                    if field in first and first[field] != expected[field]:
+                        raise BadInput(f"this table's board is {expected['tournament']} board "
+                                       f"{expected['board']} at table {expected['table']} with the "
+                                       "session's deal", field=field, value=first[field],
+                                       line=lines[0][0])
+            return
+        if not exists and not any(s.parse_stream(stream) for s in list_sessions(engine, open_only=True)):
+            raise StreamNotFound(stream)
+
+    def server_facts(who: Principal, lines: list[tuple[int, Mapping[str, Any]]],
+                     fill: Mapping[str, Any] | None = None) -> list[Any]:
+        actor = who.actor
+        facts = []
+        for number, obj in lines:
+            body = dict(obj)
+            claimed = body.pop("actor", None)
+            if claimed is not None:
+                same = isinstance(claimed, Mapping) and claimed.get("role") == actor["role"] \
+                    and claimed.get("name") in (None, actor["name"])
+                if not same:
+                    raise NotAllowed(str(claimed.get("role") if isinstance(claimed, Mapping) else claimed),
+                                     str(body.get("type")),
+                                     f"the server sets the actor from your credential "
+                                     f"({actor['role']} {actor['name']}); this line claims "
+                                     f"{json.dumps(claimed)}", line=number)
+            if fill and body.get("type") == "BoardOpened":
+                body = {**fill, **body}
+            body["actor"] = actor
+            facts.append(parse_fact(body, number))
+        return facts
+
+    def do_append(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]],
+                  expected_seq: int | None) -> dict[str, Any]:
+        check_stream_id(stream)
+        check_scope(who, stream, lines)
+        fill = None
+        if isinstance(who, Table) and lines and lines[0][1].get("type") == "BoardOpened":
+            now = views.current_board(ledger, who.session, who.grant.table)
+            fill = board_opened_fact(who.session, who.grant.table, now["board"],
+                                     _seating(who.session, who.grant.table, now["round"]))
+            fill.pop("id")
+        facts = server_facts(who, lines, fill)
+        result = ledger.append(stream, facts, expected_seq=expected_seq)
+        if result.stored:
+            last = result.stored[-1].position or 0
+            notify(engine, last)
+            feed.poke()
+        head = result.stored[-1].seq if result.stored else ledger.store.read(stream)[-1].seq
+        log.info("live_append", stream=stream, actor=who.actor, seqs=list(result.fact_seqs),
+                 replayed=result.replayed)
+        return {"stream": stream, "seqs": list(result.fact_seqs), "replayed": result.replayed,
+                "head_seq": head, "events": [e.envelope() for e in result.stored]}
+
+    def parse_expected(raw: str | None) -> int | None:
+        if raw is None or raw == "":
+            return None
+        try:
+            value = int(raw)
+        except ValueError:
+            raise BadInput("expected_seq is a whole number (the seq you last saw; 0 for a new "
+                           "stream)", field="expected_seq", value=raw) from None
+        if value < 0:
+            raise BadInput("expected_seq is 0 or more", field="expected_seq", value=value)
+        return value
+
+    append_doc = {
+        "requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"type": "array", "items": {"type": "object"}}},
+            "application/x-ndjson": {"schema": {"type": "string"}},
+        }},
+        "parameters": [{"name": "expected_seq", "in": "query", "required": False,
+                        "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {
+            "200": {"description": "A retry: every event was already stored; the stored seqs"},
+            "400": {"description": "Bad input: names the line, the field and the value"},
+            "401": {"description": "No credential"},
+            "403": {"description": "Role or scope refused, or an actor claimed"},
+            "404": {"description": "Unknown stream"},
+            "409": {"description": "Stale expected_seq"},
+            "413": {"description": "Body too large"},
+            "415": {"description": "Wrong content type"},
+        },
+    }
+
+    @app.post("/api/streams/{stream:path}/events", status_code=201, openapi_extra=append_doc,
+              tags=["append"])
+    async def append_events(stream: str, request: Request) -> JSONResponse:
+        """Append events (JSON array or JSON Lines) as one atomic batch; the actor is
+        set from the credential."""
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_BODY:
+            raise HttpError(413, "too_large", f"the body is {length} bytes; at most {MAX_BODY}")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise HttpError(413, "too_large", f"the body is over {MAX_BODY} bytes")
+        who = await run_in_threadpool(principal, request, write=True)
+        expected = parse_expected(request.query_params.get("expected_seq"))
+        lines = parse_body(body, request.headers.get("content-type", ""))
+        answer = await run_in_threadpool(do_append, who, stream, lines, expected)
+        return JSONResponse(answer, status_code=200 if answer["replayed"] else 201)
+
+    # -- reads -------------------------------------------------------------
+
+    def read_guard(request: Request, stream: str) -> Principal:
+        who = principal(request)
+        check_stream_id(stream)
+        may_read(who, stream)
+        return who
+
+    @app.get("/api/streams/{stream:path}/state", tags=["read"])
+    def stream_state(stream: str, request: Request, at: int | None = None) -> JSONResponse:
+        """The state document (spec section 5), at the head or after seq ``at``."""
+        read_guard(request, stream)
+        return JSONResponse(ledger.state(stream, at))
+
+    @app.get("/api/streams/{stream:path}/log", tags=["read"])
+    def stream_log(stream: str, request: Request) -> JSONResponse:
+        """Every event of the stream, in seq order, with actor and Law."""
+        read_guard(request, stream)
+        return JSONResponse({"stream": stream, "events": [e.envelope() for e in ledger.events(stream)]})
+
+    @app.get("/api/streams/{stream:path}/casefile", tags=["read"])
+    def stream_casefile(stream: str, request: Request, format: str = "json") -> Response:
+        """The appeal case file (``format=json`` or ``html``)."""
+        from ledger.casefile import build_casefile, render_html
+
+        who = read_guard(request, stream)
+        if isinstance(who, Table):
+            raise Refused("the case file is for the director and the committee", 403)
+        if format not in ("json", "html"):
+            raise BadInput("json or html", field="format", value=format)
+        case = build_casefile(ledger, stream)
+        if format == "html":
+            return HTMLResponse(render_html(case))
+        return JSONResponse(case)
+
+    @app.get("/api/events", tags=["read"])
+    def events_after(request: Request, after: int = 0, prefix: str = "", limit: int = 500) -> JSONResponse:
+        """Events with position > ``after`` in position order (a table token sees its table's only)."""
+        who = principal(request)
+        if not 1 <= limit <= 1000:
+            raise BadInput("1 to 1000", field="limit", value=limit)
+        if after < 0:
+            raise BadInput("0 or more", field="after", value=after)
+        scope = who.prefix if isinstance(who, Table) else ""
+        found, scanned = read_after(ledger.store, after,
+                                    lambda s: s.startswith(scope) and s.startswith(prefix), limit)
+        return JSONResponse({"events": found, "last_position": scanned})
+
+    @app.get("/api/sessions", tags=["read"])
+    def sessions_list(request: Request) -> JSONResponse:
+        """The playing sessions (people only)."""
+        who = principal(request)
+        if isinstance(who, Table):
+            raise Refused("the sessions list is for the director and the committee", 403)
+        return JSONResponse({"sessions": [s.to_json() for s in list_sessions(engine)]})
+
+    @app.get("/api/sessions/{session_id}/results", tags=["read"])
+    def session_results(session_id: int, request: Request) -> JSONResponse:
+        """Travellers (matchpoints or IMPs, adjusted scores applied) and standings so far."""
+        who = principal(request)
+        if isinstance(who, Table):
+            raise Refused("results are for the director and the committee", 403)
+        session = get_session(engine, session_id)
+        if session is None:
+            raise HttpError(404, "unknown_session", f"no session {session_id}")
+        return JSONResponse(views.session_results(ledger, session))
+
+    @app.get("/api/table", tags=["table"])
+    def table_now(request: Request) -> JSONResponse:
+        """For a table token: its session, table, and the board it plays now (with its state)."""
+        who = principal(request)
+        if not isinstance(who, Table):
+            raise Refused("this is a table terminal's call: present the table token", 403)
+        now = views.current_board(ledger, who.session, who.grant.table)
+        return JSONResponse({"session": f"{who.session.tournament}/{who.session.name}",
+                             "table": who.grant.table, **now})
+
+    # -- live feed ---------------------------------------------------------
+
+    @app.get("/api/feed", tags=["read"], response_class=StreamingResponse)
+    async def live_feed(request: Request, after: int | None = None, prefix: str = "") -> StreamingResponse:
+        """Server-sent events: one per event of the log after ``after`` (or
+        ``Last-Event-ID``); the event id is the position. A table token sees
+        its own table only."""
+        who = await run_in_threadpool(principal, request)
+        start = after
+        if start is None:
+            last_id = request.headers.get("last-event-id", "")
+            start = int(last_id) if last_id.isdigit() else feed.last
+        scope = who.prefix if isinstance(who, Table) else ""
+
+        def accept(s: str) -> bool:
+            return s.startswith(scope) and s.startswith(prefix)
+
+        async def stream() -> AsyncIterator[str]:
+            position = start
+            yield f"retry: 1000\n: from position {position}\n\n"
+            while True:
+                if await request.is_disconnected():
+                    return
+                found, scanned = await run_in_threadpool(read_after, ledger.store, position, accept)
+                for env in found:
+                    brief = {k: env[k] for k in ("stream", "seq", "type", "position", "at", "law")}
+                    brief["actor"] = env["actor"]
+                    yield f"id: {env['position']}\nevent: ledger\ndata: {json.dumps(brief)}\n\n"
+                position = max(position, scanned)
+                if not found or position >= feed.last:
+                    if not await feed.wait_beyond(position, timeout=15):
+                        yield ": keep-alive\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # -- pages: the table --------------------------------------------------
+
+    def table_context(token: str) -> dict[str, Any]:
+        who = table_from_token(token)
+        now = views.current_board(ledger, who.session, who.grant.table)
+        doc = now["doc"]
+        previous = None
+        boards = [b for _r, _s, b in who.session.schedule(who.grant.table)]
+        if now["board"] in boards and boards.index(now["board"]) > 0 or now["done"]:
+            before = boards[boards.index(now["board"]) - 1] if not now["done"] else boards[-1]
+            prev_doc = views.head_document(ledger, who.session.stream(who.grant.table, before))
+            if prev_doc is not None:
+                previous = {"board": before, "doc": prev_doc}
+        return {"token": token, "session": who.session, "table": who.grant.table, "now": now,
+                "previous": previous,
+                "doc": doc, "grid": auction_grid(doc) if doc else None,
+                "option_buttons": option_buttons(doc) if doc else [],
+                "bids": [f"{level}{s}" for level in range(1, 8) for s in ("C", "D", "H", "S", "NT")]}
+
+    def table_refused(exc: Refused) -> HTMLResponse:
+        page = env.get_template("refused.html").render(reason=exc.reason, title="Table")
+        return HTMLResponse(page, status_code=exc.status)
+
+    @app.get("/table/{token}", response_class=HTMLResponse, include_in_schema=False)
+    def table_page(token: str) -> HTMLResponse:
+        try:
+            ctx = table_context(token)
+        except Refused as exc:
+            return table_refused(exc)
+        return HTMLResponse(env.get_template("table.html").render(**ctx))
+
+    @app.get("/table/{token}/panel", response_class=HTMLResponse, include_in_schema=False)
+    def table_panel(token: str) -> HTMLResponse:
+        try:
+            ctx = table_context(token)
+        except Refused as exc:
+            return table_refused(exc)
+        return HTMLResponse(env.get_template("table_panel.html").render(**ctx))
+
+    # -- pages: people -----------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    def home(request: Request) -> Response:
+        who = person_page(request, ("director", "committee"))
+        if who is None:
+            return RedirectResponse("/login", status_code=303)
+        return RedirectResponse("/director" if who.user.role == "director" else "/committee",
+                                status_code=303)
+
+    @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
+    def login_page(next: str = "") -> HTMLResponse:
+        return HTMLResponse(env.get_template("login.html").render(title="Sign in", error=None,
+                                                                   next=next))
+
+    @app.post("/login", include_in_schema=False)
+    async def login(request: Request) -> Response:
+        body = (await request.body())[:4096].decode("utf-8", "replace")
+        form = {k: v[0] for k, v in parse_qs(body).items()}
+        try:
+            user = await run_in_threadpool(accounts.authenticate, engine, form.get("name", ""),
+                                           form.get("password", ""))
+        except Refused as exc:
+            page = env.get_template("login.html").render(title="Sign in", error=exc.reason,
+                                                         next=form.get("next", ""))
+            return HTMLResponse(page, status_code=401)
+        cookie, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
+        target = form.get("next", "")
+        if not target.startswith("/") or target.startswith("//"):
+            target = "/director" if user.role == "director" else "/committee"
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", secure=secure_cookies,
+                            max_age=accounts.SESSION_HOURS * 3600, path="/")
+        return response
+
+    @app.post("/logout", include_in_schema=False)
+    async def logout(request: Request) -> Response:
+        body = (await request.body())[:4096].decode("utf-8", "replace")
+        form = {k: v[0] for k, v in parse_qs(body).items()}
+        ws = accounts.web_session(engine, request.cookies.get(COOKIE))
+        if ws is not None and form.get("csrf") != ws.csrf:
+            raise Refused("missing or wrong CSRF token", 403)
+        accounts.close_web_session(engine, request.cookies.get(COOKIE))
+        response = RedirectResponse("/login", status_code=303)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    def need(request: Request, roles: tuple[str, ...]) -> Person | Response:
+        who = person_page(request, roles)
+        if who is None:
+            return RedirectResponse(f"/login?next={quote(str(request.url.path))}", status_code=303)
+        return who
+
+    def console_context(who: Person, session_id: int | None) -> dict[str, Any]:
+        sessions = list_sessions(engine)
+        chosen = None
+        if session_id is not None:
+            chosen = next((s for s in sessions if s.id == session_id), None)
+        if chosen is None:
+            open_ones = [s for s in sessions if s.closed_at is None]
+            chosen = (open_ones or sessions or [None])[-1]
+        rows = views.console_rows(ledger, chosen) if chosen else []
+        results = views.session_results(ledger, chosen) if chosen else None
+        return {"who": who, "csrf": who.csrf, "sessions": sessions, "session": chosen, "rows": rows,
+                "results": results, "title": "Director's console"}
+
+    @app.get("/director", response_class=HTMLResponse, include_in_schema=False)
+    def director(request: Request, session: int | None = None) -> Response:
+        who = need(request, ("director",))
+        if not isinstance(who, Person):
+            return who
+        return HTMLResponse(env.get_template("director.html").render(**console_context(who, session)))
+
+    @app.get("/director/panel", response_class=HTMLResponse, include_in_schema=False)
+    def director_panel(request: Request, session: int | None = None) -> Response:
+        who = need(request, ("director",))
+        if not isinstance(who, Person):
+            return who
+        return HTMLResponse(env.get_template("director_panel.html").render(**console_context(who, session)))
+
+    @app.get("/director/board/{stream:path}", response_class=HTMLResponse, include_in_schema=False)
+    def director_board(stream: str, request: Request) -> Response:
+        who = need(request, ("director", "committee"))
+        if not isinstance(who, Person):
+            return who
+        check_stream_id(stream)
+        doc = ledger.state(stream)
+        envelopes = [e.envelope() for e in ledger.events(stream)]
+        matters = views.open_matters(doc, envelopes)
+        for m in matters:
+            m["waited"] = views.waited(m["at"])
+        page = env.get_template("board.html").render(
+            who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
+            grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}")
+        return HTMLResponse(page)
+
+    @app.get("/committee", response_class=HTMLResponse, include_in_schema=False)
+    def committee(request: Request) -> Response:
+        who = need(request, ("committee", "director"))
+        if not isinstance(who, Person):
+            return who
+        appeals = []
+        for s in list_sessions(engine):
+            for stream in ledger.store.streams(prefix=s.prefix):
+                doc = views.head_document(ledger, stream)
+                for a in (doc or {}).get("appeals") or []:
+                    appeals.append({**a, "stream": stream, "board": doc["board"]["number"]})
+        page = env.get_template("committee.html").render(who=who, csrf=who.csrf, appeals=appeals,
+                                                         title="Appeals committee")
+        return HTMLResponse(page)
+
+    @app.get("/committee/casefile/{stream:path}", response_class=HTMLResponse, include_in_schema=False)
+    def committee_casefile(stream: str, request: Request) -> Response:
+        from ledger.casefile import build_casefile, render_html
+
+        who = need(request, ("committee", "director"))
+        if not isinstance(who, Person):
+            return who
+        check_stream_id(stream)
+        return HTMLResponse(render_html(build_casefile(ledger, stream)))
+
+    @app.get("/static/live.js", include_in_schema=False)
+    def live_js() -> Response:
+        return Response((TEMPLATES / "live.js").read_text(encoding="utf-8"),
+                        media_type="text/javascript")
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> JSONResponse:
+        return JSONResponse({"ok": True, "position": feed.last})
+
+    return app
+
+
+def _seating(session: Session, table: int, rnd: int | None) -> Any:
+    return session.movement[(rnd or 1) - 1][table - 1]
+
+
+def call_text(call: str) -> str:
+    for strain, sign in SUITS.items():
+        if call[1:] == strain and call[:1].isdigit():
+            return f"{call[0]}{sign}"
+    return {"Pass": "Pass", "X": "X", "XX": "XX"}.get(call, call)
+
+
+def card_text(card: str) -> str:
+    return f"{SUITS.get(card[0], card[0])}{'10' if card[1:] == 'T' else card[1:]}"
+
+
+def auction_grid(doc: dict[str, Any]) -> list[list[str]]:
+    """Rows of four cells W N E S, the dealer's first call in its column."""
+    order = ["W", "N", "E", "S"]
+    dealer = doc["board"]["dealer"]
+    cells = [""] * order.index(dealer) + [call_text(a["call"]) for a in doc.get("auction") or []]
+    if doc.get("phase") == "auction" and doc.get("turn"):
+        cells.append("?")
+    return [cells[i:i + 4] + [""] * (4 - len(cells[i:i + 4])) for i in range(0, len(cells), 4)] or [[""] * 4]
+
+
+def option_buttons(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each pending option as a button: seat, option, suit (for require/forbid suit)."""
+    out = []
+    for offer in doc.get("pending") or []:
+        for option in offer["options"]:
+            if option in ("require_suit", "forbid_suit"):
+                for suit in ("S", "H", "D", "C"):
+                    out.append({"seat": offer["to"], "option": option, "suit": suit, "law": offer["law"],
+                                "label": f"{option.replace('_', ' ')} {SUITS[suit]}"})
+            else:
+                out.append({"seat": offer["to"], "option": option, "suit": None, "law": offer["law"],
+                            "label": option.replace("_", " ")})
+    return out

@@ -1,0 +1,219 @@
+"""The live service's benchmark (``cli.py bench-live``): K simulated table
+terminals over HTTP on the loopback interface.
+
+Each terminal holds a table token of a fresh session, opens its board and logs
+a complete random legal board event by event, each append with the
+``expected_seq`` it last saw, pausing ``interval`` seconds between events. The
+servers are ``cli.py serve`` processes started here on 127.0.0.1 (one on
+SQLite; ``servers`` of them on PostgreSQL, the terminals shared among them);
+nothing but 127.0.0.1 is ever contacted. Every run is bounded: at most
+``MAX_TERMINALS`` terminals, at most ``MAX_SECONDS`` seconds a phase, and it
+stops by itself.
+
+Figures per K: appends per second, the p50/p99/max latency of an append (ms),
+and the errors seen (any non-2xx answer; a 409 would mean two writers on one
+table). Then the saturation run: the first K terminals with no pause at all,
+for ``saturation_seconds``: the events per second the server(s) sustain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from ledger.bridge import SEATS, Deal, dealer_for
+from ledger.simulate import _winner, random_auction
+
+MAX_TERMINALS = 300
+MAX_SECONDS = 120.0
+LOOPBACK = "127.0.0.1"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def board_facts(deal_text: str, board: int, rng: random.Random) -> list[dict[str, Any]]:
+    """The calls and cards of a random legal board on ``deal_text`` (after BoardOpened)."""
+    deal = Deal.parse(deal_text)
+    auction = random_auction(rng, dealer_for(board), pass_out=0.0)
+    facts: list[dict[str, Any]] = [{"type": "CallPlaced", "seat": str(s), "call": c} for s, c in auction]
+    bids = [(s, c) for s, c in auction if c[0].isdigit()]
+    final_seat, final = bids[-1]
+    strain = final[1:]
+    declarer = next(s for s, c in bids if c[1:] == strain and s.side is final_seat.side)
+    trump = None if strain == "NT" else strain
+    hands = {seat: [str(c) for c in deal.hand(seat)] for seat in SEATS}
+    leader = declarer.lho
+    for _ in range(13):
+        trick: list[Any] = []
+        for i in range(4):
+            seat = leader.next(i)
+            hand = hands[seat]
+            follow = [c for c in hand if trick and c[0] == trick[0][1][0]]
+            card = rng.choice(sorted(follow or hand))
+            hand.remove(card)
+            trick.append((seat, card))
+            facts.append({"type": "CardPlayed", "seat": str(seat), "card": card})
+        leader = _winner(trick, trump)
+    return facts
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``cli.py serve`` on a free loopback port."""
+
+    def __init__(self, db: str) -> None:
+        import httpx
+
+        self.port = _free_port()
+        self.base = f"http://{LOOPBACK}:{self.port}"
+        env = {**os.environ, "LEDGER_LOG_LEVEL": "ERROR"}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "cli.py"), "--db", db, "serve", "--host", LOOPBACK,
+             "--port", str(self.port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the server process exited")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("the server did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, board: int,
+                    interval: float, until: float, rng: random.Random, latencies: list[float],
+                    errors: list[int]) -> int:
+    headers = {"Authorization": f"Bearer {token}"}
+    url = f"{base}/api/streams/{stream}/events"
+    facts = [{"type": "BoardOpened"}] + board_facts(deal, board, rng)
+    seq = 0
+    sent = 0
+    await asyncio.sleep(rng.uniform(0, interval))  # terminals do not start in step
+    for fact in facts:
+        if time.monotonic() >= until:
+            break
+        started = time.monotonic()
+        r = await client.post(url, json=[fact], params={"expected_seq": seq}, headers=headers)
+        latencies.append((time.monotonic() - started) * 1000)
+        if r.status_code >= 300:
+            errors.append(r.status_code)
+            break
+        seq = r.json()["head_seq"]
+        sent += 1
+        pause = interval - (time.monotonic() - started)
+        if pause > 0:
+            await asyncio.sleep(pause)
+    return sent
+
+
+async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, str],
+                 deals: dict[int, tuple[str, int]], interval: float, seconds: float,
+                 seed: int) -> dict[str, Any]:
+    import httpx
+
+    latencies: list[float] = []
+    errors: list[int] = []
+    limits = httpx.Limits(max_connections=len(tokens) + 10, max_keepalive_connections=len(tokens) + 10)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        started = time.monotonic()
+        until = started + seconds
+        jobs = [_terminal(client, bases[(t - 1) % len(bases)], tokens[t], streams[t], deals[t][0],
+                          deals[t][1], interval, until, random.Random(seed + t), latencies, errors)
+                for t in sorted(tokens)]
+        sent = sum(await asyncio.gather(*jobs))
+        elapsed = time.monotonic() - started
+    ordered = sorted(latencies)
+
+    def pct(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 2) if ordered else 0.0
+
+    return {"terminals": len(tokens), "events": sent, "seconds": round(elapsed, 2),
+            "events_per_s": round(sent / elapsed, 1) if elapsed else 0.0,
+            "append_ms_p50": pct(0.5), "append_ms_p99": pct(0.99),
+            "append_ms_max": round(ordered[-1], 2) if ordered else 0.0,
+            "append_ms_mean": round(statistics.fmean(ordered), 2) if ordered else 0.0,
+            "errors": len(errors), "error_statuses": sorted(set(errors))}
+
+
+def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 120, 300),
+                   interval: float = 2.0, seconds: float = 20.0, saturation_seconds: float = 10.0,
+                   servers: int | None = None, seed: int = 2026) -> dict[str, Any]:
+    from ledger.live import accounts
+    from ledger.live.sessions import open_session
+    from ledger.service import Ledger
+    from ledger.store.migrate import upgrade
+
+    if any(not 1 <= k <= MAX_TERMINALS for k in terminals):
+        raise ValueError(f"1 to {MAX_TERMINALS} terminals")
+    seconds = min(seconds, MAX_SECONDS)
+    saturation_seconds = min(saturation_seconds, MAX_SECONDS)
+    tmp = None
+    if db is None:
+        tmp = tempfile.TemporaryDirectory(prefix="ledger-live-bench-")
+        db = f"sqlite:///{Path(tmp.name) / 'live.db'}"
+    upgrade(db)
+    backend = "postgresql" if db.startswith("postgres") else "sqlite"
+    count = servers or (2 if backend == "postgresql" else 1)
+    run = uuid.uuid4().hex[:6]
+    ledger = Ledger.open(db)
+    procs: list[ServerProcess] = []
+    figures: dict[str, Any] = {"backend": backend, "servers": count, "interval_s": interval,
+                               "phase_seconds": seconds, "runs": []}
+    try:
+        procs = [ServerProcess(db) for _ in range(count)]
+        bases = [p.base for p in procs]
+
+        def enrol(k: int, name: str) -> tuple[dict[int, str], dict[int, str], dict[int, tuple[str, int]]]:
+            engine = ledger.store.engine
+            session = open_session(engine, tournament=f"bench-{run}", name=name, tables=max(k, 2),
+                                   boards_per_round=1, rounds=1, seed=seed)
+            tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, k + 1)}
+            streams, deals = {}, {}
+            for t in tokens:
+                _rnd, _seat, board = session.schedule(t)[0]
+                streams[t] = session.stream(t, board)
+                deals[t] = (session.deals[board], board)
+            return tokens, streams, deals
+
+        for k in terminals:
+            tokens, streams, deals = enrol(k, f"k{k}")
+            figures["runs"].append(asyncio.run(_phase(bases, tokens, streams, deals, interval,
+                                                      seconds, seed)))
+        k = terminals[0]
+        tokens, streams, deals = enrol(k, "saturation")
+        sat = asyncio.run(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed))
+        figures["saturation"] = sat
+        figures["saturation_events_per_s"] = sat["events_per_s"]
+    finally:
+        for p in procs:
+            p.stop()
+        ledger.close()
+        if tmp is not None:
+            tmp.cleanup()
+    return figures

@@ -1,0 +1,250 @@
+"""``cli.py user|session|serve``: the live service from the command line.
+
+Registered on the main group by one import in ``ledger/cli.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ledger.cli import _open, _safe_url, cli
+from ledger.errors import BadInput
+
+
+@cli.group()
+def user() -> None:
+    """Directors' and committee members' accounts."""
+
+
+@user.command("add")
+@click.argument("name")
+@click.option("--role", type=click.Choice(["director", "committee"]), required=True)
+@click.option("--password-stdin", is_flag=True,
+              help="Read the password from the first line of standard input (scripts).")
+@click.pass_context
+def user_add(ctx: click.Context, name: str, role: str, password_stdin: bool) -> None:
+    """Add a person who signs in to the console (password hashed with Argon2id)."""
+    from ledger.live.accounts import add_user
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("password", hide_input=True, confirmation_prompt=True)
+    with _open(ctx) as ledger:
+        added = add_user(ledger.store.engine, name, role, password)
+    click.echo(f"user {added.name} added, role {added.role}")
+
+
+@user.command("list")
+@click.pass_context
+def user_list(ctx: click.Context) -> None:
+    """The accounts (never their passwords)."""
+    from ledger.live.accounts import list_users
+
+    with _open(ctx) as ledger:
+        for row in list_users(ledger.store.engine):
+            state = f"disabled {row['disabled_at']}" if row["disabled_at"] else "active"
+            click.echo(f"{row['name']}\t{row['role']}\t{state}")
+
+
+@cli.group()
+def session() -> None:
+    """Playing sessions: open (with the table URLs), show, close, table tokens."""
+
+
+def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> None:
+    for table, token in tokens.items():
+        url = f"{base_url.rstrip('/')}/table/{token}"
+        click.echo(f"table {table}: {url}")
+        if qr:
+            import segno
+
+            segno.make(url, error="m").terminal(compact=True)
+
+
+@session.command("open")
+@click.argument("ref", metavar="TOURNAMENT/NAME")
+@click.option("--tables", type=int, required=True)
+@click.option("--boards-per-round", type=int, default=2, show_default=True)
+@click.option("--movement", type=click.Choice(["mitchell", "howell"]), default="mitchell",
+              show_default=True)
+@click.option("--laws", type=click.Choice(["2017", "1997"]), default="2017", show_default=True)
+@click.option("--scoring", type=click.Choice(["MP", "IMP"]), default="MP", show_default=True)
+@click.option("--rounds", type=int, default=None,
+              help="Play only the movement's first ROUNDS rounds (default: all).")
+@click.option("--seed", type=int, default=None, help="Seed of the generated deals.")
+@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
+              help="Where the server is reached from the tables' devices.")
+@click.option("--qr", is_flag=True, help="Also print each table's URL as a QR code (segno).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
+                 laws: str, scoring: str, rounds: int | None, seed: int | None, base_url: str,
+                 qr: bool, as_json: bool) -> None:
+    """Open a session: movement, deals, and one token (a URL) per table."""
+    from ledger.live.accounts import issue_table_token
+    from ledger.live.sessions import open_session
+
+    if "/" not in ref:
+        raise BadInput("give the session as TOURNAMENT/NAME", field="TOURNAMENT/NAME", value=ref)
+    tournament, name = ref.split("/", 1)
+    with _open(ctx) as ledger:
+        engine = ledger.store.engine
+        sess = open_session(engine, tournament=tournament, name=name, tables=tables,
+                            boards_per_round=boards_per_round, movement=movement, laws=laws,
+                            scoring=scoring, seed=seed, rounds=rounds)
+        tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, tables + 1)}
+    if as_json:
+        doc = sess.to_json()
+        doc["table_urls"] = {str(t): f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}
+        click.echo(json.dumps(doc))
+        return
+    click.echo(f"session {sess.tournament}/{sess.name} opened (id {sess.id}): {sess.tables} tables, "
+               f"{sess.rounds} rounds of {sess.boards_per_round} boards, {sess.kind} movement, "
+               f"{sess.laws} Laws, {sess.scoring} ({_safe_url(ctx.obj['db'])})")
+    click.echo("Open each URL on its table's device (keep them private: a URL is the table's key):")
+    _print_table_urls(sess, tokens, base_url, qr)
+
+
+@session.command("show")
+@click.argument("ref", metavar="SESSION")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def session_show(ctx: click.Context, ref: str, as_json: bool) -> None:
+    """The movement and what each table is playing now."""
+    from ledger.live.sessions import find_session
+    from ledger.live.views import table_overview
+
+    with _open(ctx) as ledger:
+        sess = find_session(ledger.store.engine, ref)
+        overview = [table_overview(ledger, sess, t) for t in range(1, sess.tables + 1)]
+    if as_json:
+        doc = sess.to_json()
+        doc["now"] = overview
+        click.echo(json.dumps(doc))
+        return
+    from rich.table import Table
+
+    from ledger.cli import _console
+
+    status = f"closed {sess.closed_at}" if sess.closed_at else "open"
+    console = _console()
+    console.print(f"[bold]{sess.tournament}/{sess.name}[/] ({status}): {sess.tables} tables, "
+                  f"{sess.kind}, {sess.rounds} rounds x {sess.boards_per_round} boards, "
+                  f"{sess.laws} Laws, {sess.scoring}")
+    grid = Table("round", *[f"table {t}" for t in range(1, sess.tables + 1)])
+    for rnd, seatings in enumerate(sess.movement, start=1):
+        grid.add_row(str(rnd), *[f"{s.ns} v {s.ew}: b{sess.boards_of_set(s.set)[0]}-"
+                                 f"{sess.boards_of_set(s.set)[-1]}" for s in seatings])
+    console.print(grid)
+    now = Table("table", "round", "board", "phase", "stream")
+    for row in overview:
+        now.add_row(str(row["table"]), str(row["round"] or "-"), str(row["board"] or "-"),
+                    row["phase"], row["stream"] or "")
+    console.print(now)
+
+
+@session.command("close")
+@click.argument("ref", metavar="SESSION")
+@click.pass_context
+def session_close(ctx: click.Context, ref: str) -> None:
+    """Close a session: its table tokens are revoked (the log stays as it is)."""
+    from ledger.live.accounts import revoke_table_tokens
+    from ledger.live.sessions import close_session, find_session
+
+    with _open(ctx) as ledger:
+        engine = ledger.store.engine
+        sess = find_session(engine, ref)
+        close_session(engine, sess)
+        revoked = sum(revoke_table_tokens(engine, sess.id, t) for t in range(1, sess.tables + 1))
+    click.echo(f"session {sess.tournament}/{sess.name} closed; {revoked} table token(s) revoked")
+
+
+@session.command("token")
+@click.argument("ref", metavar="SESSION")
+@click.option("--table", type=int, required=True)
+@click.option("--revoke", is_flag=True, help="Only revoke the table's tokens (a lost tablet).")
+@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True)
+@click.option("--qr", is_flag=True)
+@click.pass_context
+def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_url: str,
+                  qr: bool) -> None:
+    """Revoke a table's tokens and (unless --revoke) issue a new one."""
+    from ledger.live.accounts import issue_table_token, revoke_table_tokens
+    from ledger.live.sessions import find_session
+
+    with _open(ctx) as ledger:
+        engine = ledger.store.engine
+        sess = find_session(engine, ref)
+        if not 1 <= table <= sess.tables:
+            raise BadInput(f"the session has tables 1 to {sess.tables}", field="--table", value=table)
+        revoked = revoke_table_tokens(engine, sess.id, table)
+        click.echo(f"table {table}: {revoked} token(s) revoked")
+        if revoke:
+            return
+        if sess.closed_at is not None:
+            raise BadInput("the session is closed", field="SESSION", value=ref)
+        token = issue_table_token(engine, sess.id, table)
+    _print_table_urls(sess, {table: token}, base_url, qr)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--secure-cookies", is_flag=True, help="Mark cookies Secure (behind HTTPS).")
+@click.option("--poll", type=click.FloatRange(0.05, 600), default=1.0, show_default=True,
+              help="Seconds between looks at the log when nothing woke the feed (PostgreSQL "
+                   "processes also wake each other with NOTIFY).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: float) -> None:
+    """Serve the live service (table pages, console, API) with uvicorn."""
+    import uvicorn
+
+    from ledger.live.app import create_app
+    from ledger.store.migrate import upgrade
+
+    upgrade(ctx.obj["db"])
+    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
+    click.echo(f"serving {_safe_url(ctx.obj['db'])} on http://{host}:{port} "
+               f"(console: /director, API: /docs)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@cli.command("bench-live")
+@click.option("--terminals", default="30,120,300", show_default=True,
+              help="Comma-separated numbers of simulated table terminals (at most 300 each).")
+@click.option("--interval", type=click.FloatRange(0, 60), default=2.0, show_default=True,
+              help="Seconds between a terminal's events.")
+@click.option("--seconds", type=click.FloatRange(1, 120), default=20.0, show_default=True,
+              help="Length of each run.")
+@click.option("--saturation-seconds", type=click.FloatRange(1, 120), default=10.0, show_default=True)
+@click.option("--servers", type=click.IntRange(1, 4), default=None,
+              help="Server processes (default: 1 on SQLite, 2 on PostgreSQL).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: float,
+               saturation_seconds: float, servers: int | None, as_json: bool) -> None:
+    """The live service's figure: K terminals appending over HTTP on 127.0.0.1
+    (a fresh temporary SQLite file unless --db is given)."""
+    from ledger.live.bench import MAX_TERMINALS, run_live_bench
+
+    try:
+        counts = tuple(int(k) for k in terminals.split(","))
+    except ValueError:
+        raise BadInput("comma-separated whole numbers", field="--terminals", value=terminals) from None
+    if any(not 1 <= k <= MAX_TERMINALS for k in counts):
+        raise BadInput(f"1 to {MAX_TERMINALS} terminals", field="--terminals", value=terminals)
+    db = ctx.obj["db"] if ctx.obj["db_given"] else None
+    figures = run_live_bench(db, terminals=counts, interval=interval, seconds=seconds,
+                             saturation_seconds=saturation_seconds, servers=servers)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    for run in figures["runs"]:
+        click.echo(f"K={run['terminals']:>3}: {run['events_per_s']:>7} events/s  p50 "
+                   f"{run['append_ms_p50']} ms  p99 {run['append_ms_p99']} ms  errors {run['errors']}")
+    click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
+               f"{figures['saturation_events_per_s']} events/s")

@@ -1,0 +1,288 @@
+"""Playing sessions: the movement, the boards of each round, the stream names.
+
+A session has ``tables`` tables, ``rounds`` rounds and ``boards_per_round``
+boards in each round's set. The movement says which pairs sit where and which
+set each table plays in each round:
+
+* **Mitchell** (pairs 1..N sit North-South and stay; pairs N+1..2N sit
+  East-West and move up one table a round; the sets move down one table). With
+  an odd number of tables, N rounds; with an even number, the skip Mitchell:
+  N-1 rounds, the East-West pairs skip a table after N/2 rounds, so no pair
+  plays a set twice.
+* **Howell** (2N pairs, 2N-1 rounds, every pair meets every other once, the
+  round-robin's circle method): the set of a table in a round is chosen so that
+  no pair plays a set twice and no two tables play the same set in a round
+  (found by a small search, checked by the tests); where no such choice
+  exists (2 tables) every table plays the round's set from duplicated boards.
+
+Each board is a stream ``<tournament>/<session>/t<table>/b<board>``. The board
+a table plays now is the first board of its schedule whose stream has not
+ended (no ``ResultRecorded`` yet, or not opened): the log decides, nothing is
+kept beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ledger.bridge import DECK, SEATS
+from ledger.errors import BadInput
+from ledger.live.accounts import stamp
+from ledger.live.schema import live_sessions
+
+NAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
+MAX_TABLES = 400
+
+
+@attrs.frozen
+class Seating:
+    table: int
+    ns: str
+    ew: str
+    set: int
+
+
+@attrs.frozen
+class Session:
+    id: int
+    tournament: str
+    name: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    kind: str
+    movement: tuple[tuple[Seating, ...], ...]  # rounds, then tables
+    laws: str
+    scoring: str
+    deals: dict[int, str]
+    opened_at: str
+    opened_by: str | None
+    closed_at: str | None
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.tournament}/{self.name}/"
+
+    def boards_of_set(self, number: int) -> list[int]:
+        b = self.boards_per_round
+        return list(range((number - 1) * b + 1, number * b + 1))
+
+    def stream(self, table: int, board: int) -> str:
+        return f"{self.tournament}/{self.name}/t{table}/b{board}"
+
+    def schedule(self, table: int) -> list[tuple[int, Seating, int]]:
+        """(round, seating, board) in playing order for ``table``."""
+        out = []
+        for rnd, seatings in enumerate(self.movement, start=1):
+            seat = seatings[table - 1]
+            for board in self.boards_of_set(seat.set):
+                out.append((rnd, seat, board))
+        return out
+
+    def parse_stream(self, stream: str) -> tuple[int, int] | None:
+        """(table, board) of a stream of this session, or None."""
+        m = re.fullmatch(re.escape(self.prefix) + r"t(\d+)/b(\d+)", stream)
+        return (int(m.group(1)), int(m.group(2))) if m else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "tournament": self.tournament, "name": self.name, "tables": self.tables,
+            "rounds": self.rounds, "boards_per_round": self.boards_per_round, "movement": self.kind,
+            "laws": self.laws, "scoring": self.scoring, "opened_at": self.opened_at,
+            "opened_by": self.opened_by, "closed_at": self.closed_at,
+            "seating": [[attrs.asdict(s) for s in rnd] for rnd in self.movement],
+        }
+
+
+def mitchell(tables: int) -> list[list[Seating]]:
+    n = tables
+    skip = n % 2 == 0
+    rounds = n - 1 if skip else n
+    out = []
+    for r in range(rounds):
+        shift = r + (1 if skip and r >= n // 2 else 0)
+        row = []
+        for t in range(n):
+            ew_start = (t - shift) % n
+            row.append(Seating(t + 1, str(t + 1), str(n + ew_start + 1), (t + r) % n + 1))
+        out.append(row)
+    return out
+
+
+def howell(tables: int) -> list[list[Seating]]:
+    n = tables
+    m = 2 * n - 1  # rounds, and board sets
+    offsets = _howell_offsets(n)
+    out = []
+    for r in range(m):
+        row = [Seating(1, str(2 * n), str(r + 1), (r + offsets[0]) % m + 1)]
+        for i in range(1, n):
+            row.append(Seating(i + 1, str((r + i) % m + 1), str((r - i) % m + 1),
+                               (r + offsets[i]) % m + 1))
+        out.append(row)
+    return out
+
+
+def _howell_offsets(n: int) -> list[int]:
+    """Set offsets c_i (table i plays set r + c_i in round r): distinct, and no
+    pair meets a set twice. Backtracking; N up to 15 answers at once."""
+    m = 2 * n - 1
+
+    def pair_sets_ok(c: list[int]) -> bool:
+        # pair p in round r sits at table i(d) with d = p - r; its set is p - d + c_i(d)
+        seen: set[int] = set()
+        for d in range(m):
+            i = 0 if d == 0 else (d if d <= n - 1 else m - d)
+            if i >= len(c):
+                continue
+            v = (c[i] - d) % m
+            if v in seen:
+                return False
+            seen.add(v)
+        return True
+
+    def search(c: list[int]) -> list[int] | None:
+        if len(c) == n:
+            return c
+        for v in range(m):
+            if v in c:
+                continue
+            if pair_sets_ok(c + [v]):
+                found = search(c + [v])
+                if found:
+                    return found
+        return None
+
+    # None for some sizes (2 tables): then every table plays the round's set,
+    # from duplicated boards (a dealing machine's copies).
+    return search([0]) or [0] * n
+
+
+def random_deals(boards: int, seed: int | None) -> dict[int, str]:
+    rng = random.Random(seed)
+    deals = {}
+    for board in range(1, boards + 1):
+        cards = [str(c) for c in DECK]
+        rng.shuffle(cards)
+        hands = []
+        for i in range(4):
+            hand = cards[i * 13:(i + 1) * 13]
+            hands.append(".".join("".join(sorted((c[1] for c in hand if c[0] == s),
+                                                 key="AKQJT98765432".index)) for s in "SHDC"))
+        deals[board] = "N:" + " ".join(hands)
+    return deals
+
+
+def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boards_per_round: int,
+                 movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
+                 seed: int | None = None, opened_by: str | None = None,
+                 rounds: int | None = None) -> Session:
+    """Open a session; ``rounds`` plays only the movement's first rounds (a
+    30-table Mitchell is rarely played to the end)."""
+    for field, value in (("TOURNAMENT", tournament), ("NAME", name)):
+        if not NAME.match(value or ""):
+            raise BadInput("1 to 60 characters of A-Z a-z 0-9 . _ -", field=field, value=value)
+    if not 1 <= tables <= MAX_TABLES:
+        raise BadInput(f"1 to {MAX_TABLES} tables", field="--tables", value=tables)
+    if movement == "mitchell" and tables < 2:
+        raise BadInput("a Mitchell needs at least 2 tables", field="--tables", value=tables)
+    if not 1 <= boards_per_round <= 8:
+        raise BadInput("1 to 8 boards a round", field="--boards-per-round", value=boards_per_round)
+    if movement not in ("mitchell", "howell"):
+        raise BadInput("mitchell or howell", field="--movement", value=movement)
+    if movement == "howell" and tables > 15:
+        raise BadInput("a Howell for at most 15 tables", field="--tables", value=tables)
+    if laws not in ("2017", "1997"):
+        raise BadInput("2017 or 1997", field="--laws", value=laws)
+    if scoring not in ("MP", "IMP"):
+        raise BadInput("MP (pairs) or IMP (teams)", field="--scoring", value=scoring)
+    rounds_list = mitchell(tables) if movement == "mitchell" else howell(tables)
+    if rounds is not None:
+        if not 1 <= rounds <= len(rounds_list):
+            raise BadInput(f"this movement has 1 to {len(rounds_list)} rounds", field="--rounds",
+                           value=rounds)
+        rounds_list = rounds_list[:rounds]
+    sets = max(s.set for rnd in rounds_list for s in rnd)
+    deals = random_deals(sets * boards_per_round, seed)
+    doc = [[attrs.asdict(s) for s in rnd] for rnd in rounds_list]
+    with engine.begin() as conn:
+        if conn.execute(sa.select(live_sessions.c.id).where(
+                live_sessions.c.tournament == tournament, live_sessions.c.name == name)).first():
+            raise BadInput("a session of that name is already open in this tournament",
+                           field="NAME", value=name)
+        new_id = conn.execute(live_sessions.insert().values(
+            tournament=tournament, name=name, tables=tables, rounds=len(rounds_list),
+            boards_per_round=boards_per_round, movement=json.dumps({"kind": movement, "rounds": doc}),
+            laws=laws, scoring=scoring, deals=json.dumps({str(k): v for k, v in deals.items()}),
+            opened_at=stamp(), opened_by=opened_by)).inserted_primary_key[0]
+    session = get_session(engine, int(new_id))
+    assert session is not None
+    return session
+
+
+def _from_row(row: Any) -> Session:
+    mv = json.loads(row.movement)
+    movement = tuple(tuple(Seating(**s) for s in rnd) for rnd in mv["rounds"])
+    return Session(row.id, row.tournament, row.name, row.tables, row.rounds, row.boards_per_round,
+                   mv["kind"], movement, row.laws, row.scoring,
+                   {int(k): v for k, v in json.loads(row.deals).items()}, row.opened_at,
+                   row.opened_by, row.closed_at)
+
+
+def get_session(engine: Engine, session_id: int) -> Session | None:
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(live_sessions).where(live_sessions.c.id == session_id)).first()
+    return _from_row(row) if row else None
+
+
+def find_session(engine: Engine, ref: str) -> Session:
+    """A session by ``TOURNAMENT/NAME`` or by id."""
+    with engine.connect() as conn:
+        if ref.isdigit():
+            row = conn.execute(sa.select(live_sessions).where(live_sessions.c.id == int(ref))).first()
+        elif "/" in ref:
+            tournament, name = ref.split("/", 1)
+            row = conn.execute(sa.select(live_sessions).where(
+                live_sessions.c.tournament == tournament, live_sessions.c.name == name)).first()
+        else:
+            row = None
+    if row is None:
+        raise BadInput("no such session (give TOURNAMENT/NAME or its id)", field="SESSION", value=ref)
+    return _from_row(row)
+
+
+def list_sessions(engine: Engine, *, open_only: bool = False) -> list[Session]:
+    query = sa.select(live_sessions).order_by(live_sessions.c.id)
+    if open_only:
+        query = query.where(live_sessions.c.closed_at.is_(None))
+    with engine.connect() as conn:
+        return [_from_row(r) for r in conn.execute(query).all()]
+
+
+def close_session(engine: Engine, session: Session) -> None:
+    if session.closed_at is not None:
+        raise BadInput("the session is already closed", field="SESSION",
+                       value=f"{session.tournament}/{session.name}")
+    with engine.begin() as conn:
+        conn.execute(live_sessions.update().where(live_sessions.c.id == session.id)
+                     .values(closed_at=stamp()))
+
+
+def board_opened_fact(session: Session, table: int, board: int, seating: Seating) -> dict[str, Any]:
+    """The ``BoardOpened`` a table terminal appends when it starts a board."""
+    return {
+        "type": "BoardOpened", "tournament": session.tournament, "board": board,
+        "table": str(table), "deal": session.deals[board], "laws": session.laws,
+        "scoring": session.scoring, "ns": seating.ns, "ew": seating.ew,
+        "id": f"open-{session.id}-t{table}-b{board}",
+    }
+
+
+assert len(SEATS) == 4

@@ -1,0 +1,41 @@
+"""``cli.py bench-live``: a tiny bounded run over loopback gives its figures."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from ledger.bridge import Deal
+from ledger.cli import main
+from ledger.live.bench import board_facts
+from ledger.live.sessions import random_deals
+from ledger.service import Ledger
+
+
+def test_board_facts_are_a_legal_complete_board_the_ledger_accepts():
+    deal = random_deals(3, seed=4)[3]
+    facts = board_facts(deal, 3, random.Random(9))
+    assert sum(f["type"] == "CardPlayed" for f in facts) == 52
+    with Ledger.open("sqlite:///:memory:", create=True) as ledger:
+        opened = {"type": "BoardOpened", "tournament": "b", "board": 3, "table": "1", "deal": deal}
+        ledger.append("b/t1/b3", [opened, *facts])
+        assert ledger.state("b/t1/b3")["phase"] == "ended"
+    assert Deal.parse(deal)
+
+
+def test_bench_live_reports_rates_and_latencies(capsys):
+    code = main(["bench-live", "--terminals", "2,3", "--seconds", "2", "--saturation-seconds", "1",
+                 "--interval", "0.2", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    figures = json.loads(out)
+    assert [r["terminals"] for r in figures["runs"]] == [2, 3]
+    for run in figures["runs"] + [figures["saturation"]]:
+        assert run["errors"] == 0 and run["events"] > 0
+        assert 0 < run["append_ms_p50"] <= run["append_ms_p99"] <= run["append_ms_max"]
+    assert figures["saturation_events_per_s"] > 0 and figures["servers"] == 1
+
+
+def test_bench_live_bounds_its_terminals(capsys):
+    assert main(["bench-live", "--terminals", "301"]) == 2
+    assert "--terminals" in capsys.readouterr().err

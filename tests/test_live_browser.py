@@ -1,0 +1,147 @@
+"""The live service in real headless Chromium (Debian's ``chromium``, driven by
+Playwright for Python; no browser is downloaded): a table logs a whole board
+by tapping, a lead out of turn gives declarer's options as buttons, the
+director's console shows a director call live, and the director's ruling
+reaches the table page.
+
+Screenshots are written to the test's folder; with ``LEDGER_SCREENSHOTS=DIR``
+also to DIR (the README's pictures: ``LEDGER_SCREENSHOTS=docs``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+from live_helpers import bearer, make_site
+from live_server import Server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")
+
+
+def shot(page, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    target = os.environ.get("LEDGER_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / f"live-{name}.png")
+    assert path.stat().st_size > 5000
+    return path
+
+
+def legal_card(state: dict) -> tuple[str, str]:
+    """(seat, card) the player on turn may play: follow suit when able."""
+    seat = state["turn"]
+    hand = state["hands"][seat]
+    trick = state["tricks"][-1]["cards"] if state["tricks"] and len(state["tricks"][-1]["cards"]) < 4 else []
+    if trick:
+        follow = [c for c in hand if c[0] == trick[0]["card"][0]]
+        if follow:
+            return seat, follow[0]
+    return seat, hand[0]
+
+
+def tap(page, selector: str) -> None:
+    """Tap a button and wait until the panel shows the ledger moved on."""
+    before = page.locator(".panel").get_attribute("data-seq")
+    page.locator(selector).first.click()
+    page.wait_for_function("seq => document.querySelector('.panel').dataset.seq !== seq", arg=before,
+                           timeout=10_000)
+
+
+def bid(page, calls: list[str]) -> None:
+    for call in calls:
+        tap(page, f'#bidding-box button[aria-label="{call}"], button[aria-label="{call}"]')
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    site = make_site(store_url, tables=2, boards_per_round=2, seed=11)
+    token = site.tokens[1]
+    site.ledger.close()
+    server = Server(store_url)
+    api = httpx.Client(base_url=server.base, headers=bearer(token))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            table = browser.new_page(viewport={"width": 900, "height": 1000})
+            table.goto(f"{server.base}/table/{token}")
+            expect(table.locator("#live")).to_have_text("live", timeout=10_000)
+
+            # Board 1: the whole board by tapping (dealer North).
+            tap(table, "text=Start board 1")
+            expect(table.locator("#bidding-box")).to_be_visible()
+            bid(table, ["1NT", "Pass", "3NT"])
+            shot(table, tmp_path, "table-auction")
+            bid(table, ["Pass", "Pass", "Pass"])
+            for _ in range(52):
+                state = api.get("/api/streams/club/eve/t1/b1/state").json()
+                seat, card = legal_card(state)
+                tap(table, f'#hand-{seat} button[data-card="{card}"]')
+            expect(table.locator("#result")).to_contain_text("3NT")
+            final = api.get("/api/streams/club/eve/t1/b1/state").json()
+            assert final["phase"] == "ended" and len(final["tricks"]) == 13
+            assert final["result"]["score_ns"] is not None
+            log = api.get("/api/streams/club/eve/t1/b1/log").json()["events"]
+            assert {e["actor"]["role"] for e in log} <= {"table", "system"}
+            assert sum(e["type"] == "CardPlayed" for e in log) == 52
+
+            # Board 2 (dealer East): 1NT by East, South on lead; North leads out of turn.
+            tap(table, "text=Start board 2")
+            bid(table, ["1NT", "Pass", "Pass", "Pass"])
+            state = api.get("/api/streams/club/eve/t1/b2/state").json()
+            assert state["contract"]["declarer"] == "E" and state["turn"] == "S"
+            north_card = state["hands"]["N"][0]
+            tap(table, f'#hand-N button[data-card="{north_card}"]')
+            options = table.locator("#options button")
+            expect(options.first).to_be_visible()
+            labels = options.all_inner_texts()
+            assert any("accept" in label for label in labels) and all(l.startswith("East") for l in labels)
+            expect(table.locator("text=lead out of turn")).to_be_visible()
+            shot(table, tmp_path, "table-options")
+
+            # The director signs in; the console shows the call as it happens.
+            director = browser.new_page(viewport={"width": 1100, "height": 800})
+            director.goto(f"{server.base}/director")
+            director.fill("#name", "alice")
+            director.fill("#password", "correct horse battery")
+            director.click("button[type=submit]")
+            expect(director.locator("#table-1")).to_be_visible()
+            expect(director.locator("#live")).to_have_text("live", timeout=10_000)
+            expect(director.locator('#table-1 .matter[data-kind="director call"]')).to_have_count(0)
+            table.locator("button", has_text="South calls").click()
+            call = director.locator('#table-1 .matter[data-kind="director call"]')
+            expect(call).to_be_visible(timeout=10_000)  # live: no reload
+            expect(director.locator('#table-1 .matter[data-kind="option"]')).to_be_visible()
+            shot(director, tmp_path, "console")
+
+            # The director rules from the board page; the ruling reaches the table.
+            director.locator("#table-1 a", has_text="2").first.click()
+            director.fill("#form-ruling input[name=laws]", "2017:54A")
+            director.fill("#form-ruling input[name=text]", "Lead out of turn: declarer may accept it")
+            director.click("#form-ruling button[type=submit]")
+            expect(table.locator("[id^=decision-]")).to_contain_text("declarer may accept it", timeout=10_000)
+            expect(director.locator('#message')).to_contain_text("RulingGiven recorded")
+            shot(director, tmp_path, "board")
+            shot(table, tmp_path, "table-ruling")
+            ruling = [e for e in api.get("/api/streams/club/eve/t1/b2/log").json()["events"]
+                      if e["type"] == "RulingGiven"]
+            assert ruling[0]["actor"] == {"role": "director", "name": "alice"}
+
+            # Declarer's option, chosen with a button.
+            table.locator("#options button").first.click()
+            expect(table.locator("#options")).to_have_count(0, timeout=10_000)
+            after = api.get("/api/streams/club/eve/t1/b2/state").json()
+            assert after["pending"] == [] and any(e["type"] == "OptionChosen" for e in
+                                                  api.get("/api/streams/club/eve/t1/b2/log").json()["events"])
+            browser.close()
+    finally:
+        api.close()
+        server.stop()

@@ -1,0 +1,64 @@
+"""The live service's pages as a person reaches them (server-rendered HTML):
+sign-in, the console, a board, the committee's view with the case file."""
+
+from __future__ import annotations
+
+import pytest
+from live_helpers import TestClient, bearer, make_site, sign_in
+
+from ledger.live.app import create_app
+
+T1_B1 = "club/eve/t1/b1"
+
+
+@pytest.fixture
+def setup(tmp_path):
+    site = make_site(f"sqlite:///{tmp_path / 'ledger.db'}")
+    with TestClient(create_app(site.url, ledger=site.ledger)) as client:
+        yield client, site
+
+
+def test_pages_need_the_right_person(setup):
+    client, site = setup
+    assert client.get("/director", follow_redirects=False).headers["location"].startswith("/login")
+    sign_in(client, "carol")  # committee
+    assert client.get("/director", follow_redirects=False).status_code == 303
+    assert client.get("/committee").status_code == 200
+
+
+def test_the_committee_reads_the_case_file_and_decides(setup):
+    client, site = setup
+    t1 = bearer(site.tokens[1])
+    assert client.post(f"/api/streams/{T1_B1}/events", json=[{"type": "BoardOpened"}], headers=t1).status_code == 201
+    csrf = sign_in(client, "alice")
+    r = client.post(f"/api/streams/{T1_B1}/events", headers={"X-CSRF-Token": csrf},
+                    json=[{"type": "AppealLodged", "side": "EW", "text": "the hesitation was normal"}])
+    assert r.status_code == 201
+    console = client.get("/director").text
+    assert 'data-kind="appeal"' in console and "the hesitation was normal" in console
+    client.cookies.clear()
+    csrf = sign_in(client, "carol")
+    page = client.get("/committee").text
+    assert "the hesitation was normal" in page and 'data-type="AppealDecided"' in page
+    assert "<html" in client.get(f"/committee/casefile/{T1_B1}").text
+    r = client.post(f"/api/streams/{T1_B1}/events", headers={"X-CSRF-Token": csrf},
+                    json=[{"type": "AppealDecided", "decision": "upheld", "text": "ruling stands"}])
+    assert r.status_code == 201
+    assert "Decided (upheld): ruling stands" in client.get("/committee").text
+
+
+def test_the_table_page_of_a_revoked_or_unknown_token_says_why(setup):
+    client, site = setup
+    r = client.get("/table/nonsense")
+    assert r.status_code == 401 and "unknown table token" in r.text
+    page = client.get(f"/table/{site.tokens[2]}").text
+    assert "Start board 3" in page and "Call the director" not in page
+
+
+def test_sign_out_needs_the_csrf_token(setup):
+    client, site = setup
+    csrf = sign_in(client, "alice")
+    assert client.post("/logout", data={"csrf": "forged"}).status_code == 403
+    assert client.get("/director", follow_redirects=False).status_code == 200
+    assert client.post("/logout", data={"csrf": csrf}, follow_redirects=False).status_code == 303
+    assert client.get("/director", follow_redirects=False).status_code == 303
