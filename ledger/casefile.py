@@ -405,10 +405,13 @@ def _data(data: dict[str, Any]) -> str:
 
 
 def _events(case: dict[str, Any]) -> str:
+    voided = {v["seq"]: v for v in case.get("voided") or []}
     rows = "".join(
         f"<tr><td>{e['seq']}</td><td class='small'>{_e(e['at'])}</td>"
         f"<td>{_e(e['actor']['role'])}{'/' + _e(e['actor']['name']) if e['actor']['name'] else ''}</td>"
-        f"<td>{_e(e['type'])}</td><td class='small'>{_data(e['data'])}</td>"
+        f"<td>{_e(e['type'])}"
+        + (f" <b>(voided by seq {voided[e['seq']]['by_seq']})</b>" if e["seq"] in voided else "")
+        + f"</td><td class='small'>{_data(e['data'])}</td>"
         f"<td class='law'>{_e(e['law'] or '')}</td><td>{_e(', '.join(map(str, e['causes'])))}</td></tr>"
         for e in case["events"])
     return ('<table id="events"><tr><th>seq</th><th>time (UTC)</th><th>actor</th><th>event</th><th>data</th>'

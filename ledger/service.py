@@ -317,7 +317,8 @@ class Ledger:
                     break
                 for cancelled_seq in overrides:
                     rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#RulingOverridden"))
-                    append_one(ev.RulingOverridden(about=cancelled_seq, text=engine.OVERRIDE_TEXT),
+                    text = VOID_OVERRIDE_TEXT if isinstance(fact.event, ev.EntryVoided) else engine.OVERRIDE_TEXT
+                    append_one(ev.RulingOverridden(about=cancelled_seq, text=text),
                                ENGINE_ACTOR, rid, at, (stored.seq, cancelled_seq), state.cite("82C"))
                 for p in emit:
                     rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#{p.event.TYPE}"))
@@ -427,6 +428,8 @@ class Ledger:
                 progress(name)
         return {"streams": len(names), "differed": differed}
 
+
+VOID_OVERRIDE_TEXT = "no longer prescribed by the Laws: the entry it was read from is voided as an entry error"
 
 UNVOIDABLE = (ev.BoardOpened, ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)
 """Entries an EntryVoided may not void: the board itself, and the director's word on the

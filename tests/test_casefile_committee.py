@@ -121,6 +121,7 @@ def test_a_voided_entry_is_listed_with_who_and_when(ledger):
     voided = parsed.ids["voided"]
     assert "seq 3 CallPlaced voided by table t5 at" in voided and "East pressed 2H, meant Pass" in voided
     assert [a["call"] for a in case["auction"]] == ["1S"]
+    assert "CallPlaced (voided by seq 4)" in parsed.ids["events"]
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -125,3 +125,26 @@ def test_the_readable_state_shows_the_voided_entry(ledger):
     console.print(render_state(ledger.state(STREAM)))
     text = console.export_text()
     assert "Voided: seq 10 CardPlayed" in text and "by table/t3" in text and "typed the wrong card" in text
+
+
+def test_the_engines_cancellation_says_the_entry_was_voided(ledger):
+    result = ledger.append(STREAM, [void(TABLE, "typo")])
+    (override,) = [e for e in result.stored if e.type == "RulingOverridden"]
+    assert "voided as an entry error" in override.data["text"] and override.actor.role == "system"
+
+
+def test_on_the_command_line_the_tables_late_void_exits_4_naming_the_line(tmp_path, capsys):
+    import json
+
+    from ledger.cli import main
+
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    with Ledger.open(db, create=True) as led:
+        led.append(STREAM, [OPENED] + AUCTION)
+        led.append(STREAM, [card("W", "CT"), card("N", "C5"), card("E", "CQ"), card("S", "C2")])
+    path = tmp_path / "void.jsonl"
+    path.write_text(json.dumps(void(TABLE, 9)) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--db", db, "append", STREAM, str(path)]) == 4
+    err = capsys.readouterr().err
+    assert "line 1" in err and "only its own last entry" in err and "ask the director" in err
