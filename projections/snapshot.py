@@ -19,6 +19,9 @@ from ledger.events import BoardOpened
 from projections.state import TableState
 
 VERSION = 7
+"""Bump on any change of the state's shape or of the fold's output; the golden
+digests of every scenario file's fold (``golden.json`` beside this module,
+checked by tests/test_golden.py) are kept for this version."""
 
 _conv = cattrs.Converter()
 for _cls in (Card, Call, Deal):
