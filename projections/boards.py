@@ -33,6 +33,8 @@ import attrs
 
 from ledger import events as ev
 from ledger.bridge import sort_cards
+from projections.fold import Step, handles
+from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, NotMade, TableState
 
 
@@ -44,7 +46,9 @@ def _calls_made(state: TableState) -> bool:
     return bool(state.auction)
 
 
-def on_hand_count_wrong(state: TableState, seq: int, event: ev.HandCountWrong) -> TableState:
+@handles(ev.HandCountWrong)
+def on_hand_count_wrong(state: TableState, step: Step[ev.HandCountWrong]) -> TableState:
+    seq, event = step.seq, step.event
     e = state.edition
     if state.result is not None and event.count != 13:
         law = "1997:13C" if e == "1997" else "2017:13D"
@@ -68,7 +72,9 @@ def on_hand_count_wrong(state: TableState, seq: int, event: ev.HandCountWrong) -
                                  "director corrects the board and it is played normally"))
 
 
-def on_card_seen(state: TableState, seq: int, event: ev.CardSeen) -> TableState:
+@handles(ev.CardSeen)
+def on_card_seen(state: TableState, step: Step[ev.CardSeen]) -> TableState:
+    seq, event = step.seq, step.event
     wrong_count = any(f.type == "HandCountWrong" for f in state.board_facts)
     holder = state.board.deal.holder(event.card)
     if wrong_count:
@@ -82,7 +88,9 @@ def on_card_seen(state: TableState, seq: int, event: ev.CardSeen) -> TableState:
                                  f"{event.by} saw {event.card} of {holder}'s hand", card=event.card))
 
 
-def on_missing_card_found(state: TableState, seq: int, event: ev.MissingCardFound) -> TableState:
+@handles(ev.MissingCardFound)
+def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) -> TableState:
+    seq, event = step.seq, step.event
     if event.among_played:
         return _add(state, BoardFact(seq, event.TYPE, event.seat, "defective_trick", state.cite("67"),
                                      f"{event.card} found among the played cards: defective trick (Law 67)",
@@ -99,7 +107,9 @@ def on_missing_card_found(state: TableState, seq: int, event: ev.MissingCardFoun
                                  "played it may be a revoke", card=event.card))
 
 
-def on_wrong_board_played(state: TableState, seq: int, event: ev.WrongBoardPlayed) -> TableState:
+@handles(ev.WrongBoardPlayed)
+def on_wrong_board_played(state: TableState, step: Step[ev.WrongBoardPlayed]) -> TableState:
+    seq, event = step.seq, step.event
     seats = " ".join(str(s) for s in event.played_before_by)
     if event.played_before_by:
         law = "1997:15B" if state.edition == "1997" else "2017:15B1"
@@ -117,7 +127,9 @@ def on_wrong_board_played(state: TableState, seq: int, event: ev.WrongBoardPlaye
                                  "board may be played later)"))
 
 
-def on_wrong_board_cards(state: TableState, seq: int, event: ev.WrongBoardCards) -> TableState:
+@handles(ev.WrongBoardCards)
+def on_wrong_board_cards(state: TableState, step: Step[ev.WrongBoardCards]) -> TableState:
+    seq, event = step.seq, step.event
     law = "1997:17D" if state.edition == "1997" else "2017:15A"
     first = next((i for i, a in enumerate(state.auction) if a.seat is event.seat), None)
     if state.phase != AUCTION or first is None:
@@ -138,7 +150,9 @@ def on_wrong_board_cards(state: TableState, seq: int, event: ev.WrongBoardCards)
                                  f"{event.seat} calls again"))
 
 
-def on_extraneous_information(state: TableState, seq: int, event: ev.ExtraneousInformation) -> TableState:
+@handles(ev.ExtraneousInformation)
+def on_extraneous_information(state: TableState, step: Step[ev.ExtraneousInformation]) -> TableState:
+    seq, event = step.seq, step.event
     if state.edition == "1997":
         law = "1997:16B"
     else:
@@ -147,12 +161,17 @@ def on_extraneous_information(state: TableState, seq: int, event: ev.ExtraneousI
                                  f"{event.by} received information from outside the table: {event.text}"))
 
 
-def on_result_cancelled(state: TableState, seq: int, event: ev.ResultCancelled) -> TableState:
+@handles(ev.ResultCancelled)
+def on_result_cancelled(state: TableState, step: Step[ev.ResultCancelled]) -> TableState:
+    seq, event = step.seq, step.event
     state = attrs.evolve(state, result_cancelled=seq)
     return _add(state, BoardFact(seq, event.TYPE, None, "cancelled", None, event.text))
 
 
-def on_rights_reserved(state: TableState, seq: int, event: ev.RightsReserved) -> TableState:
+@handles(ev.RightsReserved)
+@journalled
+def on_rights_reserved(state: TableState, step: Step[ev.RightsReserved]) -> TableState:
+    seq, event = step.seq, step.event
     law = "1997:16A" if state.edition == "1997" else "2017:16B2"
     about = f" about seq {event.about}" if event.about is not None else ""
     reason = f": {event.reason}" if event.reason else ""
@@ -176,20 +195,6 @@ def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven) -> Table
                    if not r.resolved and any(_answers(r.reason, law) for law in event.laws) else r
                    for r in state.review)
     return attrs.evolve(state, review=review)
-
-
-HANDLERS = {
-    ev.HandCountWrong: on_hand_count_wrong,
-    ev.CardSeen: on_card_seen,
-    ev.MissingCardFound: on_missing_card_found,
-    ev.WrongBoardPlayed: on_wrong_board_played,
-    ev.WrongBoardCards: on_wrong_board_cards,
-    ev.ExtraneousInformation: on_extraneous_information,
-    ev.ResultCancelled: on_result_cancelled,
-    ev.RightsReserved: on_rights_reserved,
-    ev.RulingGiven: on_ruling_given,
-}
-"""The fold's handlers for Laws 13 to 16 (merged into ``projections.table.HANDLERS``)."""
 
 
 def board_document(state: TableState) -> list[dict]:

@@ -33,6 +33,8 @@ from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, Car
                            LeadAuthorisedByOpponent)
 from projections import play
 from projections.play import played_result, trick_winner, try_play
+from projections.fold import Step, handles
+from projections.procedure import journalled
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, Exposure, Irregularity,
                                NotMade, PlayedCard, TableState, Trick)
 
@@ -211,13 +213,17 @@ def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> Tab
 
 # -- CardPlayed, CardHeld, CardDropped, CardNamed, DummyCardTouched ------------
 
-def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
+@handles(CardPlayed)
+def on_card_played(state: TableState, step: Step[CardPlayed]) -> TableState:
+    seq, ev = step.seq, step.event
     if ev.fifth_card or state.phase in (AUCTION, ENDED):
         return play.on_card_played(state, seq, ev)
     return play_card(state, seq, ev.TYPE, ev.seat, ev.card, play.play_law(state, ev.seat))[0]
 
 
-def on_card_held(state: TableState, seq: int, ev: CardHeld) -> TableState:
+@handles(CardHeld)
+def on_card_held(state: TableState, step: Step[CardHeld]) -> TableState:
+    seq, ev = step.seq, step.event
     seat, card = ev.seat, ev.card
     outside = _outside_play(state, seq, ev, seat, f"{card} of {seat} held")
     if outside is not None:
@@ -242,7 +248,9 @@ def on_card_held(state: TableState, seq: int, ev: CardHeld) -> TableState:
     return _record(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
 
 
-def on_card_dropped(state: TableState, seq: int, ev: CardDropped) -> TableState:
+@handles(CardDropped)
+def on_card_dropped(state: TableState, step: Step[CardDropped]) -> TableState:
+    seq, ev = step.seq, step.event
     seat, card = ev.seat, ev.card
     outside = _outside_play(state, seq, ev, seat, f"{card} of {seat} dropped")
     if outside is not None:
@@ -263,14 +271,18 @@ def on_card_dropped(state: TableState, seq: int, ev: CardDropped) -> TableState:
                                      detail="a defender's card exposed by accident"))
 
 
-def on_card_named(state: TableState, seq: int, ev: CardNamed) -> TableState:
+@handles(CardNamed)
+def on_card_named(state: TableState, step: Step[CardNamed]) -> TableState:
+    seq, ev = step.seq, step.event
     outside = _outside_play(state, seq, ev, ev.seat, f"{ev.card} of {ev.seat} named")
     if outside is not None:
         return outside
     return _played(state, seq, ev.TYPE, ev.seat, ev.card, state.cite("45C4a"))
 
 
-def on_dummy_card_touched(state: TableState, seq: int, ev: DummyCardTouched) -> TableState:
+@handles(DummyCardTouched)
+def on_dummy_card_touched(state: TableState, step: Step[DummyCardTouched]) -> TableState:
+    seq, ev = step.seq, step.event
     dummy = state.dummy
     if dummy is None or state.phase not in (OPENING_LEAD, PLAY):
         return _unprocessed(state, seq, ev.TYPE, dummy, f"dummy's {ev.card} touched outside the play")
@@ -429,7 +441,9 @@ def _options(cards: list[Card]) -> tuple[str, ...]:
     return tuple(f"play:{c}" for c in sort_cards(cards))
 
 
-def on_dummy_card_called(state: TableState, seq: int, ev: DummyCardCalled) -> TableState:
+@handles(DummyCardCalled)
+def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> TableState:
+    seq, ev = step.seq, step.event
     dummy = state.dummy
     if dummy is None or state.phase not in (OPENING_LEAD, PLAY):
         return _unprocessed(state, seq, ev.TYPE, dummy, "a card of dummy designated outside the play")
@@ -523,7 +537,9 @@ def _last_named(state: TableState) -> tuple[int, PlayedCard] | None:
     return best
 
 
-def on_designation_changed(state: TableState, seq: int, ev: DesignationChanged) -> TableState:
+@handles(DesignationChanged)
+def on_designation_changed(state: TableState, step: Step[DesignationChanged]) -> TableState:
+    seq, ev = step.seq, step.event
     new = ev.card
     found = _last_named(state)
     holder = state.board.deal.holder(new)
@@ -575,7 +591,9 @@ def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard)
 
 # -- DummyMisplaced and AttentionDrawn: Law 45D ----------------------------------
 
-def on_dummy_misplaced(state: TableState, seq: int, ev: DummyMisplaced) -> TableState:
+@handles(DummyMisplaced)
+def on_dummy_misplaced(state: TableState, step: Step[DummyMisplaced]) -> TableState:
+    seq, ev = step.seq, step.event
     dummy = state.dummy
     named = None
     if dummy is not None and state.tricks:
@@ -594,9 +612,12 @@ def on_dummy_misplaced(state: TableState, seq: int, ev: DummyMisplaced) -> Table
                                      detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
 
 
-def on_attention_drawn(state: TableState, seq: int, ev: AttentionDrawn) -> TableState:
+@handles(AttentionDrawn)
+@journalled
+def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableState:
     """Attention drawn while dummy's misplaced card is on the table (45D): in
     time if each side has not yet played to the next trick."""
+    seq = step.seq
     for rec in state.card_records:
         if rec.ruling != "misplaced" or rec.card is None or rec.other is None:
             continue
@@ -794,7 +815,9 @@ def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> 
 
 # -- LeadAuthorisedByOpponent: Law 47E1 ----------------------------------------
 
-def on_lead_authorised(state: TableState, seq: int, ev: LeadAuthorisedByOpponent) -> TableState:
+@handles(LeadAuthorisedByOpponent)
+def on_lead_authorised(state: TableState, step: Step[LeadAuthorisedByOpponent]) -> TableState:
+    seq, ev = step.seq, step.event
     if ev.by.side is ev.seat.side:
         state = _record(state, CardRecord(seq, ev.TYPE, ev.seat, None, "irregular", state.cite("47E1"),
                                           detail=f"{ev.by} is {ev.seat}'s partner, not an opponent"))
@@ -803,21 +826,6 @@ def on_lead_authorised(state: TableState, seq: int, ev: LeadAuthorisedByOpponent
     return _record(state, CardRecord(seq, ev.TYPE, ev.seat, None, "lead_authorised", state.cite("47E1"),
                                      detail=f"{ev.by} told {ev.seat} it was his turn"))
 
-
-HANDLERS = {
-    CardPlayed: on_card_played,
-    CardHeld: on_card_held,
-    CardDropped: on_card_dropped,
-    CardNamed: on_card_named,
-    DummyCardCalled: on_dummy_card_called,
-    DummyCardTouched: on_dummy_card_touched,
-    DesignationChanged: on_designation_changed,
-    DummyMisplaced: on_dummy_misplaced,
-    CardWithdrawn: on_card_withdrawn,
-    LeadAuthorisedByOpponent: on_lead_authorised,
-    AttentionDrawn: on_attention_drawn,
-}
-"""The fold's handlers for card facts (merged into ``projections.table.HANDLERS``)."""
 
 OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
 """46B3b, 46B4, 46B5: the card chosen is played from dummy."""

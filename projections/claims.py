@@ -12,6 +12,8 @@ import attrs
 
 from ledger.events import ClaimAgreed, ClaimDisputed, ClaimMade, ClaimRuled, DirectorReviewRequired
 from projections.play import final_result
+from projections.fold import Step, handles
+from projections.procedure import journalled
 from projections.state import ENDED, OPENING_LEAD, PLAY, Claim, Irregularity, Review, TableState
 
 
@@ -23,7 +25,9 @@ def _unprocessed(state: TableState, seq: int, type_: str, seat, detail: str) -> 
     return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
 
 
-def on_claim_made(state: TableState, seq: int, ev: ClaimMade) -> TableState:
+@handles(ClaimMade)
+def on_claim_made(state: TableState, step: Step[ClaimMade]) -> TableState:
+    seq, ev = step.seq, step.event
     if state.phase not in (OPENING_LEAD, PLAY) or state.claim is not None and state.claim.status != "disputed":
         return _unprocessed(state, seq, ev.TYPE, ev.seat, f"claim by {ev.seat} outside the play")
     remaining = remaining_tricks(state)
@@ -33,21 +37,29 @@ def on_claim_made(state: TableState, seq: int, ev: ClaimMade) -> TableState:
     return attrs.evolve(state, claim=Claim(seq, ev.seat, ev.tricks, remaining))
 
 
-def on_claim_agreed(state: TableState, seq: int, ev: ClaimAgreed) -> TableState:
+@handles(ClaimAgreed)
+@journalled
+def on_claim_agreed(state: TableState, step: Step[ClaimAgreed]) -> TableState:
+    seq, ev = step.seq, step.event
     claim = state.claim
     if claim is None or claim.status != "pending" or ev.by.side is claim.seat.side:
         return _unprocessed(state, seq, ev.TYPE, ev.by, f"agreement by {ev.by} to no pending claim of the opponents")
     return _settle(state, attrs.evolve(claim, status="agreed", settled_tricks=claim.tricks))
 
 
-def on_claim_disputed(state: TableState, seq: int, ev: ClaimDisputed) -> TableState:
+@handles(ClaimDisputed)
+def on_claim_disputed(state: TableState, step: Step[ClaimDisputed]) -> TableState:
+    seq, ev = step.seq, step.event
     claim = state.claim
     if claim is None or claim.status != "pending":
         return _unprocessed(state, seq, ev.TYPE, ev.by, f"dispute by {ev.by} of no pending claim")
     return attrs.evolve(state, claim=attrs.evolve(claim, status="disputed", disputed_seq=seq))
 
 
-def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
+@handles(ClaimRuled)
+@journalled
+def on_claim_ruled(state: TableState, step: Step[ClaimRuled]) -> TableState:
+    seq, ev = step.seq, step.event
     claim = state.claim
     if claim is None or claim.status not in ("pending", "disputed") or ev.tricks > claim.remaining:
         detail = "claim ruling with no claim to rule on" if claim is None else \
@@ -58,7 +70,9 @@ def on_claim_ruled(state: TableState, seq: int, ev: ClaimRuled) -> TableState:
     return _settle(state, attrs.evolve(claim, status="ruled", settled_tricks=ev.tricks))
 
 
-def on_review_required(state: TableState, seq: int, ev: DirectorReviewRequired) -> TableState:
+@handles(DirectorReviewRequired)
+def on_review_required(state: TableState, step: Step[DirectorReviewRequired]) -> TableState:
+    seq, ev = step.seq, step.event
     return attrs.evolve(state, review=state.review + (Review(seq, ev.reason, ev.about),))
 
 

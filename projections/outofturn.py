@@ -28,6 +28,7 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
+from projections.fold import Step, handles
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, Irregularity, NotMade, OutOfTurn,
                                TableState)
 
@@ -157,10 +158,12 @@ OPTION_EFFECTS = {**{law: on_option for law in OFFER_LAWS}, "52": _on_52}
 
 # -- spreading the hand ---------------------------------------------------------
 
-def on_spread(state: TableState, seq: int, ev: DummySpreadStarted) -> TableState:
+@handles(DummySpreadStarted)
+def on_spread(state: TableState, step: Step[DummySpreadStarted]) -> TableState:
     """41D; after a faced opening lead out of turn: dummy begins to spread,
     the lead is accepted (54C); the presumed declarer spreads his own hand,
     he becomes dummy (54A)."""
+    seq, ev = step.seq, step.event
     state = attrs.evolve(state, spreads=state.spreads + (seq,))
     oot = pending(state)
     if oot is None or oot.kind != "opening_lead" or state.contract is None:

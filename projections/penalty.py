@@ -26,6 +26,7 @@ import attrs
 
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import PenaltyCardCleared, PenaltyCardDesignated
+from projections.fold import Step, handles
 from projections.state import Exposure, PenaltyCard, TableState
 
 DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn"})
@@ -161,7 +162,9 @@ def alive(state: TableState, seat: Seat | None = None) -> list[PenaltyCard]:
 
 # -- the fold of the engine's events -------------------------------------------
 
-def on_designated(state: TableState, seq: int, ev: PenaltyCardDesignated) -> TableState:
+@handles(PenaltyCardDesignated)
+def on_designated(state: TableState, step: Step[PenaltyCardDesignated]) -> TableState:
+    seq, ev = step.seq, step.event
     kept = tuple(p for p in state.penalty_cards if not (p.seat is ev.seat and p.card == ev.card))
     exposure = next((e for e in reversed(state.exposures) if e.seat is ev.seat and e.card == ev.card), None)
     law = exposure.law if exposure is not None and exposure.how == "lead_out_of_turn" and ev.kind == "major" \
@@ -169,7 +172,9 @@ def on_designated(state: TableState, seq: int, ev: PenaltyCardDesignated) -> Tab
     return attrs.evolve(state, penalty_cards=kept + (PenaltyCard(seq, ev.seat, ev.card, ev.kind, law),))
 
 
-def on_cleared(state: TableState, seq: int, ev: PenaltyCardCleared) -> TableState:
+@handles(PenaltyCardCleared)
+def on_cleared(state: TableState, step: Step[PenaltyCardCleared]) -> TableState:
+    ev = step.event
     return attrs.evolve(state, penalty_cards=tuple(p for p in state.penalty_cards
                                                    if not (p.seat is ev.seat and p.card == ev.card)))
 

@@ -16,6 +16,7 @@ import attrs
 from ledger.bridge import Card, Seat, Strain
 from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
 from ledger.scoring import duplicate_score
+from projections.fold import Step, handles
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
                                PlayedCard, Result, TableState, Trick)
 
@@ -158,7 +159,9 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     return state, True
 
 
-def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState:
+@handles(LeadFaceDown)
+def on_lead_face_down(state: TableState, step: Step[LeadFaceDown]) -> TableState:
+    seq, ev = step.seq, step.event
     if state.phase != OPENING_LEAD or state.face_down_lead is not None:
         return _unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
     from projections.outofturn import face_down  # 41A: the wrong defender leads face down
@@ -171,7 +174,9 @@ def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableSta
     return attrs.evolve(state, face_down_lead=FaceDownLead(ev.seat, ev.card, seq))
 
 
-def on_lead_faced(state: TableState, seq: int, ev: LeadFaced) -> TableState:
+@handles(LeadFaced)
+def on_lead_faced(state: TableState, step: Step[LeadFaced]) -> TableState:
+    seq, ev = step.seq, step.event
     lead = state.face_down_lead
     if lead is None:
         return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail="no face-down lead to face"))

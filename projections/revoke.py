@@ -63,17 +63,9 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from projections.play import final_result
+from projections.fold import Step, handles
+from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, Irregularity, ProcedureFact, TableState
-
-RECORDED = (ev.AttentionDrawn, ev.DirectorCalled, ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation,
-            ev.RightsReserved, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded, ev.ClaimAgreed,
-            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled)
-"""Facts the revoke and dummy rules read, kept in ``state.procedure``."""
-
-REVIEW_PREFIXES = ("64C", "62D", "43B")
-"""Director reviews of this module, resolved by the director's ruling (an adjusted
-score, a ruling given) logged after them."""
-
 
 @attrs.frozen
 class Revoke:
@@ -103,22 +95,9 @@ class Revoke:
 
 # -- the fold: procedure facts ------------------------------------------------------------
 
-def note(state: TableState, seq: int, event: ev.Event) -> TableState:
-    """One fold step's hook: record a procedure fact; when play has ended, the result
-    includes the tricks transferred (64A); revoke irregularities say their trick and
-    whether they are established."""
-    if isinstance(event, RECORDED):
-        state = attrs.evolve(state, procedure=state.procedure + (_fact(seq, event),))
-        if isinstance(event, (ev.AdjustedScoreAwarded, ev.RulingGiven)):
-            state = attrs.evolve(state, review=tuple(
-                attrs.evolve(r, resolved=True) if r.reason.startswith(REVIEW_PREFIXES) and r.seq < seq else r
-                for r in state.review))
-    if isinstance(event, ev.CardWithdrawn) and state.card_records and state.card_records[-1].seq == seq \
-            and _law_of(state.card_records[-1].law) == "62D1":  # the restored play answers the 62D1 question
-        about = state.card_records[-1].about
-        state = attrs.evolve(state, review=tuple(
-            attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
-            for r in state.review))
+def reread(state: TableState) -> TableState:
+    """After each fold step: revoke irregularities say their trick and whether they are
+    established; when play has ended, the result includes the tricks transferred (64A)."""
     if not any(i.kind == "revoke" for i in state.irregularities) and state.phase != ENDED:
         return state
     found = revokes(state)
@@ -141,24 +120,6 @@ def note(state: TableState, seq: int, event: ev.Event) -> TableState:
     return state
 
 
-def _fact(seq: int, event: ev.Event) -> ProcedureFact:
-    about = getattr(event, "about", None)
-    detail = "" if about is None or isinstance(about, int) else f"about {about}"
-    if isinstance(event, ev.DummyWarnedDeclarer):
-        about, detail = None, event.about
-    elif isinstance(event, ev.DummyViolation):
-        detail = event.kind
-    elif isinstance(event, ev.NextBoardStarted):
-        detail = str(event.side)
-    elif isinstance(event, ev.RightsReserved) and event.reason:
-        detail = event.reason
-    elif isinstance(event, ev.RulingGiven):
-        detail = " ".join(event.laws)
-    by = getattr(event, "by", None)
-    return ProcedureFact(seq, event.TYPE, by if isinstance(by, Seat) else None, getattr(event, "to", None),
-                         about if isinstance(about, int) else None, detail)
-
-
 def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
     if rv is None:
         return i
@@ -177,23 +138,20 @@ def _law_of(citation: str | None) -> str:
     return (citation or "").split(":", 1)[-1]
 
 
-_LAST: list = [None]
-"""A one-entry cache, ``(state, revokes)`` swapped in one assignment (threads may share it): the fold
-hook, the engine's rules and the document read the same state in turn."""
-
-
 def revokes(state: TableState) -> tuple[Revoke, ...]:
-    """Every revoke of the board, in the order played, read as the Laws read it now."""
-    cached = _LAST[0]
-    if cached is not None and cached[0] is state:
-        return cached[1]
+    """Every revoke of the board, in the order played, read as the Laws read it now
+    (memoised on the frozen state: the fold, the engine's rules and the document read
+    the same state in turn)."""
+    memo = state.memo
+    if "revokes" in memo:
+        return memo["revokes"]
     out: tuple[Revoke, ...] = ()
     if state.contract is not None and state.tricks:
         found = _detect(state)
         if found:
             found = [_discover(state, _establish(state, rv)) for rv in found]
             out = tuple(_rectify(state, found))
-    _LAST[0] = (state, out)
+    memo["revokes"] = out
     return out
 
 
@@ -558,14 +516,21 @@ def procedure_document(state: TableState) -> list[dict[str, Any]]:
              "about": f.about, "detail": f.detail or None} for f in state.procedure]
 
 
-def on_card_withdrawn(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState:
+@handles(ev.CardWithdrawn)
+def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableState:
     """62D1: the revoke card of trick 12 replaced after the revoke was established (trick 13 begun),
-    before the hands went back in the board: tricks 12 and 13 are restored. Otherwise Law 47
-    (``projections.cards``)."""
+    before the hands went back in the board: tricks 12 and 13 are restored (and the 62D1 question
+    answered). Otherwise Law 47 (``projections.cards``)."""
     from projections import cards
 
+    seq, event = step.seq, step.event
     restored = _trick12_restored(state, seq, event)
-    return restored if restored is not None else cards.on_card_withdrawn(state, seq, event)
+    if restored is None:
+        return cards.on_card_withdrawn(state, seq, event)
+    about = restored.card_records[-1].about
+    return attrs.evolve(restored, review=tuple(
+        attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
+        for r in restored.review))
 
 
 def restores_trick12(state: TableState, event: ev.CardWithdrawn):
@@ -610,19 +575,13 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
                                            about=p.seq, other=event.replacement))
 
 
-def _recorded_only(state: TableState, seq: int, event: ev.Event) -> TableState:
-    return state  # note() keeps it in state.procedure
+handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)(recorded_only)
 
 
-HANDLERS = {
-    ev.RevokeInquiry: _recorded_only,
-    ev.DummyWarnedDeclarer: _recorded_only,
-    ev.DummyViolation: _recorded_only,
-    ev.RevokeEstablished: _recorded_only,  # derived: projections.revoke.revokes
-    ev.TricksTransferred: _recorded_only,  # derived: the result includes the transfer (note)
-    ev.CardWithdrawn: on_card_withdrawn,  # 62D1 on trick 12, else projections.cards (47)
-}
-"""Fold handlers for the facts and rectifications that only this module reads."""
+@handles(ev.RevokeEstablished, ev.TricksTransferred)
+def on_revoke_rectification(state: TableState, step: Step) -> TableState:
+    """Derived: :func:`revokes` reads establishment and transfers from the facts (:func:`reread`)."""
+    return state
 
 
 def on_dummy_lead_choice(state: TableState, choice) -> TableState:

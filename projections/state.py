@@ -3,6 +3,8 @@ only with ``attrs.evolve`` by the fold (``projections.table.evolve``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, Suit, sort_cards
@@ -268,6 +270,9 @@ class TableState:
     """Seqs of DummySpreadStarted facts (41D; 54A/54C after a lead out of turn)."""
     procedure: tuple["ProcedureFact", ...] = ()
     """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): projections.revoke."""
+    memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    """Values derived from this (frozen) state, computed once where first read: not part of
+    the state (not compared, not in the snapshot, fresh on every evolve)."""
 
     @property
     def edition(self) -> str:
