@@ -62,10 +62,11 @@ import attrs
 
 from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
+from projections import cards, play
 from projections.play import final_result
 from projections.fold import Step, handles
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
-from projections.state import ENDED, Irregularity, ProcedureFact, TableState
+from projections.state import ENDED, CardRecord, Irregularity, ProcedureFact, TableState
 
 @attrs.frozen
 class Revoke:
@@ -185,9 +186,9 @@ def _detect(state: TableState) -> list[Revoke]:
         if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
                 or rec.card is None:
             continue
-        t = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
-        if t is not None and t.suit_led is not None:
-            out.append(Revoke(rec.about, rec.seat, rec.card, t.number, t.suit_led, rec.seat is dummy,
+        found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
+        if found is not None and found.suit_led is not None:
+            out.append(Revoke(rec.about, rec.seat, rec.card, found.number, found.suit_led, rec.seat is dummy,
                               corrected=rec.seq))
     return sorted(out, key=lambda r: r.seq)
 
@@ -220,7 +221,8 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
     for f in _facts(state, "RevokeInquiry"):
         if not rv.seq < f.seq < end or f.to is not rv.seat or f.by is None:
             continue
-        if state.edition == "1997" and f.by is rv.seat.partner and rv.seat.side is not state.contract.side:
+        if state.edition == "1997" and f.by is rv.seat.partner and state.contract is not None \
+                and rv.seat.side is not state.contract.side:
             candidates.append((f.seq, "63B"))  # a defender asked his partner: established (1997 63B)
         elif f.by is state.dummy and rv.seat is state.declarer and _violation(state, f.seq) is not None \
                 and _first_inquiry(state, rv, f):
@@ -521,8 +523,6 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
     """62D1: the revoke card of trick 12 replaced after the revoke was established (trick 13 begun),
     before the hands went back in the board: tricks 12 and 13 are restored (and the 62D1 question
     answered). Otherwise Law 47 (``projections.cards``)."""
-    from projections import cards
-
     seq, event = step.seq, step.event
     restored = _trick12_restored(state, seq, event)
     if restored is None:
@@ -554,9 +554,6 @@ def restores_trick12(state: TableState, event: ev.CardWithdrawn):
 
 
 def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState | None:
-    from projections import cards, play
-    from projections.state import CardRecord
-
     p = restores_trick12(state, event)
     if p is None:
         return None
@@ -564,13 +561,14 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
     words = "returned: the play of tricks 12 and 13 is restored after the revoke on trick 12"
     hands = state.hands
     for q in state.tricks[12].cards:
-        hands = cards._with_card_back(hands, q.seat, q.card)
-        state = cards._not_made(state, q.seq, q.seat, str(q.card), words, law)
+        hands = cards.with_card_back(hands, q.seat, q.card)
+        state = cards.not_made(state, q.seq, q.seat, str(q.card), words, law)
     state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase="play", result=None)
-    state = cards._not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
-    state, _ = cards._replace_card(state, 11, event.seat, event.replacement, seq,
+    state = cards.not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
+    assert event.replacement is not None  # restores_trick12 found one
+    state, _ = cards.replace_card(state, 11, event.seat, event.replacement, seq,
                                    play.play_law(state, event.seat))
-    return cards._record(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
+    return cards.record_card(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
                                            detail="revoke on trick 12 corrected, tricks 12 and 13 restored",
                                            about=p.seq, other=event.replacement))
 
@@ -595,17 +593,14 @@ def on_withdrawal_choice(state: TableState, choice) -> TableState:
     """62C1: a non-offender takes back the card he played after the revoke card, now corrected."""
     if choice.option != "withdraw_card" or not state.tricks:
         return state
-    from projections.cards import _remove_card  # the same move as a legal withdrawal (47)
-
-    from projections.cards import _not_made
 
     index = len(state.tricks) - 1
     p = state.tricks[index].card_of(choice.seat)
     if p is None:
         return state
-    state = _not_made(state, p.seq, choice.seat, str(p.card),
+    state = cards.not_made(state, p.seq, choice.seat, str(p.card),
                       "taken back after the revoke card before it was corrected", choice.law)
-    return _remove_card(state, index, choice.seat)
+    return cards.remove_card(state, index, choice.seat)  # the same move as a legal withdrawal (47)
 
 
 OPTION_EFFECTS["62C1"] = on_withdrawal_choice

@@ -15,7 +15,7 @@ yields the same questions, once each.
 from __future__ import annotations
 
 from ledger.events import CallCancelled, DirectorReviewRequired, IrregularityRecorded
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 
 
 def _finding(state, about: int, field: str):

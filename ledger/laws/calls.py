@@ -20,7 +20,8 @@ from __future__ import annotations
 from ledger.bridge import SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
                            OptionsOffered, PartnerMustPass, ScoreCapped)
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
+from projections.state import CallRecord
 
 _FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",
              "first_call_kept", "other_call")
@@ -141,7 +142,7 @@ def _law_37(state, rec) -> list[Prescription]:
 
 # -- Law 26: lead restrictions after a withdrawn call ------------------------
 
-def withdrawn_calls(state) -> list[tuple[object, Call]]:
+def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
     """(record, call withdrawn) for each withdrawn call Law 26 reaches: a call
     withdrawn for which the offender chose a different final call at that turn.
 
@@ -151,7 +152,7 @@ def withdrawn_calls(state) -> list[tuple[object, Call]]:
     and the substitute when another call is made (25B2b2), each unless it is
     the final call of that turn, a call cancelled under Law 37. (1997 25B1 is
     "without penalty"; 25A and 21B changes carry no lead restriction.)"""
-    out: list[tuple[object, Call]] = []
+    out: list[tuple[CallRecord, Call]] = []
     for rec in state.calls:
         if rec.ruling == "obliged_to_pass":
             out.append((rec, rec.call))

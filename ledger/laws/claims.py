@@ -4,7 +4,7 @@ the engine asks for the ruling and decides nothing itself."""
 from __future__ import annotations
 
 from ledger.events import DirectorReviewRequired
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 
 
 def disputed_claim(state) -> list[Prescription]:
