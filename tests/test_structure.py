@@ -248,3 +248,14 @@ def test_find_law_knows_what_no_family_rules_on():
     assert find_law("1") is None and find_law("2017:7B") is None
     with pytest.raises(ValueError, match="not a Law"):
         find_law("revoke")
+
+
+def test_an_earlier_family_takes_precedence(monkeypatch):
+    """The README's Law 31 example: a family placed before calls rules on 31."""
+    import ledger.laws as laws
+
+    rotation = laws.Family("calls out of rotation", ("28", "29", "30", "31", "32"), (), "projections.calls")
+    assert laws.find_law("31").name == "calls"
+    monkeypatch.setattr(laws, "FAMILIES", (rotation,) + laws.FAMILIES)
+    assert laws.find_law("2017:31A2").name == "calls out of rotation"
+    assert laws.find_law("27B1a").name == "calls"
