@@ -21,10 +21,11 @@ import attrs
 
 from ledger import events as ev
 from ledger.hashing import canonical_json
-from projections import adjusted, boards, calls, cards, claims, outofturn, penalty, play, procedure, revoke
+import ledger.laws
+from projections import adjusted, boards, calls, cards, outofturn, penalty, play, procedure, revoke
 from projections.fold import HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
-from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction,
+from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, initial_hands)
 
 UNRULED: tuple[type[ev.Event], ...] = (ev.DummyIndicatedCard, ev.RectificationWaived)
@@ -59,6 +60,12 @@ def _unprocessed(state: TableState, step: Step) -> TableState:
     detail = f"{event.TYPE} is stored as logged; no ruling on it yet"
     return state.add_irregularity(Irregularity(
         "unprocessed", step.seq, event.TYPE, offender=str(offender) if offender else None, detail=detail))
+
+
+@handles(ev.DirectorReviewRequired)
+def _review_required(state: TableState, step: Step[ev.DirectorReviewRequired]) -> TableState:
+    event = step.event
+    return attrs.evolve(state, review=state.review + (Review(step.seq, event.reason, event.about),))
 
 
 @handles(ev.FindingMade)
@@ -147,8 +154,8 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     return attrs.evolve(new, seq=seq, head=record.hash)
 
 
-REGISTERED = (adjusted, boards, calls, cards, claims, outofturn, penalty, play, procedure, revoke)
-"""The modules whose import registers the fold's handlers."""
+REGISTERED = (ledger.laws, adjusted, boards, calls, cards, outofturn, penalty, play, procedure, revoke)
+"""The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 
 def fold_log(stream: str, records: Sequence[Recorded]) -> TableState | None:

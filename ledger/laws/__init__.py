@@ -45,7 +45,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("leads out of turn", ("41", "53", "54", "55", "56"), (leads.leads_out_of_turn,),
            "projections.outofturn"),
     Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
-    Family("claims", ("68", "69", "70", "71"), (claims.disputed_claim,), "projections.claims"),
+    Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
     Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),
            (revokes.revoke_rulings, revokes.dummy_rulings), "projections.revoke"),
     Family("results", ("77",), (results.record_result,), "projections.play"),
