@@ -22,7 +22,7 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from projections import adjusted, boards, calls, cards, outofturn, penalty, play, procedure, revoke
+from projections import adjusted, calls, cards, outofturn, penalty, play, procedure, revoke
 from projections.fold import HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
@@ -154,7 +154,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     return attrs.evolve(new, seq=seq, head=record.hash)
 
 
-REGISTERED = (ledger.laws, adjusted, boards, calls, cards, outofturn, penalty, play, procedure, revoke)
+REGISTERED = (ledger.laws, adjusted, calls, cards, outofturn, penalty, play, procedure, revoke)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 
