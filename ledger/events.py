@@ -18,6 +18,7 @@ import re
 from typing import Any, Callable, ClassVar, Mapping
 
 import attrs
+from attrs import frozen
 
 from ledger.bridge import (Call, Card, Deal, Seat, Side, Suit, Vulnerability, dealer_for,
                            parse_edition, parse_rank, vulnerability_for)
@@ -334,8 +335,6 @@ def parse_stored(type_name: str, v: int, data: dict[str, Any]) -> Event:
     return cls.from_data(upcast(type_name, v, data))
 
 
-def frozen(cls: type) -> type:
-    return attrs.frozen(cls)
 
 
 # --------------------------------------------------------------------------

@@ -18,21 +18,21 @@
   ``AdjustedScoreAwarded`` or ``RulingOverridden`` (``followed_by``); until then
   the document shows the appeal as awaiting the committee's score.
 
-Handlers take the role of the event's actor (:data:`ROLE_HANDLERS`): who
+Handlers read the role of the event's actor (``step.role``): who
 decided matters for the Laws here, and the fold is otherwise role-blind.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 
 from ledger import events as ev
-from projections import boards
+from ledger.laws import boards
+from projections.fold import Step, handles
+from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
-
-RoleHandler = Callable[[TableState, int, Any, str], TableState]
 
 BOARD_REVIEW_PREFIX = ("13", "14", "15", "16", "1997:13", "1997:14", "1997:15", "1997:16", "1997:17",
                        "2017:13", "2017:14", "2017:15", "2017:16")
@@ -61,7 +61,11 @@ def _not_applied(state: TableState, seq: int, event: ev.Event, detail: str, law:
     return state.add_irregularity(Irregularity("adjustment_not_applied", seq, event.TYPE, detail=detail, law=law))
 
 
-def on_adjusted_score(state: TableState, seq: int, event: ev.AdjustedScoreAwarded, role: str) -> TableState:
+@handles(ev.AdjustedScoreAwarded)
+@journalled
+def on_adjusted_score(state: TableState, step: Step[ev.AdjustedScoreAwarded]) -> TableState:
+    seq, event = step.seq, step.event
+    role = step.role
     if event.kind == "weighted" and state.edition == "1997" and role != ev.COMMITTEE:
         return _not_applied(state, seq, event, "a weighted score under the 1997 Laws is the appeals "
                             "committee's (1997 12C3); the director assigns a score (12C2)", "1997:12C3")
@@ -94,15 +98,21 @@ def _follow_appeal(state: TableState, seq: int, role: str) -> TableState:
     return state
 
 
-def on_procedural_penalty(state: TableState, seq: int, event: ev.ProceduralPenalty, role: str) -> TableState:
+@handles(ev.ProceduralPenalty)
+def on_procedural_penalty(state: TableState, step: Step[ev.ProceduralPenalty]) -> TableState:
+    seq, event = step.seq, step.event
+    role = step.role
     text = f"{event.side} {event.amount}: {event.text}"
     return attrs.evolve(state, penalties=state.penalties + ((str(event.side), event.amount),),
                         decisions=state.decisions + (Decision(seq, event.TYPE, role, text, event.law),))
 
 
-def on_ruling_overridden(state: TableState, seq: int, event: ev.RulingOverridden, role: str) -> TableState:
+@handles(ev.RulingOverridden)
+def on_ruling_overridden(state: TableState, step: Step[ev.RulingOverridden]) -> TableState:
     """Its effect is in projections.resolve (the target is not folded); a director's
     or committee's override is a decision of the board's history."""
+    seq, event = step.seq, step.event
+    role = step.role
     if role not in (ev.DIRECTOR, ev.COMMITTEE):
         return state
     about = event.about if isinstance(event.about, int) else None
@@ -111,13 +121,19 @@ def on_ruling_overridden(state: TableState, seq: int, event: ev.RulingOverridden
     return _follow_appeal(state, seq, role)
 
 
-def on_appeal_lodged(state: TableState, seq: int, event: ev.AppealLodged, role: str) -> TableState:
+@handles(ev.AppealLodged)
+def on_appeal_lodged(state: TableState, step: Step[ev.AppealLodged]) -> TableState:
+    seq, event = step.seq, step.event
+    role = step.role
     appeal = Appeal(seq, event.side, event.text)
     return attrs.evolve(state, appeals=state.appeals + (appeal,),
                         decisions=state.decisions + (Decision(seq, event.TYPE, role, f"{event.side}: {event.text}"),))
 
 
-def on_appeal_decided(state: TableState, seq: int, event: ev.AppealDecided, role: str) -> TableState:
+@handles(ev.AppealDecided)
+def on_appeal_decided(state: TableState, step: Step[ev.AppealDecided]) -> TableState:
+    seq, event = step.seq, step.event
+    role = step.role
     open_ = next((a for a in reversed(state.appeals) if a.decided is None), None)
     if open_ is None:
         return state.add_irregularity(Irregularity("unprocessed", seq, event.TYPE,
@@ -128,24 +144,16 @@ def on_appeal_decided(state: TableState, seq: int, event: ev.AppealDecided, role
         Decision(seq, event.TYPE, role, f"{event.decision}: {event.text}"),))
 
 
-def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven, role: str) -> TableState:
+@handles(ev.RulingGiven)
+@journalled
+def on_ruling_given(state: TableState, step: Step[ev.RulingGiven]) -> TableState:
     """The ruling as explained at the table: a decision of the board's history (and,
-    citing a Law, the answer to the questions asked under it: projections.boards)."""
+    citing a Law, the answer to the questions asked under it: ledger.laws.boards)."""
+    seq, event = step.seq, step.event
+    role = step.role
     state = attrs.evolve(state, decisions=state.decisions + (
         Decision(seq, event.TYPE, role, event.text, ", ".join(event.laws) or None),))
     return boards.on_ruling_given(state, seq, event)
-
-
-ROLE_HANDLERS: dict[type[ev.Event], RoleHandler] = {
-    ev.RulingGiven: on_ruling_given,  # type: ignore[dict-item]
-    ev.AdjustedScoreAwarded: on_adjusted_score,  # type: ignore[dict-item]
-    ev.ProceduralPenalty: on_procedural_penalty,  # type: ignore[dict-item]
-    ev.RulingOverridden: on_ruling_overridden,  # type: ignore[dict-item]
-    ev.AppealLodged: on_appeal_lodged,  # type: ignore[dict-item]
-    ev.AppealDecided: on_appeal_decided,  # type: ignore[dict-item]
-}
-"""Handlers that read the actor's role, consulted by ``projections.table.evolve``
-before :data:`projections.table.HANDLERS`."""
 
 
 def adjusted_document(state: TableState) -> dict[str, Any] | None:

@@ -56,6 +56,7 @@ import attrs
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import CallPlaced, CallPulled, CallReplaced, ExplanationCorrected
 from projections.auction import auction_closed, final_contract, why_illegal
+from projections.fold import Step, handles, option_effects
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
                                Irregularity, NotMade, Result, TableState)
 
@@ -152,7 +153,9 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
 
 # -- CallPlaced ---------------------------------------------------------------
 
-def on_call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
+@handles(CallPlaced)
+def on_call_placed(state: TableState, step: Step[CallPlaced]) -> TableState:
+    seq, ev = step.seq, step.event
     return refresh_not_made(_call_placed(state, seq, ev))
 
 
@@ -237,15 +240,19 @@ def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
 
 # -- CallPulled ---------------------------------------------------------------
 
-def on_call_pulled(state: TableState, seq: int, ev: CallPulled) -> TableState:
+@handles(CallPulled)
+def on_call_pulled(state: TableState, step: Step[CallPulled]) -> TableState:
+    seq, ev = step.seq, step.event
     rec = CallRecord(seq, ev.seat, ev.call, "not_made", law=CALL_NOT_RELEASED,
                      detail="not released on the table")
     return refresh_not_made(_record(state, rec))
 
 
-def on_explanation_corrected(state: TableState, seq: int, ev: ExplanationCorrected) -> TableState:
+@handles(ExplanationCorrected)
+def on_explanation_corrected(state: TableState, step: Step[ExplanationCorrected]) -> TableState:
     """Kept for 21B (a call changed after a correction) and for the engine
     (the misinformation it reveals)."""
+    seq, ev = step.seq, step.event
     return _record(state, CallRecord(seq, ev.by, PASS, "explanation_corrected", law=law(state, "mi_change")))
 
 
@@ -274,7 +281,9 @@ def _illegal_call_since(state: TableState, seat: Seat, seq: int) -> bool:
         r.seat is seat and r.seq > seq and r.ruling in IB_OPEN for r in state.calls)  # Law 27 not complete
 
 
-def on_call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
+@handles(CallReplaced)
+def on_call_replaced(state: TableState, step: Step[CallReplaced]) -> TableState:
+    seq, ev = step.seq, step.event
     return refresh_not_made(_call_replaced(state, seq, ev))
 
 
@@ -625,3 +634,6 @@ def call_rulings(state: TableState) -> list[dict[str, Any]]:
              "first_call": str(r.first_call) if r.first_call is not None else None,
              "replaces": r.replaces, "ruling": r.ruling, "law": r.law, "detail": r.detail}
             for r in state.calls if r.ruling not in ("made", "not_made")]
+
+
+option_effects(OPTION_EFFECTS, __name__)

@@ -33,6 +33,8 @@ from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, Car
                            LeadAuthorisedByOpponent)
 from projections import play
 from projections.play import played_result, trick_winner, try_play
+from projections.fold import Step, handles, option_effects
+from projections.procedure import journalled
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, Exposure, Irregularity,
                                NotMade, PlayedCard, TableState, Trick)
 
@@ -54,7 +56,7 @@ def law_of(citation: str | None) -> str:
 
 # -- small state helpers -----------------------------------------------------
 
-def _record(state: TableState, rec: CardRecord) -> TableState:
+def record_card(state: TableState, rec: CardRecord) -> TableState:
     return attrs.evolve(state, card_records=state.card_records + (rec,))
 
 
@@ -62,7 +64,7 @@ def _set_record(state: TableState, rec: CardRecord) -> TableState:
     return attrs.evolve(state, card_records=tuple(rec if r.seq == rec.seq else r for r in state.card_records))
 
 
-def _not_made(state: TableState, seq: int, seat: Seat, what: str, reason: str, law: str) -> TableState:
+def not_made(state: TableState, seq: int, seat: Seat, what: str, reason: str, law: str) -> TableState:
     return attrs.evolve(state, plays_not_made=state.plays_not_made + (NotMade(seq, seat, what, reason, law),))
 
 
@@ -79,13 +81,13 @@ def _is_defender(state: TableState, seat: Seat) -> bool:
     return state.contract is not None and seat.side is not state.contract.side
 
 
-def _with_card_back(hands: tuple[tuple[Card, ...], ...], seat: Seat, card: Card) -> tuple[tuple[Card, ...], ...]:
+def with_card_back(hands: tuple[tuple[Card, ...], ...], seat: Seat, card: Card) -> tuple[tuple[Card, ...], ...]:
     out = list(hands)
     out[seat.index] = tuple(sort_cards(out[seat.index] + (card,)))
     return tuple(out)
 
 
-def _locate(state: TableState, seat: Seat, card: Card) -> tuple[int, PlayedCard] | None:
+def locate(state: TableState, seat: Seat, card: Card) -> tuple[int, PlayedCard] | None:
     """(index of the trick, the played card) for a card of ``seat`` on a trick."""
     for i, trick in enumerate(state.tricks):
         for p in trick.cards:
@@ -114,7 +116,7 @@ def _with_trick(state: TableState, index: int, trick: Trick) -> TableState:
     return attrs.evolve(state, phase=PLAY if tricks else OPENING_LEAD, result=None)
 
 
-def _replace_card(state: TableState, index: int, seat: Seat, card: Card, seq: int,
+def replace_card(state: TableState, index: int, seat: Seat, card: Card, seq: int,
                   law: str) -> tuple[TableState, str | None]:
     """``card`` takes the place of ``seat``'s card on trick ``index`` (which goes
     back to the hand). Returns the state and a question for the director when
@@ -122,7 +124,7 @@ def _replace_card(state: TableState, index: int, seat: Seat, card: Card, seq: in
     trick = state.tricks[index]
     old = trick.card_of(seat)
     assert old is not None
-    hands = _with_card_back(state.hands, seat, old.card)
+    hands = with_card_back(state.hands, seat, old.card)
     hands = tuple(tuple(c for c in h if c != card) if i == seat.index else h for i, h in enumerate(hands))
     cards = tuple(PlayedCard(seat, card, seq, law) if p.seat is seat else p for p in trick.cards)
     before = trick.winner
@@ -135,12 +137,12 @@ def _replace_card(state: TableState, index: int, seat: Seat, card: Card, seq: in
     return new, question
 
 
-def _remove_card(state: TableState, index: int, seat: Seat) -> TableState:
+def remove_card(state: TableState, index: int, seat: Seat) -> TableState:
     """``seat``'s card leaves trick ``index`` (the last trick) and goes back to the hand."""
     trick = state.tricks[index]
     old = trick.card_of(seat)
     assert old is not None
-    state = attrs.evolve(state, hands=_with_card_back(state.hands, seat, old.card))
+    state = attrs.evolve(state, hands=with_card_back(state.hands, seat, old.card))
     return _with_trick(state, index, attrs.evolve(trick, cards=tuple(p for p in trick.cards if p.seat is not seat)))
 
 
@@ -178,12 +180,12 @@ def play_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     opponent told the player it was his turn; else onto the trick if in turn."""
     auth = _authorisation(state, seat)
     if auth is not None:
-        state = _record(state, CardRecord(seq, type_, seat, card, "retracted", state.cite("47E1"),
+        state = record_card(state, CardRecord(seq, type_, seat, card, "retracted", state.cite("47E1"),
                                           detail=f"{auth.detail}; retracted without rectification, "
                                                  "it may not be accepted", about=auth.seq))
         what = "lead" if state.phase == OPENING_LEAD or state.current_trick is None or \
             state.current_trick.complete else "play"
-        return _not_made(state, seq, seat, str(card),
+        return not_made(state, seq, seat, str(card),
                          f"{what} out of turn after an opponent said it was his turn: retracted, "
                          "may not be accepted", state.cite("47E1")), False
     state, placed = try_play(state, seq, type_, seat, card, law)
@@ -196,7 +198,7 @@ def _played(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law
     """Play ``card`` and record the fact's reading."""
     state, placed = play_card(state, seq, type_, seat, card, law)
     if placed:
-        return _record(state, CardRecord(seq, type_, seat, card, "played", law))
+        return record_card(state, CardRecord(seq, type_, seat, card, "played", law))
     return state
 
 
@@ -211,21 +213,25 @@ def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> Tab
 
 # -- CardPlayed, CardHeld, CardDropped, CardNamed, DummyCardTouched ------------
 
-def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
+@handles(CardPlayed)
+def on_card_played(state: TableState, step: Step[CardPlayed]) -> TableState:
+    seq, ev = step.seq, step.event
     if ev.fifth_card or state.phase in (AUCTION, ENDED):
         return play.on_card_played(state, seq, ev)
     return play_card(state, seq, ev.TYPE, ev.seat, ev.card, play.play_law(state, ev.seat))[0]
 
 
-def on_card_held(state: TableState, seq: int, ev: CardHeld) -> TableState:
+@handles(CardHeld)
+def on_card_held(state: TableState, step: Step[CardHeld]) -> TableState:
+    seq, ev = step.seq, step.event
     seat, card = ev.seat, ev.card
     outside = _outside_play(state, seq, ev, seat, f"{card} of {seat} held")
     if outside is not None:
         return outside
     if seat is state.dummy:
-        state = _not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them",
+        state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them",
                           state.cite("45B"))
-        return _record(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", state.cite("45B")))
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", state.cite("45B")))
     if seat is state.declarer:
         law, seen = state.cite("45C2"), ev.face_up_near_table
         question = "was declarer's card held face up, touching or nearly touching the table?"
@@ -235,14 +241,16 @@ def on_card_held(state: TableState, seq: int, ev: CardHeld) -> TableState:
         question = "could the defender's partner see the face of the card held?"
         reason = "held so that partner could not see its face"
     if seen is None:
-        return _record(state, CardRecord(seq, ev.TYPE, seat, card, "undecided", law, detail=question))
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "undecided", law, detail=question))
     if seen:
         return _played(state, seq, ev.TYPE, seat, card, law)
-    state = _not_made(state, seq, seat, str(card), reason, law)
-    return _record(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
+    state = not_made(state, seq, seat, str(card), reason, law)
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
 
 
-def on_card_dropped(state: TableState, seq: int, ev: CardDropped) -> TableState:
+@handles(CardDropped)
+def on_card_dropped(state: TableState, step: Step[CardDropped]) -> TableState:
+    seq, ev = step.seq, step.event
     seat, card = ev.seat, ev.card
     outside = _outside_play(state, seq, ev, seat, f"{card} of {seat} dropped")
     if outside is not None:
@@ -250,27 +258,31 @@ def on_card_dropped(state: TableState, seq: int, ev: CardDropped) -> TableState:
     if seat is state.declarer:
         law = state.cite("48A")
         reason = "dropped by accident: declarer is not required to play it, and is not penalised"
-        state = _not_made(state, seq, seat, str(card), reason, law)
-        return _record(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
+        state = not_made(state, seq, seat, str(card), reason, law)
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
     if seat is state.dummy:
         law = state.cite("45B")
-        state = _not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them", law)
-        return _record(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law))
+        state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them", law)
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law))
     law = state.cite("49")
-    state = _not_made(state, seq, seat, str(card), "dropped by accident: exposed, not played", law)
+    state = not_made(state, seq, seat, str(card), "dropped by accident: exposed, not played", law)
     state = _expose(state, seq, seat, card, "dropped", law)
-    return _record(state, CardRecord(seq, ev.TYPE, seat, card, "exposed", law,
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "exposed", law,
                                      detail="a defender's card exposed by accident"))
 
 
-def on_card_named(state: TableState, seq: int, ev: CardNamed) -> TableState:
+@handles(CardNamed)
+def on_card_named(state: TableState, step: Step[CardNamed]) -> TableState:
+    seq, ev = step.seq, step.event
     outside = _outside_play(state, seq, ev, ev.seat, f"{ev.card} of {ev.seat} named")
     if outside is not None:
         return outside
     return _played(state, seq, ev.TYPE, ev.seat, ev.card, state.cite("45C4a"))
 
 
-def on_dummy_card_touched(state: TableState, seq: int, ev: DummyCardTouched) -> TableState:
+@handles(DummyCardTouched)
+def on_dummy_card_touched(state: TableState, step: Step[DummyCardTouched]) -> TableState:
+    seq, ev = step.seq, step.event
     dummy = state.dummy
     if dummy is None or state.phase not in (OPENING_LEAD, PLAY):
         return _unprocessed(state, seq, ev.TYPE, dummy, f"dummy's {ev.card} touched outside the play")
@@ -279,8 +291,8 @@ def on_dummy_card_touched(state: TableState, seq: int, ev: DummyCardTouched) -> 
         return _played(state, seq, ev.TYPE, dummy, ev.card, law)
     reason = {"arrange": "touched to arrange dummy's cards",
               "reach": "touched to reach a card above or below it"}[ev.purpose]
-    state = _not_made(state, seq, dummy, str(ev.card), reason, law)
-    return _record(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "not_played", law, detail=reason))
+    state = not_made(state, seq, dummy, str(ev.card), reason, law)
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "not_played", law, detail=reason))
 
 
 # -- DummyCardCalled: Law 46B -------------------------------------------------
@@ -429,7 +441,9 @@ def _options(cards: list[Card]) -> tuple[str, ...]:
     return tuple(f"play:{c}" for c in sort_cards(cards))
 
 
-def on_dummy_card_called(state: TableState, seq: int, ev: DummyCardCalled) -> TableState:
+@handles(DummyCardCalled)
+def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> TableState:
+    seq, ev = step.seq, step.event
     dummy = state.dummy
     if dummy is None or state.phase not in (OPENING_LEAD, PLAY):
         return _unprocessed(state, seq, ev.TYPE, dummy, "a card of dummy designated outside the play")
@@ -449,11 +463,12 @@ def on_dummy_card_called(state: TableState, seq: int, ev: DummyCardCalled) -> Ta
             law = open_choice.law or law  # declarer designates the card the Law left to him
         return _played(state, seq, ev.TYPE, dummy, d.card, law)
     if d.kind == "review":
-        return _record(state, CardRecord(seq, ev.TYPE, dummy, None, "undecided", law,
+        return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, "undecided", law,
                                          detail=f"declarer said '{said}': {d.question}"))
     trick = state.current_trick
     led = None if trick is None or trick.complete else trick.suit_led
     legal = _legal(state.hand(dummy), led)
+    to: Seat | None
     if d.kind == "choose" and d.law == "46B5":
         to, options = dummy.lho, _options(legal)
         detail = "declarer named neither suit nor rank: either defender designates dummy's card"
@@ -465,10 +480,10 @@ def on_dummy_card_called(state: TableState, seq: int, ev: DummyCardCalled) -> Ta
         to, options = state.declarer, _options(legal)
         detail = f"declarer designated '{said}', which is not in dummy: he may designate any legal card"
         if ev.suit is not None and _is_rank(ev.rank):
-            state = _not_made(state, seq, dummy, f"{ev.suit}{ev.rank}", "not in dummy: the designation is void",
+            state = not_made(state, seq, dummy, f"{ev.suit}{ev.rank}", "not in dummy: the designation is void",
                               law)
     assert to is not None
-    return _record(state, CardRecord(seq, ev.TYPE, dummy, None, "choose", law, detail=detail, to=to,
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, "choose", law, detail=detail, to=to,
                                      options=options))
 
 
@@ -523,7 +538,9 @@ def _last_named(state: TableState) -> tuple[int, PlayedCard] | None:
     return best
 
 
-def on_designation_changed(state: TableState, seq: int, ev: DesignationChanged) -> TableState:
+@handles(DesignationChanged)
+def on_designation_changed(state: TableState, step: Step[DesignationChanged]) -> TableState:
+    seq, ev = step.seq, step.event
     new = ev.card
     found = _last_named(state)
     holder = state.board.deal.holder(new)
@@ -538,16 +555,16 @@ def on_designation_changed(state: TableState, seq: int, ev: DesignationChanged) 
     rec = CardRecord(seq, ev.TYPE, seat, new, "undecided", law, about=first.seq, other=first.card)
     ruling, why = _change_ruling(state, ev, first)
     if ruling == "undecided":
-        return _record(state, attrs.evolve(rec, detail=f"{first.card} changed to {new}: {why}"))
+        return record_card(state, attrs.evolve(rec, detail=f"{first.card} changed to {new}: {why}"))
     if ruling == "change_refused":
-        state = _not_made(state, seq, seat, str(new), f"change of designation not permitted ({why}): "
+        state = not_made(state, seq, seat, str(new), f"change of designation not permitted ({why}): "
                                                       f"{first.card} stands", law)
         if _is_defender(state, seat):
             state = _expose(state, seq, seat, new, "named", state.cite("49"))
-        return _record(state, attrs.evolve(rec, ruling=ruling, detail=why))
-    state, question = _replace_card(state, index, seat, new, seq, law)
-    state = _not_made(state, first.seq, seat, str(first.card), f"designation changed ({why})", law)
-    return _record(state, attrs.evolve(rec, ruling=ruling, detail=why, review=question and f"45C4b {question}"))
+        return record_card(state, attrs.evolve(rec, ruling=ruling, detail=why))
+    state, question = replace_card(state, index, seat, new, seq, law)
+    state = not_made(state, first.seq, seat, str(first.card), f"designation changed ({why})", law)
+    return record_card(state, attrs.evolve(rec, ruling=ruling, detail=why, review=question and f"45C4b {question}"))
 
 
 def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard) -> tuple[str, str]:
@@ -575,7 +592,9 @@ def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard)
 
 # -- DummyMisplaced and AttentionDrawn: Law 45D ----------------------------------
 
-def on_dummy_misplaced(state: TableState, seq: int, ev: DummyMisplaced) -> TableState:
+@handles(DummyMisplaced)
+def on_dummy_misplaced(state: TableState, step: Step[DummyMisplaced]) -> TableState:
+    seq, ev = step.seq, step.event
     dummy = state.dummy
     named = None
     if dummy is not None and state.tricks:
@@ -589,18 +608,21 @@ def on_dummy_misplaced(state: TableState, seq: int, ev: DummyMisplaced) -> Table
                                                         "named to this trick")
     index, p = named
     law = state.cite("45D")
-    state, _ = _replace_card(state, index, dummy, ev.card, seq, law)
-    return _record(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "misplaced", law, about=p.seq, other=p.card,
+    state, _ = replace_card(state, index, dummy, ev.card, seq, law)
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "misplaced", law, about=p.seq, other=p.card,
                                      detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
 
 
-def on_attention_drawn(state: TableState, seq: int, ev: AttentionDrawn) -> TableState:
+@handles(AttentionDrawn)
+@journalled
+def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableState:
     """Attention drawn while dummy's misplaced card is on the table (45D): in
     time if each side has not yet played to the next trick."""
+    seq = step.seq
     for rec in state.card_records:
         if rec.ruling != "misplaced" or rec.card is None or rec.other is None:
             continue
-        found = _locate(state, rec.seat, rec.card)
+        found = locate(state, rec.seat, rec.card)
         if found is None:
             continue
         index, _ = found
@@ -612,8 +634,8 @@ def on_attention_drawn(state: TableState, seq: int, ev: AttentionDrawn) -> Table
                                                                         "to the next trick: it stands"))
             continue
         law = state.cite("45D")
-        state, question = _replace_card(state, index, rec.seat, rec.other, seq, law)
-        state = _not_made(state, rec.seq, rec.seat, str(rec.card),
+        state, question = replace_card(state, index, rec.seat, rec.other, seq, law)
+        state = not_made(state, rec.seq, rec.seat, str(rec.card),
                           "placed by dummy though declarer did not name it: withdrawn", law)
         state = _set_record(state, attrs.evolve(rec, ruling="misplaced_corrected",
                                                 review=question and f"45D {question}",
@@ -676,9 +698,9 @@ def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableSt
     lead = state.face_down_lead
     if lead is not None and lead.seat is seat and lead.card == card:
         return _withdraw_face_down_lead(state, seq, ev)
-    found = _locate(state, seat, card)
+    found = locate(state, seat, card)
     if found is None:
-        state = _record(state, CardRecord(seq, ev.TYPE, seat, card, "no_played_card",
+        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "no_played_card",
                                           detail=f"{card} is not a played card: nothing to withdraw",
                                           other=replacement))
         if replacement is not None:
@@ -692,22 +714,22 @@ def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableSt
     cite = state.cite(law)
     last = index == len(state.tricks) - 1
     if not last and replacement is None:
-        state = _record(state, CardRecord(seq, ev.TYPE, seat, card, "irregular", cite, about=p.seq,
+        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "irregular", cite, about=p.seq,
                                           detail="withdrawn from a trick after the next trick began"))
         return _unprocessed(state, seq, ev.TYPE, seat, f"{card} withdrawn from trick {trick.number} after the "
                                                        "next trick began: the director rules")
-    state = _not_made(state, p.seq, seat, str(card), f"withdrawn ({_WITHDRAWAL_WORDS[law]})", cite)
+    state = not_made(state, p.seq, seat, str(card), f"withdrawn ({_WITHDRAWAL_WORDS[law]})", cite)
     if _is_defender(state, seat) and law == "47B":
         state = _expose(state, seq, seat, card, "withdrawn", cite)
-    state = _record(state, CardRecord(seq, ev.TYPE, seat, card, "withdrawn", cite, about=p.seq, other=replacement,
+    state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "withdrawn", cite, about=p.seq, other=replacement,
                                       detail=_WITHDRAWAL_WORDS[law]))
     if replacement is None:
-        return _remove_card(state, index, seat)
+        return remove_card(state, index, seat)
     ordinary = play.play_law(state, seat)
     if last:
-        return _played(_remove_card(state, index, seat), seq, ev.TYPE, seat, replacement, ordinary)
-    state, question = _replace_card(state, index, seat, replacement, seq, ordinary)
-    return _record(state, CardRecord(seq, ev.TYPE, seat, replacement, "played", ordinary,
+        return _played(remove_card(state, index, seat), seq, ev.TYPE, seat, replacement, ordinary)
+    state, question = replace_card(state, index, seat, replacement, seq, ordinary)
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, replacement, "played", ordinary,
                                      review=question and f"{law} {question}"))
 
 
@@ -754,15 +776,15 @@ def _illegal_withdrawal(state: TableState, seq: int, ev: CardWithdrawn, p: Playe
     detail = f"{p.card} was played and stands"
     if replacement is not None:
         if _is_defender(state, seat):
-            state = _not_made(state, seq, seat, str(replacement),
+            state = not_made(state, seq, seat, str(replacement),
                               f"put in place of {p.card}, which stands: exposed, not played", law)
             state = _expose(state, seq, seat, replacement, "substituted", law)
             detail += f"; {replacement} substituted is exposed"
         else:
-            state = _not_made(state, seq, seat, str(replacement),
+            state = not_made(state, seq, seat, str(replacement),
                               f"put in place of {p.card}, which stands: goes back to the hand", law)
             detail += f"; {replacement} goes back"
-    return _record(state, CardRecord(seq, ev.TYPE, seat, ev.card, "illegal_withdrawal", law, about=p.seq,
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, ev.card, "illegal_withdrawal", law, about=p.seq,
                                      other=replacement, detail=detail, review=review))
 
 
@@ -773,19 +795,19 @@ def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> 
     assert lead is not None
     if not _corrections_since(state, ev.seat, lead.seq):
         law = state.cite("41A")
-        state = _record(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "illegal_withdrawal", law,
+        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "illegal_withdrawal", law,
                                           about=lead.seq, other=ev.replacement,
                                           detail=f"face-down lead {ev.card} withdrawn with no irregularity: "
                                                  "it stands"))
         if ev.replacement is not None:
-            state = _not_made(state, seq, ev.seat, str(ev.replacement),
+            state = not_made(state, seq, ev.seat, str(ev.replacement),
                               f"put in place of the face-down lead {ev.card}, which stands: exposed", law)
             state = _expose(state, seq, ev.seat, ev.replacement, "substituted", law)
         return state
     law = state.cite("41A")
     state = attrs.evolve(state, face_down_lead=None)
-    state = _not_made(state, lead.seq, ev.seat, str(ev.card), _WITHDRAWAL_WORDS["41A"], law)
-    state = _record(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "withdrawn", law, about=lead.seq,
+    state = not_made(state, lead.seq, ev.seat, str(ev.card), _WITHDRAWAL_WORDS["41A"], law)
+    state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "withdrawn", law, about=lead.seq,
                                       other=ev.replacement, detail=_WITHDRAWAL_WORDS["41A"]))
     if ev.replacement is not None:
         state = _played(state, seq, ev.TYPE, ev.seat, ev.replacement, state.cite("45A"))
@@ -794,30 +816,17 @@ def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> 
 
 # -- LeadAuthorisedByOpponent: Law 47E1 ----------------------------------------
 
-def on_lead_authorised(state: TableState, seq: int, ev: LeadAuthorisedByOpponent) -> TableState:
+@handles(LeadAuthorisedByOpponent)
+def on_lead_authorised(state: TableState, step: Step[LeadAuthorisedByOpponent]) -> TableState:
+    seq, ev = step.seq, step.event
     if ev.by.side is ev.seat.side:
-        state = _record(state, CardRecord(seq, ev.TYPE, ev.seat, None, "irregular", state.cite("47E1"),
+        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "irregular", state.cite("47E1"),
                                           detail=f"{ev.by} is {ev.seat}'s partner, not an opponent"))
         return _unprocessed(state, seq, ev.TYPE, ev.seat,
                             f"{ev.seat} was told by his partner {ev.by} that it was his turn: 47E1 does not apply")
-    return _record(state, CardRecord(seq, ev.TYPE, ev.seat, None, "lead_authorised", state.cite("47E1"),
+    return record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "lead_authorised", state.cite("47E1"),
                                      detail=f"{ev.by} told {ev.seat} it was his turn"))
 
-
-HANDLERS = {
-    CardPlayed: on_card_played,
-    CardHeld: on_card_held,
-    CardDropped: on_card_dropped,
-    CardNamed: on_card_named,
-    DummyCardCalled: on_dummy_card_called,
-    DummyCardTouched: on_dummy_card_touched,
-    DesignationChanged: on_designation_changed,
-    DummyMisplaced: on_dummy_misplaced,
-    CardWithdrawn: on_card_withdrawn,
-    LeadAuthorisedByOpponent: on_lead_authorised,
-    AttentionDrawn: on_attention_drawn,
-}
-"""The fold's handlers for card facts (merged into ``projections.table.HANDLERS``)."""
 
 OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
 """46B3b, 46B4, 46B5: the card chosen is played from dummy."""
@@ -830,3 +839,6 @@ def card_rulings(state: TableState) -> list[dict]:
     return [{"seq": r.seq, "type": r.type, "seat": str(r.seat), "card": str(r.card) if r.card else None,
              "other": str(r.other) if r.other else None, "ruling": r.ruling, "law": r.law, "detail": r.detail}
             for r in state.card_records if r.ruling not in ("played", "not_played") or r.review]
+
+
+option_effects(OPTION_EFFECTS, __name__)

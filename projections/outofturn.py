@@ -28,6 +28,9 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
+from projections.fold import Step, handles, option_effects
+from projections.penalty import lapse_52, on_52_choice
+from projections.play import add_card, interceptor, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, Irregularity, NotMade, OutOfTurn,
                                TableState)
 
@@ -67,14 +70,12 @@ def _declaring(state: TableState, seat: Seat) -> bool:
 
 # -- a card played out of turn ------------------------------------------------
 
+@interceptor("out_of_turn")
 def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
               law: str) -> tuple[TableState, bool | None]:
     """A card that counts as played, before the turn is checked: the answer
     to a pending lead out of turn, or a new lead out of turn. ``(state,
     None)``: not ours, ``try_play`` goes on with ``state``."""
-    from projections.penalty import lapse_52
-    from projections.play import try_play
-
     state = lapse_52(state, seat)  # 52B1a: declarer plays on, he accepts
     oot = pending(state)
     if oot is not None:
@@ -110,8 +111,6 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
 
 def accept(state: TableState, oot: OutOfTurn, seq: int, how: str, law: str) -> TableState:
     """The lead out of turn is accepted: it leads its trick (53A, 54A, 54B, 54C, 55A)."""
-    from projections.play import add_card
-
     state = _set(state, attrs.evolve(oot, status="accepted", how=how, settled=seq))
     state = attrs.evolve(state, pending=tuple(o for o in state.pending if law_of(o.law) not in OFFER_LAWS))
     if how in ("accept_become_dummy", "declarer_spread"):
@@ -147,7 +146,6 @@ def on_option(state: TableState, choice: Choice) -> TableState:
 
 
 def _on_52(state: TableState, choice: Choice) -> TableState:
-    from projections.penalty import on_52_choice
 
     return on_52_choice(state, choice)
 
@@ -157,10 +155,12 @@ OPTION_EFFECTS = {**{law: on_option for law in OFFER_LAWS}, "52": _on_52}
 
 # -- spreading the hand ---------------------------------------------------------
 
-def on_spread(state: TableState, seq: int, ev: DummySpreadStarted) -> TableState:
+@handles(DummySpreadStarted)
+def on_spread(state: TableState, step: Step[DummySpreadStarted]) -> TableState:
     """41D; after a faced opening lead out of turn: dummy begins to spread,
     the lead is accepted (54C); the presumed declarer spreads his own hand,
     he becomes dummy (54A)."""
+    seq, ev = step.seq, step.event
     state = attrs.evolve(state, spreads=state.spreads + (seq,))
     oot = pending(state)
     if oot is None or oot.kind != "opening_lead" or state.contract is None:
@@ -172,6 +172,7 @@ def on_spread(state: TableState, seq: int, ev: DummySpreadStarted) -> TableState
 
 # -- a face-down opening lead out of turn (41A) -----------------------------------
 
+@interceptor("face_down")
 def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | None:
     """The wrong defender leads face down: returned to his hand, no
     rectification (nobody saw it; seed 002). While a faced lead out of turn
@@ -195,6 +196,7 @@ def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | Non
 
 # -- the fifth card (45E) ------------------------------------------------------------
 
+@interceptor("fifth_card")
 def fifth_card(state: TableState, seq: int, ev: CardPlayed) -> TableState | None:
     """A card added to a trick the player has already played to (45E): a
     defender's becomes a penalty card (45E1, Law 50: minor below honour rank,
@@ -236,3 +238,6 @@ def document(state: TableState) -> list[dict]:
     return [{"seq": o.seq, "seat": str(o.seat), "card": str(o.card), "kind": o.kind, "correct": str(o.correct),
              "status": o.status, "how": o.how, "settled": o.settled, "law": o.law}
             for o in state.out_of_turn]
+
+
+option_effects(OPTION_EFFECTS, __name__)

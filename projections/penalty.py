@@ -26,6 +26,10 @@ import attrs
 
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import PenaltyCardCleared, PenaltyCardDesignated
+from projections.cards import locate, replace_card
+from projections.fold import Step, handles
+from projections.obligations import active_restrictions
+from projections.play import interceptor
 from projections.state import Exposure, PenaltyCard, TableState
 
 DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn"})
@@ -91,7 +95,7 @@ def occasion_leader(state: TableState, number: int) -> Seat | None:
     return None
 
 
-def _trick_of_choice(state: TableState, seq: int) -> int:
+def trick_of_choice(state: TableState, seq: int) -> int:
     """The lead occasion a choice at ``seq`` belongs to: the first trick led after it."""
     for trick in state.tricks:
         if trick.cards and trick.cards[0].seq > seq:
@@ -105,7 +109,7 @@ def _pickups(state: TableState) -> list[tuple[int, int, Seat | None, Suit]]:
     for c in state.choices:
         if law_of(c.law) != "50D2" or c.option not in PICKUP_OPTIONS or c.suit is None:
             continue
-        trick = _trick_of_choice(state, c.seq)
+        trick = trick_of_choice(state, c.seq)
         leader = occasion_leader(state, trick)
         out.append((c.seq, trick, leader.partner if leader else None, c.suit))
     return out
@@ -161,7 +165,9 @@ def alive(state: TableState, seat: Seat | None = None) -> list[PenaltyCard]:
 
 # -- the fold of the engine's events -------------------------------------------
 
-def on_designated(state: TableState, seq: int, ev: PenaltyCardDesignated) -> TableState:
+@handles(PenaltyCardDesignated)
+def on_designated(state: TableState, step: Step[PenaltyCardDesignated]) -> TableState:
+    seq, ev = step.seq, step.event
     kept = tuple(p for p in state.penalty_cards if not (p.seat is ev.seat and p.card == ev.card))
     exposure = next((e for e in reversed(state.exposures) if e.seat is ev.seat and e.card == ev.card), None)
     law = exposure.law if exposure is not None and exposure.how == "lead_out_of_turn" and ev.kind == "major" \
@@ -169,7 +175,9 @@ def on_designated(state: TableState, seq: int, ev: PenaltyCardDesignated) -> Tab
     return attrs.evolve(state, penalty_cards=kept + (PenaltyCard(seq, ev.seat, ev.card, ev.kind, law),))
 
 
-def on_cleared(state: TableState, seq: int, ev: PenaltyCardCleared) -> TableState:
+@handles(PenaltyCardCleared)
+def on_cleared(state: TableState, step: Step[PenaltyCardCleared]) -> TableState:
+    ev = step.event
     return attrs.evolve(state, penalty_cards=tuple(p for p in state.penalty_cards
                                                    if not (p.seat is ev.seat and p.card == ev.card)))
 
@@ -193,8 +201,6 @@ def playable_majors(state: TableState, seat: Seat) -> list[Card]:
     leading, all of them (unless a lead restriction applies, 50D1c); following,
     those of the suit led, or, void in it, all of them; none when he can
     follow suit with another card only."""
-    from projections.obligations import active_restrictions
-
     majors = [p.card for p in alive(state, seat) if p.kind == "major"]
     if not majors:
         return []
@@ -212,6 +218,7 @@ def playable_majors(state: TableState, seat: Seat) -> list[Card]:
     return majors
 
 
+@interceptor("breach")
 def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     """A play against a penalty card when the player could comply (61A, 52)."""
     pcs = alive(state, seat)
@@ -264,8 +271,6 @@ def on_52_choice(state: TableState, choice) -> TableState:
     engine asks the director (51A)."""
     if choice.option != "require_penalty_card":
         return state
-    from projections.cards import _locate, _replace_card
-
     breach = next((b for b in reversed(major_breaches(state)) if b.seq < choice.seq), None)
     if breach is None:
         return state
@@ -282,8 +287,8 @@ def on_52_choice(state: TableState, choice) -> TableState:
     if len(majors) != 1:
         return state
     law = state.cite("52B2")
-    state, _ = _replace_card(state, index, breach.seat, majors[0], choice.seq, law)
-    assert _locate(state, breach.seat, majors[0]) is not None
+    state, _ = replace_card(state, index, breach.seat, majors[0], choice.seq, law)
+    assert locate(state, breach.seat, majors[0]) is not None
     return attrs.evolve(state, exposures=state.exposures + (Exposure(choice.seq, breach.seat, played.card,
                                                                      "substituted", law),))
 

@@ -11,13 +11,19 @@ played card); ``projections.revoke`` reads the revokes from the tricks.
 
 from __future__ import annotations
 
+from typing import Any, Callable, TypeVar
+
 import attrs
 
 from ledger.bridge import Card, Seat, Strain
 from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
 from ledger.scoring import duplicate_score
+from projections.fold import Step, handles
+from projections.obligations import active_restrictions
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
                                PlayedCard, Result, TableState, Trick)
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def trick_winner(cards: tuple[PlayedCard, ...], trumps: Strain) -> Seat:
@@ -49,14 +55,12 @@ def _unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: st
 def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> TableState:
     """Put a played card on the current trick (or start the next one)."""
     assert state.contract is not None
-    trick = state.current_trick
-    if trick is None or trick.complete:
-        number = len(state.tricks) + 1
-        leader = seat
-        trick = Trick(number, leader)
+    current = state.current_trick
+    if current is None or current.complete:
+        trick = Trick(len(state.tricks) + 1, seat)
         tricks = state.tricks + (trick,)
     else:
-        tricks = state.tricks
+        trick, tricks = current, state.tricks
     # In the seats' order from the leader: a seat whose card was legally
     # withdrawn (Law 47) plays again into its own place.
     cards = tuple(sorted(trick.cards + (PlayedCard(seat, card, seq, law),),
@@ -85,10 +89,28 @@ def final_result(state: TableState, tricks: int) -> Result:
                   tricks, score_ns, state.cite("77"))
 
 
+INTERCEPTORS: dict[str, Callable[..., Any]] = {}
+"""Play-time interceptors supplied by the families (the play core imports none of them):
+``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``breach`` (penalty
+cards: 50C, 50D1, 51A), ``face_down`` (41A: the wrong defender leads face down)."""
+
+POINTS = ("fifth_card", "out_of_turn", "breach", "face_down")
+
+
+def interceptor(point: str) -> Callable[[F], F]:
+    """Register the decorated function at ``point``; one supplier per point."""
+    def wrap(fn: F) -> F:
+        if point not in POINTS:
+            raise RuntimeError(f"no interception point {point!r} in the play core (points: {POINTS})")
+        if point in INTERCEPTORS:
+            raise RuntimeError(f"play-time interceptor {point!r} supplied twice")
+        INTERCEPTORS[point] = fn
+        return fn
+    return wrap
+
+
 def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     """A lead that breaks a lead restriction in force while the player could comply."""
-    from projections.obligations import active_restrictions
-
     trick = state.current_trick
     if trick is not None and not trick.complete:
         return None  # not a lead
@@ -116,8 +138,7 @@ def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
 def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
     seat, card = ev.seat, ev.card
     if ev.fifth_card and state.phase not in (AUCTION, ENDED):
-        from projections.outofturn import fifth_card  # 45E
-        fifth = fifth_card(state, seq, ev)
+        fifth = INTERCEPTORS["fifth_card"](state, seq, ev)  # 45E
         if fifth is not None:
             return fifth
         return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} added to a trick (fifth card)")
@@ -139,8 +160,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
     if state.claim is not None:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} played after a claim (68D)"), False
-    from projections.outofturn import intercept  # leads out of turn: 53 to 56
-    state, placed = intercept(state, seq, type_, seat, card, law)
+    state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed
     if seat is not state.turn:
@@ -149,8 +169,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
                             f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
     breach = restriction_breach(state, seat, card)
     if breach is None:
-        from projections.penalty import play_breach  # penalty cards: 50C, 50D1, 51A
-        breach = play_breach(state, seat, card)
+        breach = INTERCEPTORS["breach"](state, seat, card)  # penalty cards: 50C, 50D1, 51A
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach),))
     state = add_card(state, seq, seat, card, law)
@@ -158,11 +177,12 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     return state, True
 
 
-def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState:
+@handles(LeadFaceDown)
+def on_lead_face_down(state: TableState, step: Step[LeadFaceDown]) -> TableState:
+    seq, ev = step.seq, step.event
     if state.phase != OPENING_LEAD or state.face_down_lead is not None:
         return _unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
-    from projections.outofturn import face_down  # 41A: the wrong defender leads face down
-    returned = face_down(state, seq, ev)
+    returned = INTERCEPTORS["face_down"](state, seq, ev)  # 41A: the wrong defender leads face down
     if returned is not None:
         return returned
     if ev.seat is not state.turn or not state.holds(ev.seat, ev.card):
@@ -171,7 +191,9 @@ def on_lead_face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableSta
     return attrs.evolve(state, face_down_lead=FaceDownLead(ev.seat, ev.card, seq))
 
 
-def on_lead_faced(state: TableState, seq: int, ev: LeadFaced) -> TableState:
+@handles(LeadFaced)
+def on_lead_faced(state: TableState, step: Step[LeadFaced]) -> TableState:
+    seq, ev = step.seq, step.event
     lead = state.face_down_lead
     if lead is None:
         return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail="no face-down lead to face"))

@@ -10,12 +10,15 @@ import attrs
 
 from ledger import events as ev
 from ledger.scoring import duplicate_score
+from projections.fold import Step, handles
 from projections.state import ENDED, Irregularity, Result, TableState
 
 
-def on_result_reported(state: TableState, seq: int, event: ev.ResultReported) -> TableState:
+@handles(ev.ResultReported)
+def on_result_reported(state: TableState, step: Step[ev.ResultReported]) -> TableState:
     """The reported result becomes the table's (the board ends); on a table that
     already has calls, cards or a result it is kept as an unprocessed record."""
+    seq, event = step.seq, step.event
     if state.auction or state.tricks or state.result is not None:
         return state.add_irregularity(Irregularity(
             "unprocessed", seq, event.TYPE, detail="a result reported for a table that already "

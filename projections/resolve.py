@@ -87,7 +87,7 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
             if target is not None:
                 r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))
         if r.seq in findings:
-            r = attrs.evolve(r, event=attrs.evolve(r.event, **findings[r.seq]))
+            r = attrs.evolve(r, event=attrs.evolve(r.event, **findings[r.seq]))  # type: ignore[misc]  # events are attrs classes
         out.append((r, r.seq not in cancelled))
     return out
 

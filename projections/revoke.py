@@ -62,18 +62,11 @@ import attrs
 
 from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
+from projections import cards, play
 from projections.play import final_result
-from projections.state import ENDED, Irregularity, ProcedureFact, TableState
-
-RECORDED = (ev.AttentionDrawn, ev.DirectorCalled, ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation,
-            ev.RightsReserved, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded, ev.ClaimAgreed,
-            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled)
-"""Facts the revoke and dummy rules read, kept in ``state.procedure``."""
-
-REVIEW_PREFIXES = ("64C", "62D", "43B")
-"""Director reviews of this module, resolved by the director's ruling (an adjusted
-score, a ruling given) logged after them."""
-
+from projections.fold import Step, handles, option_effects
+from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
+from projections.state import ENDED, CardRecord, Irregularity, ProcedureFact, TableState
 
 @attrs.frozen
 class Revoke:
@@ -103,22 +96,9 @@ class Revoke:
 
 # -- the fold: procedure facts ------------------------------------------------------------
 
-def note(state: TableState, seq: int, event: ev.Event) -> TableState:
-    """One fold step's hook: record a procedure fact; when play has ended, the result
-    includes the tricks transferred (64A); revoke irregularities say their trick and
-    whether they are established."""
-    if isinstance(event, RECORDED):
-        state = attrs.evolve(state, procedure=state.procedure + (_fact(seq, event),))
-        if isinstance(event, (ev.AdjustedScoreAwarded, ev.RulingGiven)):
-            state = attrs.evolve(state, review=tuple(
-                attrs.evolve(r, resolved=True) if r.reason.startswith(REVIEW_PREFIXES) and r.seq < seq else r
-                for r in state.review))
-    if isinstance(event, ev.CardWithdrawn) and state.card_records and state.card_records[-1].seq == seq \
-            and _law_of(state.card_records[-1].law) == "62D1":  # the restored play answers the 62D1 question
-        about = state.card_records[-1].about
-        state = attrs.evolve(state, review=tuple(
-            attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
-            for r in state.review))
+def reread(state: TableState) -> TableState:
+    """After each fold step: revoke irregularities say their trick and whether they are
+    established; when play has ended, the result includes the tricks transferred (64A)."""
     if not any(i.kind == "revoke" for i in state.irregularities) and state.phase != ENDED:
         return state
     found = revokes(state)
@@ -141,24 +121,6 @@ def note(state: TableState, seq: int, event: ev.Event) -> TableState:
     return state
 
 
-def _fact(seq: int, event: ev.Event) -> ProcedureFact:
-    about = getattr(event, "about", None)
-    detail = "" if about is None or isinstance(about, int) else f"about {about}"
-    if isinstance(event, ev.DummyWarnedDeclarer):
-        about, detail = None, event.about
-    elif isinstance(event, ev.DummyViolation):
-        detail = event.kind
-    elif isinstance(event, ev.NextBoardStarted):
-        detail = str(event.side)
-    elif isinstance(event, ev.RightsReserved) and event.reason:
-        detail = event.reason
-    elif isinstance(event, ev.RulingGiven):
-        detail = " ".join(event.laws)
-    by = getattr(event, "by", None)
-    return ProcedureFact(seq, event.TYPE, by if isinstance(by, Seat) else None, getattr(event, "to", None),
-                         about if isinstance(about, int) else None, detail)
-
-
 def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
     if rv is None:
         return i
@@ -177,23 +139,20 @@ def _law_of(citation: str | None) -> str:
     return (citation or "").split(":", 1)[-1]
 
 
-_LAST: list = [None]
-"""A one-entry cache, ``(state, revokes)`` swapped in one assignment (threads may share it): the fold
-hook, the engine's rules and the document read the same state in turn."""
-
-
 def revokes(state: TableState) -> tuple[Revoke, ...]:
-    """Every revoke of the board, in the order played, read as the Laws read it now."""
-    cached = _LAST[0]
-    if cached is not None and cached[0] is state:
-        return cached[1]
+    """Every revoke of the board, in the order played, read as the Laws read it now
+    (memoised on the frozen state: the fold, the engine's rules and the document read
+    the same state in turn)."""
+    memo = state.memo
+    if "revokes" in memo:
+        return memo["revokes"]
     out: tuple[Revoke, ...] = ()
     if state.contract is not None and state.tricks:
         found = _detect(state)
         if found:
             found = [_discover(state, _establish(state, rv)) for rv in found]
             out = tuple(_rectify(state, found))
-    _LAST[0] = (state, out)
+    memo["revokes"] = out
     return out
 
 
@@ -227,9 +186,9 @@ def _detect(state: TableState) -> list[Revoke]:
         if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
                 or rec.card is None:
             continue
-        t = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
-        if t is not None and t.suit_led is not None:
-            out.append(Revoke(rec.about, rec.seat, rec.card, t.number, t.suit_led, rec.seat is dummy,
+        found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
+        if found is not None and found.suit_led is not None:
+            out.append(Revoke(rec.about, rec.seat, rec.card, found.number, found.suit_led, rec.seat is dummy,
                               corrected=rec.seq))
     return sorted(out, key=lambda r: r.seq)
 
@@ -262,7 +221,8 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
     for f in _facts(state, "RevokeInquiry"):
         if not rv.seq < f.seq < end or f.to is not rv.seat or f.by is None:
             continue
-        if state.edition == "1997" and f.by is rv.seat.partner and rv.seat.side is not state.contract.side:
+        if state.edition == "1997" and f.by is rv.seat.partner and state.contract is not None \
+                and rv.seat.side is not state.contract.side:
             candidates.append((f.seq, "63B"))  # a defender asked his partner: established (1997 63B)
         elif f.by is state.dummy and rv.seat is state.declarer and _violation(state, f.seq) is not None \
                 and _first_inquiry(state, rv, f):
@@ -558,14 +518,19 @@ def procedure_document(state: TableState) -> list[dict[str, Any]]:
              "about": f.about, "detail": f.detail or None} for f in state.procedure]
 
 
-def on_card_withdrawn(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState:
+@handles(ev.CardWithdrawn)
+def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableState:
     """62D1: the revoke card of trick 12 replaced after the revoke was established (trick 13 begun),
-    before the hands went back in the board: tricks 12 and 13 are restored. Otherwise Law 47
-    (``projections.cards``)."""
-    from projections import cards
-
+    before the hands went back in the board: tricks 12 and 13 are restored (and the 62D1 question
+    answered). Otherwise Law 47 (``projections.cards``)."""
+    seq, event = step.seq, step.event
     restored = _trick12_restored(state, seq, event)
-    return restored if restored is not None else cards.on_card_withdrawn(state, seq, event)
+    if restored is None:
+        return cards.on_card_withdrawn(state, seq, event)
+    about = restored.card_records[-1].about
+    return attrs.evolve(restored, review=tuple(
+        attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
+        for r in restored.review))
 
 
 def restores_trick12(state: TableState, event: ev.CardWithdrawn):
@@ -589,9 +554,6 @@ def restores_trick12(state: TableState, event: ev.CardWithdrawn):
 
 
 def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState | None:
-    from projections import cards, play
-    from projections.state import CardRecord
-
     p = restores_trick12(state, event)
     if p is None:
         return None
@@ -599,30 +561,25 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
     words = "returned: the play of tricks 12 and 13 is restored after the revoke on trick 12"
     hands = state.hands
     for q in state.tricks[12].cards:
-        hands = cards._with_card_back(hands, q.seat, q.card)
-        state = cards._not_made(state, q.seq, q.seat, str(q.card), words, law)
+        hands = cards.with_card_back(hands, q.seat, q.card)
+        state = cards.not_made(state, q.seq, q.seat, str(q.card), words, law)
     state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase="play", result=None)
-    state = cards._not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
-    state, _ = cards._replace_card(state, 11, event.seat, event.replacement, seq,
+    state = cards.not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
+    assert event.replacement is not None  # restores_trick12 found one
+    state, _ = cards.replace_card(state, 11, event.seat, event.replacement, seq,
                                    play.play_law(state, event.seat))
-    return cards._record(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
+    return cards.record_card(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
                                            detail="revoke on trick 12 corrected, tricks 12 and 13 restored",
                                            about=p.seq, other=event.replacement))
 
 
-def _recorded_only(state: TableState, seq: int, event: ev.Event) -> TableState:
-    return state  # note() keeps it in state.procedure
+handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)(recorded_only)
 
 
-HANDLERS = {
-    ev.RevokeInquiry: _recorded_only,
-    ev.DummyWarnedDeclarer: _recorded_only,
-    ev.DummyViolation: _recorded_only,
-    ev.RevokeEstablished: _recorded_only,  # derived: projections.revoke.revokes
-    ev.TricksTransferred: _recorded_only,  # derived: the result includes the transfer (note)
-    ev.CardWithdrawn: on_card_withdrawn,  # 62D1 on trick 12, else projections.cards (47)
-}
-"""Fold handlers for the facts and rectifications that only this module reads."""
+@handles(ev.RevokeEstablished, ev.TricksTransferred)
+def on_revoke_rectification(state: TableState, step: Step) -> TableState:
+    """Derived: :func:`revokes` reads establishment and transfers from the facts (:func:`reread`)."""
+    return state
 
 
 def on_dummy_lead_choice(state: TableState, choice) -> TableState:
@@ -636,17 +593,17 @@ def on_withdrawal_choice(state: TableState, choice) -> TableState:
     """62C1: a non-offender takes back the card he played after the revoke card, now corrected."""
     if choice.option != "withdraw_card" or not state.tricks:
         return state
-    from projections.cards import _remove_card  # the same move as a legal withdrawal (47)
-
-    from projections.cards import _not_made
 
     index = len(state.tricks) - 1
     p = state.tricks[index].card_of(choice.seat)
     if p is None:
         return state
-    state = _not_made(state, p.seq, choice.seat, str(p.card),
+    state = cards.not_made(state, p.seq, choice.seat, str(p.card),
                       "taken back after the revoke card before it was corrected", choice.law)
-    return _remove_card(state, index, choice.seat)
+    return cards.remove_card(state, index, choice.seat)  # the same move as a legal withdrawal (47)
 
 
 OPTION_EFFECTS["62C1"] = on_withdrawal_choice
+
+
+option_effects(OPTION_EFFECTS, __name__)

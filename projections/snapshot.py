@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
 import attrs
 
@@ -19,6 +20,9 @@ from ledger.events import BoardOpened
 from projections.state import TableState
 
 VERSION = 8
+"""Bump on any change of the state's shape or of the fold's output; the golden
+digests of every scenario file's fold (``golden.json`` beside this module,
+checked by tests/test_golden.py) are kept for this version."""
 
 _conv = cattrs.Converter()
 for _cls in (Card, Call, Deal):
@@ -29,6 +33,9 @@ for _enum in (Seat, Strain, Risk, Suit, Side):
 _conv.register_structure_hook_func(lambda t: t is object, lambda v, _: v)  # finding values: plain JSON
 _conv.register_unstructure_hook(BoardOpened, lambda b: b.to_data())
 _conv.register_structure_hook(BoardOpened, lambda d, _: BoardOpened.from_data(d))
+
+
+_conv.register_unstructure_hook(TableState, make_dict_unstructure_fn(TableState, _conv, memo=override(omit=True)))
 
 
 def dump(state: TableState) -> dict[str, Any]:

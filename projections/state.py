@@ -3,12 +3,15 @@ only with ``attrs.evolve`` by the fold (``projections.table.evolve``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, Suit, sort_cards
 from ledger.events import BoardOpened
+from projections.vocab import CallRuling, CardRuling, OutOfTurnKind, Phase
 
-AUCTION, OPENING_LEAD, PLAY, ENDED = "auction", "opening_lead", "play", "ended"
+AUCTION, OPENING_LEAD, PLAY, ENDED = Phase.AUCTION, Phase.OPENING_LEAD, Phase.PLAY, Phase.ENDED
 
 
 def cite(edition: str, law: str) -> str:
@@ -224,7 +227,7 @@ class TableState:
     board: BoardOpened
     hands: tuple[tuple[Card, ...], ...]
     """Cards not yet played, per seat in N E S W order, display-sorted."""
-    phase: str = AUCTION
+    phase: Phase = attrs.field(default=Phase.AUCTION, converter=Phase)
     auction: tuple[AuctionCall, ...] = ()
     contract: Contract | None = None
     tricks: tuple[Trick, ...] = ()
@@ -264,7 +267,7 @@ class TableState:
     appeals: tuple["Appeal", ...] = ()
     """Appeals lodged (AppealLodged) and how the committee decided (AppealDecided)."""
     board_facts: tuple["BoardFact", ...] = ()
-    """Irregular boards and information (Laws 13 to 16): projections.boards."""
+    """Irregular boards and information (Laws 13 to 16): ledger.laws.boards."""
     result_cancelled: int | None = None
     """Seq of the fact that cancelled the table's result (13, 15B, ResultCancelled)."""
     out_of_turn: tuple["OutOfTurn", ...] = ()
@@ -277,6 +280,9 @@ class TableState:
     """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): projections.revoke."""
     voided: tuple["Voided", ...] = ()
     """Entries voided as entry errors (EntryVoided): the fold skipped them (projections.resolve)."""
+    memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    """Values derived from this (frozen) state, computed once where first read: not part of
+    the state (not compared, not in the snapshot, fresh on every evolve)."""
 
     @property
     def edition(self) -> str:
@@ -367,7 +373,7 @@ class CallRecord:
     seq: int
     seat: Seat
     call: Call
-    ruling: str
+    ruling: CallRuling = attrs.field(converter=CallRuling)
     replaces: int | None = None  # seq of the call replaced (CallReplaced)
     position: int | None = None  # index in the auction of the call replaced
     first_call: Call | None = None
@@ -403,7 +409,7 @@ class CardRecord:
     type: str
     seat: Seat
     card: Card | None
-    ruling: str
+    ruling: CardRuling = attrs.field(converter=CardRuling)
     law: str | None = None
     detail: str = ""
     about: int | None = None
@@ -494,7 +500,7 @@ class OutOfTurn:
     seq: int
     seat: Seat
     card: Card
-    kind: str
+    kind: OutOfTurnKind = attrs.field(converter=OutOfTurnKind)
     correct: Seat
     status: str = "pending"
     how: str = ""

@@ -1,44 +1,76 @@
 """The Laws the ruling engine applies, one module per family.
 
-Each module exposes rule functions ``rule(state) -> list[Prescription]``: they
-read the folded table state and return the events the Laws prescribe that are
-not yet in the stream (so the same stream always yields the same
-rectifications, never twice). Edition differences sit side by side in each
-module, looked up by ``state.edition``. :data:`RULES` is the engine's list, in
-the order the engine consults them.
+Each family module exposes rule functions ``rule(state) -> list[Prescription]``:
+they read the folded table state and return the events the Laws prescribe
+(the engine emits those not yet in the stream, so the same stream always
+yields the same rectifications, never twice). Edition differences sit side by
+side in each module, looked up by ``state.edition``.
+
+:data:`FAMILIES` registers every family once, in precedence order: the engine
+consults their rules in that order (:data:`RULES`), and :func:`find_law`
+answers which family rules on a Law (``find_law("64A2")`` is the revokes
+family). A family names the Laws it rules on and the projection module that
+reads its facts in the fold (``reads``).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import re
 
 import attrs
 
-from ledger.events import Event
+from ledger.laws import boards, calls, cards, claims, leads, penalty, results, revokes
+from ledger.laws.base import Prescription, Rule
+
+__all__ = ["FAMILIES", "RULES", "Family", "Prescription", "Rule", "find_law"]
 
 
 @attrs.frozen
-class Prescription:
-    """An event the Laws prescribe, with the facts it rests on and its Law."""
+class Family:
+    """One Law family: its name, the Laws it rules on (numbers, or numbers with a
+    section: ``"64"``, ``"46B"``), its rules in engine order, and the projection
+    module that reads its facts in the fold."""
 
-    event: Event
-    causes: tuple[int, ...]
-    law: str | None
-
-
-Rule = Callable[..., list[Prescription]]
-
-
-def _rules() -> list[Rule]:
-    from ledger.laws import boards, calls, cards, claims, results, revokes
-    from ledger.laws import leads, penalty  # leads out of turn (41A, 45E, 53-56), penalty cards (49-51)
-
-    return [calls.change_of_call, calls.lead_restrictions, calls.lead_breaches,
-            cards.card_rulings,
-            leads.leads_out_of_turn, penalty.penalty_cards,
-            claims.disputed_claim, revokes.revoke_rulings, revokes.dummy_rulings,
-            results.record_result,
-            boards.irregular_boards]
+    name: str
+    laws: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    reads: str
 
 
-RULES: list[Rule] = _rules()
+FAMILIES: tuple[Family, ...] = (
+    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "28", "29", "30", "31", "32",
+                     "33", "34", "35", "36", "37", "38", "39", "40", "57.3", "57.4"),
+           (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
+    Family("cards", ("45", "46", "47", "48", "49"), (cards.card_rulings,), "projections.cards"),
+    Family("leads out of turn", ("41", "53", "54", "55", "56"), (leads.leads_out_of_turn,),
+           "projections.outofturn"),
+    Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
+    Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
+    Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),
+           (revokes.revoke_rulings, revokes.dummy_rulings), "projections.revoke"),
+    Family("results", ("77",), (results.record_result,), "projections.play"),
+    Family("irregular boards", boards.LAWS, (boards.irregular_boards,), "ledger.laws.boards"),
+    Family("scores and appeals", ("12", "82", "90", "92", "93"), (), "projections.adjusted"),
+)
+"""Every Law family, once, in precedence order."""
+
+RULES: list[Rule] = [rule for family in FAMILIES for rule in family.rules]
+"""The engine's rules, in the order the engine consults them."""
+
+_CITATION = re.compile(r"^(?:(?:1997|2017|FFB):)?(\d+(?:\.\d+)?)([A-Za-z0-9]*)$")
+
+
+def find_law(law: str) -> Family | None:
+    """The family that rules on ``law`` (``"64A2"``, ``"2017:46B3b"``): the one
+    naming the longest prefix of it; None when no family rules on it."""
+    m = _CITATION.match(law.strip())
+    if m is None:
+        raise ValueError(f"not a Law: {law!r} (expected e.g. '64A2' or '2017:64A2')")
+    number, rest = m.groups()
+    best: tuple[int, Family] | None = None
+    for family in FAMILIES:
+        for name in family.laws:
+            if name == number or (name.startswith(number) and (number + rest).startswith(name)):
+                if best is None or len(name) > best[0]:
+                    best = (len(name), family)
+    return None if best is None else best[1]

@@ -20,10 +20,55 @@ from __future__ import annotations
 from ledger.bridge import SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
                            OptionsOffered, PartnerMustPass, ScoreCapped)
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
+from projections.state import CallRecord
 
 _FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",
              "first_call_kept", "other_call")
+
+
+RULING_WORDS: dict[str, str] = {
+    "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
+                             "until the caller's partner calls)",
+    "unintended_corrected": "unintended {first} replaced by {call}: {call} stands, no rectification",
+    "mi_change": "{first} changed to {call} after the correction of misinformation: no rectification",
+    "permitted_change": "{first} changed to {call} without rectification ({detail})",
+    "too_late": "change of {first} to {call} refused: partner has called since, {first} stands; "
+                "the director rules",
+    "undecided": "{call} waits for the director: {detail}",
+    "change_of_mind": "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
+    "substitute_accepted": "{call} accepted in place of {first}",
+    "substitute_cancelled": "{call} not accepted: cancelled, {first} stands",
+    "lho_called": "{call} cancelled, the left-hand opponent had already called: {first} stands",
+    "substitute_rejected": "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
+    "first_call_kept": "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
+    "other_call": "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
+                  "average minus",
+    "obliged_to_pass": "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
+                       "pass to the end of the auction",
+    "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
+    "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
+    "withdrawn": "{call}: {detail}",
+    "irregular": "{call} in place of {first} is itself irregular: {detail}",
+    # 2017 Law 27, an insufficient bid
+    "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
+    "ib_accepted": "insufficient {call} accepted ({detail}): it stands as a legal bid",
+    "ib_refused": "insufficient {call} not accepted: {seat} must replace it by a legal call",
+    "ib_b3_pending": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {seat} "
+                     "must make a legal call, {partner} must pass whenever it is his turn",
+    "ib_b1a": "insufficient {call} not accepted and corrected by the lowest sufficient bid in the same "
+              "denomination: no further rectification (the director reviews at the end)",
+    "ib_b1b": "insufficient {call} not accepted and corrected by a comparable call: no further rectification "
+              "(the director reviews at the end)",
+    "ib_b2": "insufficient {call} not accepted and corrected by a call that is not comparable: {partner} must "
+             "pass whenever it is his turn; lead restrictions may follow",
+    "ib_b3": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {partner} must "
+             "pass whenever it is his turn; lead restrictions may follow",
+    "ib_correction": "{call} replaces the insufficient {first}: {detail}",
+    "ib_cancelled_double": "{call} in place of the insufficient {first}: {detail}",
+}
+"""How each ruling on a call (``CallRuling``, the document's ``call_rulings``) reads for people
+(``ledger.render``); ``made`` and ``not_made`` are not rulings shown there."""
 
 
 def _irregular(kind: str, rec, law: str) -> Prescription:
@@ -141,7 +186,7 @@ def _law_37(state, rec) -> list[Prescription]:
 
 # -- Law 26: lead restrictions after a withdrawn call ------------------------
 
-def withdrawn_calls(state) -> list[tuple[object, Call]]:
+def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
     """(record, call withdrawn) for each withdrawn call Law 26 reaches: a call
     withdrawn for which the offender chose a different final call at that turn.
 
@@ -151,7 +196,7 @@ def withdrawn_calls(state) -> list[tuple[object, Call]]:
     and the substitute when another call is made (25B2b2), each unless it is
     the final call of that turn, a call cancelled under Law 37. (1997 25B1 is
     "without penalty"; 25A and 21B changes carry no lead restriction.)"""
-    out: list[tuple[object, Call]] = []
+    out: list[tuple[CallRecord, Call]] = []
     for rec in state.calls:
         if rec.ruling == "obliged_to_pass":
             out.append((rec, rec.call))

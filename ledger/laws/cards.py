@@ -21,7 +21,7 @@ The Laws never make declarer's or dummy's cards penalty cards (48A).
 from __future__ import annotations
 
 from ledger.events import CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 from projections.cards import law_of
 
 _EXPOSED_BY = ("dropped", "named")

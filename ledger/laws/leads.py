@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ledger.events import (CardReturned, DeclarerChanged, DirectorReviewRequired, IrregularityRecorded,
                            OptionsOffered)
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 
 OPENING = ("accept_declare", "accept_become_dummy", "refuse")
 DURING_PLAY = ("accept", "refuse")

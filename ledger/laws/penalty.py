@@ -24,9 +24,9 @@ import json
 from ledger.bridge import Card
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 from projections.outofturn import pending as pending_lead
-from projections.penalty import (LEAD_OPTIONS, PICKUP_OPTIONS, History, _trick_of_choice, history, law_of,
+from projections.penalty import (LEAD_OPTIONS, PICKUP_OPTIONS, History, trick_of_choice, history, law_of,
                                  lead_seq, occasion_leader, playable_majors)
 from projections.state import ENDED, OPENING_LEAD, PLAY
 
@@ -110,7 +110,7 @@ def _majors_at(state, hist: list[History], number: int) -> list[History]:
 
 
 def _lead_offers(state, hist: list[History]) -> list[Prescription]:
-    out = []
+    out: list[Prescription] = []
     if state.phase == ENDED and not state.tricks:
         return out
     last = len(state.tricks) + (1 if _leading_now(state) else 0)
@@ -133,7 +133,7 @@ def _lead_restrictions(state) -> list[Prescription]:
     for c in state.choices:
         if law_of(c.law) != "50D2" or c.option not in PICKUP_OPTIONS or c.suit is None:
             continue
-        leader = occasion_leader(state, _trick_of_choice(state, c.seq))
+        leader = occasion_leader(state, trick_of_choice(state, c.seq))
         if leader is None:
             continue
         mode, lasts = ("must", "next_lead") if c.option == "require_suit" else ("must_not", "while_on_lead")

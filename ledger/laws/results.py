@@ -4,7 +4,7 @@ for both sides, Law 22A / 77)."""
 from __future__ import annotations
 
 from ledger.events import ResultRecorded
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 
 
 def record_result(state) -> list[Prescription]:

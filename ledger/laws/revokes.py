@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
-from ledger.laws import Prescription
+from ledger.laws.base import Prescription
 from projections.revoke import revokes
 from projections.state import ENDED
 
@@ -33,12 +33,12 @@ def revoke_rulings(state) -> list[Prescription]:
     found = revokes(state)
     out: list[Prescription] = []
     due = {"declarer": 0, "defenders": 0}
-    laws: dict[str, str] = {}
+    laws: dict[str, str | None] = {}
     causes: dict[str, list[int]] = {"declarer": [], "defenders": []}
     for rv in found:
         out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(rv.seat), about=rv.seq),
                                 (rv.seq,), state.cite("61A")))
-        if rv.is_established:
+        if rv.established is not None:
             out.append(Prescription(RevokeEstablished(seat=rv.seat, trick=rv.trick),
                                     (rv.seq, rv.established), rv.established_law))
         if rv.corrected is not None and rv.exempt != state.cite("62D1"):
