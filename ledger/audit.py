@@ -270,8 +270,9 @@ def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int |
 
 
 def _order(p: IntegrityError) -> tuple[str, int, int]:
-    return (p.stream or "", p.seq if _is_int(p.seq) else 0,
-            p.position if _is_int(p.position) else 0)
+    seq = p.seq if isinstance(p.seq, int) and _is_int(p.seq) else 0
+    position = p.position if isinstance(p.position, int) and _is_int(p.position) else 0
+    return (p.stream or "", seq, position)
 
 
 def _is_int(value: object) -> bool:

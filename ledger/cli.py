@@ -94,7 +94,7 @@ def init(ctx: click.Context) -> None:
     from ledger.store.migrate import current, upgrade
 
     upgrade(ctx.obj["db"])
-    click.echo(f"schema at revision {current(ctx.obj['db'])} ({_safe_url(ctx.obj['db'])})")
+    click.echo(f"schema at revision {current(ctx.obj['db'])} ({safe_url(ctx.obj['db'])})")
 
 
 @cli.command()
@@ -328,7 +328,7 @@ def demo(ctx: click.Context) -> None:
             facts = parse_jsonl((examples / name).read_text(encoding="utf-8"))
             result = ledger.append(stream, facts)
             what = "already in the ledger" if result.replayed else f"{len(result.stored)} events appended"
-            console.rule(f"{stream}: {what} ({_safe_url(ctx.obj['db'])})")
+            console.rule(f"{stream}: {what} ({safe_url(ctx.obj['db'])})")
             _print_state(ledger.state(stream), as_json=False)
     console.print("Next: python cli.py log demo/club/b5   |   python cli.py casefile demo/club/b5 -o case.html   |   python cli.py verify")
 
@@ -423,7 +423,7 @@ def check_proof_cmd(ctx: click.Context, casefile_path: str, digest_text: str) ->
                    "the digest was taken")
 
 
-def _safe_url(url: str) -> str:
+def safe_url(url: str) -> str:
     """The URL without a password."""
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)

@@ -574,7 +574,7 @@ def _check_travellers(ledger: Ledger, report: ImportReport, records: Sequence[Ga
                 shared = 1 + sum(1 for p in pcts if p > (mine.get("pct") or 0))
                 if rank.isdigit() and int(rank) not in (shared, mine["rank"]):
                     diffs.append(f"rank file {rank}, ledger {shared}")
-                pct = pbn_tables._number(row, "TotalPercentage")
+                pct = pbn_tables.number_cell(row, "TotalPercentage")
                 if pct is not None and not _close(pct, mine.get("pct"), 0.5):
                     diffs.append(f"percentage file {pct:g}, ledger {mine.get('pct')}")
             if diffs:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -1070,7 +1070,7 @@ def render_standings(doc: Mapping[str, Any]) -> list[RenderableType]:
     return out
 
 
-def render_open(items: list[Mapping[str, Any]], title: str = "Waiting for the director") -> RenderableType:
+def render_open(items: Sequence[Mapping[str, Any]], title: str = "Waiting for the director") -> RenderableType:
     """The open rulings (``cli.py open``): one row per thing waiting, longest wait first."""
     if not items:
         return Text(f"{title}: nothing.")

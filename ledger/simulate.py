@@ -78,7 +78,7 @@ def random_auction(rng: random.Random, dealer: Seat, pass_out: float = 0.05) -> 
         seat = seat.next()
 
 
-def _winner(cards: list[tuple[Seat, str]], trump: str | None) -> Seat:
+def winning_seat(cards: list[tuple[Seat, str]], trump: str | None) -> Seat:
     led = cards[0][1][0]
 
     def key(item: tuple[Seat, str]) -> tuple[int, int]:
@@ -127,7 +127,7 @@ def random_board(rng: random.Random, *, tournament: str = "bench", board: int = 
             hand.remove(card)
             trick.append((seat, card))
             facts.append({"type": "CardPlayed", "seat": str(seat), "card": card})
-        leader = _winner(trick, trump)
+        leader = winning_seat(trick, trump)
         won += leader.side is declarer.side
     score = duplicate_score(level, strain, risk, vul.is_vulnerable(declarer.side), won)
     score_ns = score if declarer.side.value == "NS" else -score

@@ -33,7 +33,8 @@ def on_result_reported(state: TableState, step: Step[ev.ResultReported]) -> Tabl
         level, strain = int(event.contract[0]), event.contract[1:]
         risk = event.risk or ""
         side = event.declarer.side
-        vulnerable = state.board.vulnerability.is_vulnerable(side)
+        vulnerability = state.board.vulnerability
+        vulnerable = vulnerability is not None and vulnerability.is_vulnerable(side)
         score = duplicate_score(level, strain, risk, vulnerable, event.tricks)
         score_ns = score if side.value == "NS" else -score
         result = Result(event.contract, event.declarer, risk, event.tricks, score_ns,

@@ -22,7 +22,8 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from projections import adjusted, calls, cards, outofturn, penalty, play, procedure, reported, revoke
+from projections import adjusted, calls, cards, outofturn, penalty, play, procedure, revoke
+from projections import reported  # noqa: F401  (registers the ResultReported handler)
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,

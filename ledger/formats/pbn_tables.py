@@ -82,7 +82,7 @@ def _value(row: dict[str, str], *names: str) -> str | None:
     return None
 
 
-def _number(row: dict[str, str], name: str) -> float | None:
+def number_cell(row: dict[str, str], name: str) -> float | None:
     value = _value(row, name)
     if value is None:
         return None
@@ -159,13 +159,13 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
             if lead is not None:
                 fact["lead"] = lead
             facts.append(fact)
-            ns_score, ew_score = _number(row, "Score_NS"), _number(row, "Score_EW")
+            ns_score, ew_score = number_cell(row, "Score_NS"), number_cell(row, "Score_EW")
             score = ns_score if ns_score is not None else (-ew_score if ew_score is not None else None)
             stated = {"contract": f"{level}{strain}", "risk": risk, "declarer": declarer,
                       "tricks": tricks, "score_ns": None if score is None else int(score)}
         scored = {key: value for key, column in (("mp_ns", "MP_NS"), ("mp_ew", "MP_EW"),
                                                  ("pct_ns", "Percentage_NS"),
                                                  ("pct_ew", "Percentage_EW"))
-                  if (value := _number(row, column)) is not None}
+                  if (value := number_cell(row, column)) is not None}
         out.append(TravellerRow(number, table, facts, stated, scored))
     return out

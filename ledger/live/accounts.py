@@ -89,9 +89,11 @@ def add_user(engine: Engine, name: str, role: str, password: str) -> User:
     with engine.begin() as conn:
         if conn.execute(sa.select(live_users.c.id).where(live_users.c.name == name)).first():
             raise BadInput("a user with that name exists", field="NAME", value=name)
-        new_id = conn.execute(live_users.insert().values(
+        key = conn.execute(live_users.insert().values(
             name=name, role=role, password_hash=_hasher.hash(password), created_at=stamp(),
-        )).inserted_primary_key[0]
+        )).inserted_primary_key
+        assert key is not None  # an INSERT of one row always has its key
+        new_id = key[0]
     return User(int(new_id), name, role)
 
 

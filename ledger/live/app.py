@@ -21,11 +21,10 @@ line, field and value; 403 role or scope; 404 unknown stream; 409 stale
 
 from __future__ import annotations
 
-import asyncio
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping
+from typing import Any, AsyncIterator, Mapping
 from urllib.parse import parse_qs, quote
 
 import attrs
@@ -563,7 +562,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             chosen = next((s for s in sessions if s.id == session_id), None)
         if chosen is None:
             open_ones = [s for s in sessions if s.closed_at is None]
-            chosen = (open_ones or sessions or [None])[-1]
+            pool = open_ones or sessions
+            chosen = pool[-1] if pool else None
         rows = views.console_rows(ledger, chosen) if chosen else []
         results = views.session_results(ledger, chosen) if chosen else None
         return {"who": who, "csrf": who.csrf, "sessions": sessions, "session": chosen, "rows": rows,
@@ -608,7 +608,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         for s in list_sessions(engine):
             for stream in ledger.store.streams(prefix=s.prefix):
                 doc = views.head_document(ledger, stream)
-                for a in (doc or {}).get("appeals") or []:
+                if doc is None:
+                    continue
+                for a in doc.get("appeals") or []:
                     appeals.append({**a, "stream": stream, "board": doc["board"]["number"]})
         page = env.get_template("committee.html").render(who=who, csrf=who.csrf, appeals=appeals,
                                                          title="Appeals committee")

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from ledger.bridge import SEATS, Deal, dealer_for
-from ledger.simulate import _winner, random_auction
+from ledger.simulate import random_auction, winning_seat
+from ledger.store.sql import SqlEventStore
 
 MAX_TERMINALS = 300
 MAX_SECONDS = 120.0
@@ -62,7 +63,7 @@ def board_facts(deal_text: str, board: int, rng: random.Random) -> list[dict[str
             hand.remove(card)
             trick.append((seat, card))
             facts.append({"type": "CardPlayed", "seat": str(seat), "card": card})
-        leader = _winner(trick, trump)
+        leader = winning_seat(trick, trump)
     return facts
 
 
@@ -190,7 +191,9 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
         bases = [p.base for p in procs]
 
         def enrol(k: int, name: str) -> tuple[dict[int, str], dict[int, str], dict[int, tuple[str, int]]]:
-            engine = ledger.store.engine
+            store = ledger.store
+            assert isinstance(store, SqlEventStore)  # the bench runs on the SQL store
+            engine = store.engine
             session = open_session(engine, tournament=f"bench-{run}", name=name, tables=max(k, 2),
                                    boards_per_round=1, rounds=1, seed=seed)
             tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, k + 1)}

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ledger.cli import _open, _safe_url, cli
+from ledger.cli import _open, safe_url, cli
 from ledger.errors import BadInput
 
 
@@ -104,7 +104,7 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
         return
     click.echo(f"session {sess.tournament}/{sess.name} opened (id {sess.id}): {sess.tables} tables, "
                f"{sess.rounds} rounds of {sess.boards_per_round} boards, {sess.kind} movement, "
-               f"{sess.laws} Laws, {sess.scoring} ({_safe_url(ctx.obj['db'])})")
+               f"{sess.laws} Laws, {sess.scoring} ({safe_url(ctx.obj['db'])})")
     click.echo("Open each URL on its table's device (keep them private: a URL is the table's key):")
     _print_table_urls(sess, tokens, base_url, qr)
 
@@ -208,7 +208,7 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
 
     upgrade(ctx.obj["db"])
     app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
-    click.echo(f"serving {_safe_url(ctx.obj['db'])} on http://{host}:{port} "
+    click.echo(f"serving {safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

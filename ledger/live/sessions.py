@@ -217,11 +217,13 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
                 live_sessions.c.tournament == tournament, live_sessions.c.name == name)).first():
             raise BadInput("a session of that name is already open in this tournament",
                            field="NAME", value=name)
-        new_id = conn.execute(live_sessions.insert().values(
+        key = conn.execute(live_sessions.insert().values(
             tournament=tournament, name=name, tables=tables, rounds=len(rounds_list),
             boards_per_round=boards_per_round, movement=json.dumps({"kind": movement, "rounds": doc}),
             laws=laws, scoring=scoring, deals=json.dumps({str(k): v for k, v in deals.items()}),
-            opened_at=stamp(), opened_by=opened_by)).inserted_primary_key[0]
+            opened_at=stamp(), opened_by=opened_by)).inserted_primary_key
+        assert key is not None  # an INSERT of one row always has its key
+        new_id = key[0]
     session = get_session(engine, int(new_id))
     assert session is not None
     return session

@@ -272,9 +272,9 @@ def _tree_nodes(conn: Connection, keys: Sequence[tuple[int, int]]) -> dict[tuple
                             .where(merkle_leaves.c.leaf_index.in_(leaves)))
         found.update({(0, int(i)): bytes.fromhex(h) for i, h in rows})
     if uppers:
-        rows = conn.execute(sa.select(merkle_nodes.c.level, merkle_nodes.c.node_index, merkle_nodes.c.hash)
-                            .where(sa.tuple_(merkle_nodes.c.level, merkle_nodes.c.node_index).in_(uppers)))
-        found.update({(int(level), int(i)): bytes.fromhex(h) for level, i, h in rows})
+        node_rows = conn.execute(sa.select(merkle_nodes.c.level, merkle_nodes.c.node_index, merkle_nodes.c.hash)
+                                 .where(sa.tuple_(merkle_nodes.c.level, merkle_nodes.c.node_index).in_(uppers)))
+        found.update({(int(level), int(i)): bytes.fromhex(h) for level, i, h in node_rows})
     return found
 
 
