@@ -349,3 +349,15 @@ def test_a_reported_result_is_refused_on_a_table_with_a_result_or_without_its_tr
             opened, {"type": "ResultReported", "contract": "4S", "declarer": "N",
                      "actor": director}])
     assert "club-traveller/t9/b3" not in ledger.store.streams(prefix="club-traveller/")
+
+
+def test_a_complete_play_without_auction_or_result_reports_the_tricks_as_played(ledger):
+    from ledger.records import import_text
+    text = (DATA / "shifted-auction.pbn").read_text()
+    last = text[text.rindex('[Event "Shifted"]'):]
+    last = last.replace('[Result "9"]\n', "").replace('[Auction "N"]\n1NT 2H X 3D\nPass Pass Pass\n', "")
+    report = import_text(ledger, last, "pbn")
+    assert report.ok and report.agreed == 1
+    reported = [e.data for e in ledger.events("shifted/t4/b1") if e.type == "ResultReported"]
+    assert reported == [{"contract": "3D", "declarer": "W", "risk": "", "tricks": 9, "lead": "C3",
+                         "text": "the record's Play section is not logged: it has no auction"}]
