@@ -27,17 +27,20 @@ EXIT_SOME_RECORDS_FAILED = 2
               help="pbn or lin (default: from the file name).")
 @click.option("--tournament", default=None,
               help="Tournament name (default: the file's Event / vg, else the file name).")
+@click.option("--tables", default=None,
+              help="A hand record (deals only): give each board to these tables, e.g. 1-6,8.")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
 @click.pass_context
 def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str | None,
-               as_json: bool) -> None:
+               tables: str | None, as_json: bool) -> None:
     """Import the game records of FILE (PBN 2.1 or BBO LIN): one stream per record."""
-    from ledger.records import detect_format
+    from ledger.records import detect_format, parse_tables
 
     fmt = detect_format(file, fmt)
+    table_list = parse_tables(tables) if tables is not None else None
     data = _read_bytes(file)
     with _open(ctx, create=True) as ledger:
-        report = _run_import(ledger, data, fmt, tournament, Path(file).stem)
+        report = _run_import(ledger, data, fmt, tournament, Path(file).stem, table_list)
     if as_json:
         click.echo(json.dumps({
             "tournament": report.tournament, "format": report.format, "records": report.records,
@@ -81,11 +84,13 @@ def _read_bytes(path: str) -> bytes:
         raise BadInput(f"cannot read the file: {exc.strerror}", field="FILE", value=path) from None
 
 
-def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_name: str):
+def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_name: str,
+                tables: list[str] | None = None):
     from ledger.records import import_data
 
     if not sys.stderr.isatty():
-        return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name)
+        return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name,
+                           tables=tables)
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
@@ -99,7 +104,7 @@ def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_n
             progress.update(task, completed=done, total=total)
 
         return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name,
-                           progress=advance)
+                           progress=advance, tables=tables)
 
 
 @cli.command("export")

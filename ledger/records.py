@@ -224,8 +224,49 @@ def _with_match(record: pbn_format.PbnRecord, opened: dict[str, Any]) -> dict[st
     return {**opened, "match": " v ".join(sorted(teams))}
 
 
+def parse_tables(spec: str) -> list[str]:
+    """``"1-6,8"`` -> ``["1", ..., "6", "8"]`` (the tables that play a session's boards)."""
+    tables: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", part)
+        if m and int(m.group(1)) <= int(m.group(2)):
+            tables += [str(n) for n in range(int(m.group(1)), int(m.group(2)) + 1)]
+        elif part.isdigit():
+            tables.append(str(int(part)))
+        else:
+            raise BadInput("tables are numbers and ranges, like 1-6,8", field="--tables",
+                           value=spec)
+    if not tables or len(set(tables)) != len(tables):
+        raise BadInput("tables are numbers and ranges, each table once, like 1-6,8",
+                       field="--tables", value=spec)
+    return tables
+
+
+#: Tags of a record that say what happened at a table (a hand record has none).
+PLAYED_TAGS = ("Auction", "Play", "Contract", "Result", "Declarer", "Score", "ScoreTable")
+
+
+def _hand_records(records: list[GameRecord], pbn_records: Sequence[pbn_format.PbnRecord],
+                  tables: Sequence[str]) -> list[GameRecord]:
+    """A hand-record file (deals only): each board's deal to every table of ``tables``."""
+    for record in pbn_records:
+        played = next((t for t in PLAYED_TAGS if record.tags.get(t, "").strip() not in ("", "?")
+                       or record.sections.get(t)), None)
+        if played is not None:
+            raise BadInput(f"--tables gives a hand record's deals to the session's tables; "
+                           f"record {record.number} is a table's record (it has {played})",
+                           field="--tables", value=",".join(tables), line=record.line)
+    out = []
+    for record in records:
+        for table in tables:
+            opened = {**record.facts[0], "table": table}
+            out.append(attrs.evolve(record, table=table, facts=[opened]))
+    return out
+
+
 def read_records(text: str, fmt: str, tournament: str, *,
-                 totals: list[dict[str, str]] | None = None
+                 totals: list[dict[str, str]] | None = None,
+                 tables: Sequence[str] | None = None
                  ) -> tuple[list[GameRecord], list[RecordProblem]]:
     """Every record of the file as facts; and the records that could not be read.
 
@@ -235,7 +276,10 @@ def read_records(text: str, fmt: str, tournament: str, *,
     otherwise.
     """
     if fmt == "pbn":
-        return _read_pbn_records(text, tournament, totals if totals is not None else [])
+        return _read_pbn_records(text, tournament, totals if totals is not None else [], tables)
+    if tables is not None:
+        raise BadInput("--tables is read for PBN hand records only", field="--tables",
+                       value=",".join(tables))
     records: list[GameRecord] = []
     lin_records, errors = lin_format.read_lin(text, collect_errors=True)
     problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
@@ -288,10 +332,14 @@ def _describe(contract: Any) -> str:
     return f"{level}{strain}{risk} by {declarer}"
 
 
-def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]]
+def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
+                      tables: Sequence[str] | None = None
                       ) -> tuple[list[GameRecord], list[RecordProblem]]:
     records: list[GameRecord] = []
     pbn_records, errors = pbn_format.read_pbn(text, collect_errors=True)
+    if tables is not None:
+        found, problems = _read_pbn_records(text, tournament, totals)
+        return _hand_records(found, pbn_records, tables), problems
     problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
     passes_out = _passes_out_without_score(pbn_records)
     for record in pbn_records:
@@ -479,7 +527,8 @@ def import_data(ledger: Ledger, data: bytes, fmt: str, **options: Any) -> Import
 def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None = None,
                 default_name: str = "import",
                 progress: Callable[[int, int], None] | None = None,
-                charset: str | None = None) -> ImportReport:
+                charset: str | None = None,
+                tables: Sequence[str] | None = None) -> ImportReport:
     """Import the records of ``text`` (format ``fmt``): one stream and one atomic append per record.
 
     ``tournament`` defaults to the file's own name for the event (PBN
@@ -488,14 +537,15 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
     with the result the record states (:func:`compare_result`) before anything
     is written: a record that does not agree is refused with the reason.  The
     appends go :data:`BATCH_RECORDS` records to a store transaction
-    (:meth:`Ledger.batch`).
+    (:meth:`Ledger.batch`).  ``tables``: a hand-record file (deals only) gives
+    each board's deal to every one of these tables (:func:`parse_tables`).
     """
     if fmt not in FORMATS:
         raise BadInput(f"unknown format (expected {' or '.join(FORMATS)})", field="format", value=fmt)
     name = tournament or _file_tournament(fmt, text) or default_name
     prefix = slugify(name)
     totals: list[dict[str, str]] = []
-    records, problems = read_records(text, fmt, name, totals=totals)
+    records, problems = read_records(text, fmt, name, totals=totals, tables=tables)
     report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems),
                           charset=charset)
     pairs = list(zip(records, stream_ids(prefix, records)))
@@ -703,6 +753,6 @@ def export_pbn(ledger: Ledger, streams: Iterable[str], *, event: str | None = No
 __all__ = [
     "FORMATS", "GameRecord", "ImportReport", "ImportedRecord", "RecordProblem",
     "compare_result", "decode_text", "detect_format", "export_jsonl", "export_pbn", "head_state",
-    "import_data", "import_text", "read_records",
+    "import_data", "import_text", "parse_tables", "read_records",
     "slugify", "stream_ids", "tournament_streams",
 ]

@@ -298,3 +298,66 @@ def test_a_scoretable_row_that_cannot_be_scored_fails_the_record_naming_the_row(
         " 2  2  6 4S    S  9 HQ", " 2  2  6 4S    -  9 HQ")
     records, problems = read_records(text, "pbn", "t")
     assert problems[0].number == 1 and "ScoreTable row 2" in problems[0].reason
+
+
+def test_a_reported_result_exports_and_reimports_to_the_same_facts(ledger):
+    from ledger.records import export_pbn, import_text
+    _import(ledger, "traveller.pbn")
+    text = export_pbn(ledger, ["traveller/t1/b1", "traveller/t3/b1"])
+    assert '[Contract "3NT"]' in text and '[Declarer "N"]' in text and '[Result "9"]' in text
+    report = import_text(ledger, text, "pbn", tournament="again")
+    assert report.ok and report.agreed == 2
+    first = [e for e in ledger.events(report.imported[0].stream) if e.type == "ResultReported"]
+    assert first[0].data == {"contract": "3NT", "declarer": "N", "risk": "", "tricks": 9,
+                             "lead": "SA"}
+    assert ledger.state(report.imported[1].stream)["result"]["contract"] == "Pass"
+
+
+# Issue 15, item 5: hand records -------------------------------------------------------
+
+def test_a_hand_record_gives_each_deal_to_every_table_of_the_session(ledger):
+    report = _import(ledger, "hand-record.pbn", tournament="Monday", tables=["1", "2", "3"])
+    assert [r.stream for r in report.imported] == [
+        "monday/t1/b1", "monday/t2/b1", "monday/t3/b1",
+        "monday/t1/b3", "monday/t2/b3", "monday/t3/b3"]
+    deals = {ledger.events(s)[0].data["deal"] for s in ("monday/t1/b1", "monday/t3/b1")}
+    assert len(deals) == 1
+    # The tables then play on the streams the hand record opened.
+    ledger.append("monday/t2/b1", [{"type": "CallPlaced", "seat": "N", "call": "1NT"}])
+    again = _import(ledger, "hand-record.pbn", tournament="Tuesday", tables=["1", "2", "3"])
+    assert again.ok and len(again.imported) == 6 and not any(r.retried for r in again.imported)
+    assert ledger.events("tuesday/t2/b1")[0].data["tournament"] == "Tuesday"
+
+
+def test_tables_are_refused_for_a_file_of_table_records_and_when_malformed(tmp_path, capsys):
+    db = f"sqlite:///{tmp_path / 'ledger.db'}"
+    assert main(["--db", db, "import", str(DATA / "club-traveller.pbn"), "--tables", "1-3"]) == 2
+    assert "record 1 is a table's record (it has Contract)" in capsys.readouterr().err
+    assert main(["--db", db, "import", str(DATA / "hand-record.pbn"), "--tables", "3-1"]) == 2
+    assert "field '--tables', value '3-1'" in capsys.readouterr().err
+
+
+def test_a_reported_result_is_refused_on_a_table_with_a_result_or_without_its_tricks(ledger):
+    _import(ledger, "club-traveller.pbn")
+    director = {"role": "director", "name": "td"}
+    with pytest.raises(BadInput, match="already has calls, cards or a result"):
+        ledger.append("club-traveller/t1/b1", [{"type": "ResultReported", "contract": "Pass",
+                                                "actor": director}])
+    opened = dict(ledger.events("club-traveller/t1/b3")[0].data, type="BoardOpened", table="9")
+    with pytest.raises(BadInput, match="needs its tricks"):
+        ledger.append("club-traveller/t9/b3", [
+            opened, {"type": "ResultReported", "contract": "4S", "declarer": "N",
+                     "actor": director}])
+    assert "club-traveller/t9/b3" not in ledger.store.streams(prefix="club-traveller/")
+
+
+def test_a_complete_play_without_auction_or_result_reports_the_tricks_as_played(ledger):
+    from ledger.records import import_text
+    text = (DATA / "shifted-auction.pbn").read_text()
+    last = text[text.rindex('[Event "Shifted"]'):]
+    last = last.replace('[Result "9"]\n', "").replace('[Auction "N"]\n1NT 2H X 3D\nPass Pass Pass\n', "")
+    report = import_text(ledger, last, "pbn")
+    assert report.ok and report.agreed == 1
+    reported = [e.data for e in ledger.events("shifted/t4/b1") if e.type == "ResultReported"]
+    assert reported == [{"contract": "3D", "declarer": "W", "risk": "", "tricks": 9, "lead": "C3",
+                         "text": "the record's Play section is not logged: it has no auction"}]

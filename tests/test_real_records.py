@@ -74,3 +74,18 @@ def test_real_record_replays_to_its_stated_result(real_ledger, record):
         "text": _text(expected),
     }
     assert doc["tricks_won"]["declarer"] == int(record.tags["Result"])
+
+
+@pytest.mark.parametrize("name, fmt, agreed, unstated", [
+    ("realbridge-2021-online-qual-open-r2.pbn", "pbn", 299, 0),
+    ("usbf-2010-sf-segment4.lin", "lin", 30, 0),
+    ("bbo-robots-8-boards.lin", "lin", 0, 8),
+])
+def test_every_real_record_agrees_with_the_result_it_states(name, fmt, agreed, unstated):
+    from ledger.records import import_data
+    from ledger.service import Ledger
+
+    with Ledger.open("sqlite:///:memory:", create=True) as ledger:
+        report = import_data(ledger, (BRIDGE_DATA / name).read_bytes(), fmt)
+    assert report.failed == [] and report.repaired == [] and report.inherited == []
+    assert (report.agreed, report.unstated, report.charset) == (agreed, unstated, "UTF-8")

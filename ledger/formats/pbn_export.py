@@ -111,6 +111,10 @@ def _outcome(state: TableState, become_dummy: bool,
     if result is not None and result.contract == "Pass":
         return "", "Pass", "", f"NS {result.score_ns}"
     contract = state.contract
+    if contract is None and result is not None and result.tricks is not None:
+        # A result reported without the calls (ResultReported): its own contract.
+        return (str(result.declarer), f"{result.contract}{result.risk}", str(result.tricks),
+                f"NS {result.score_ns}")
     if contract is None:
         return "", "", "", None
     auction_declarer = auction_declarer or contract.declarer
@@ -172,6 +176,11 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
                             len(plays))
             trick = (position + 3) // 4 if position % 4 else position // 4
             before.setdefault(trick, []).append((e.seat, str(e.card)))
+    reported = next((e for _, e in events if isinstance(e, ev.ResultReported)), None)
+    if not plays and not before and reported is not None and reported.lead is not None \
+            and reported.declarer is not None:
+        # The lead of a reported result: the opening leader's card, the play stopped there.
+        return [_tag("Play", reported.declarer.lho), f"{reported.lead} - - -", "*"]
     if not plays and not before:
         return []
     if not plays:

@@ -12,7 +12,8 @@ from typing import Any
 from ledger.formats.pbn_notation import (
     ROOMS, SCORING, SKIPPED, PbnCall, _card, _contract, _deal_string, _next_seat, _partner,
     _seat_tag, _side, _vulnerability, _winner, auction, deal_hands, effective_contract,
-    effective_declarer, leading_passes, notes, play_sequence, play_tricks, record_result)
+    effective_declarer, leading_passes, notes, play_sequence, play_tricks, record_result,
+    trick_winners)
 from ledger.formats.pbn_scan import PbnRecord
 
 def _scoring(record: PbnRecord) -> str | None:
@@ -103,18 +104,23 @@ def reported_result(record: PbnRecord) -> dict[str, Any] | None:
     """A record with a Contract but no Auction (a club traveller written as records):
     the ``ResultReported`` fact of its Contract, Declarer, Result and lead (the
     Play section's first card), or None when it cannot be scored (no Declarer or
-    no Result).  The Play section is not logged: without the calls there is no
-    auction to end, and cards would read as exposed during the auction."""
+    no Result and no complete play to count the tricks from).  The Play section
+    is not logged: without the calls there is no auction to end, and cards would
+    read as exposed during the auction."""
     contract = _contract(record)
     if not isinstance(contract, tuple) or auction(record):
         return None
     declarer = _seat_tag(record, "Declarer")
     result = record_result(record)
-    if declarer is None or result is None or result["tricks"] is None:
+    tricks = result["tricks"] if result is not None else None
+    if tricks is None and declarer is not None and is_complete_play(record):
+        # No Result, but all 13 tricks: the declarer's side's tricks as played.
+        tricks = sum(1 for w in trick_winners(record) if _side(w) == _side(declarer))
+    if declarer is None or tricks is None:
         return None
     level, strain, risk = contract
     fact: dict[str, Any] = {"type": "ResultReported", "contract": f"{level}{strain}",
-                            "declarer": declarer, "risk": risk, "tricks": result["tricks"]}
+                            "declarer": declarer, "risk": risk, "tricks": tricks}
     lead = _opening_lead(record)
     if lead is not None:
         fact["lead"] = lead

@@ -204,6 +204,13 @@ def auction(record: PbnRecord, shift: int = 0) -> list[PbnCall]:
     ``shift``: read the calls as starting ``shift`` seats after the Auction
     tag's seat (see :func:`auction_shift`).
     """
+    key = ("auction", shift)
+    if key not in record.readings:
+        record.readings[key] = _auction(record, shift)
+    return list(record.readings[key])
+
+
+def _auction(record: PbnRecord, shift: int) -> list[PbnCall]:
     if "Auction" not in record.tags:
         return []
     first = _seat_tag(record, "Auction")
@@ -504,6 +511,14 @@ def _play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
                                            dict[int, list[tuple[str, str]]]]:
     """:func:`play_tricks`, and the cards not counted (``^O``) by the 0-based number of
     the trick they come before."""
+    if "play" not in record.readings:
+        record.readings["play"] = _read_play_rows(record)
+    tricks, uncounted = record.readings["play"]
+    return [list(t) for t in tricks], {k: list(v) for k, v in uncounted.items()}
+
+
+def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
+                                                dict[int, list[tuple[str, str]]]]:
     if "Play" not in record.tags:
         return [], {}
     opening_leader = _seat_tag(record, "Play")

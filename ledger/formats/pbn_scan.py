@@ -83,6 +83,9 @@ class PbnRecord:
     inherited: tuple[str, ...] = ()
     """Tags this record left out and took from the previous record of the same board
     (:data:`BOARD_TAGS`)."""
+    readings: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    """What :mod:`ledger.formats.pbn_notation` has read of the record (a cache: the
+    record's tags and sections never change)."""
 
     def line_of(self, tag: str) -> int:
         """The line of ``tag`` in the file (the record's first line if absent)."""
