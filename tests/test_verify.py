@@ -166,3 +166,31 @@ def test_sqlite_bytes_that_are_not_utf8_and_a_text_seq_are_named(tmp_path):
     assert ("t/x", 2, "undecodable") in kinds
     assert ("t/x", None, "undecodable") in kinds  # the row whose seq is not a number
     assert ("t/x", 4, "missing") in kinds
+
+
+def test_the_tree_stays_whole_across_a_rollback_and_two_writers(store_url):
+    from backends import make_chain
+
+    from ledger.store.sql import open_store
+
+    a, b = open_store(store_url, create=True), None
+    try:
+        b = open_store(store_url)
+        with a.transaction("x") as tx:
+            tx.insert(make_chain("x", 3))
+        with pytest.raises(RuntimeError), a.transaction("x") as tx:
+            tx.insert(make_chain("x", 2, after=tx.head()))
+            raise RuntimeError("rolled back after the tree was extended")
+        with b.transaction("y") as tx:  # another writer moves the tree on meanwhile
+            tx.insert(make_chain("y", 2))
+        with a.transaction("x") as tx:
+            tx.insert(make_chain("x", 2, after=tx.head()))
+        with b.transaction("y") as tx:
+            tx.insert(make_chain("y", 1, after=tx.head()))
+        report = verify_store(a)
+        assert report.ok, report.problems
+        assert a.tree_size() == report.events == 8
+    finally:
+        a.close()
+        if b is not None:
+            b.close()
