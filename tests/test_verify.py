@@ -67,6 +67,15 @@ def test_undecodable_json_is_named_not_raised(ledger, store_url, sql, capsys):
     assert "stream 't/a' seq 4 (undecodable)" in err and "Traceback" not in err
 
 
+def test_the_other_readers_name_an_unreadable_row_and_point_to_verify(ledger, store_url, capsys):
+    tamper(store_url, "UPDATE events SET data = substr(data, 1, 9) WHERE stream = 't/a' AND seq = 4")
+    capsys.readouterr()
+    for command in (["state", "t/a"], ["log", "t/a"], ["log", "--after", "0"]):
+        assert main(["--db", store_url, *command]) == 1
+        err = capsys.readouterr().err
+        assert "stream 't/a' seq 4: the stored row cannot be read" in err and "cli.py verify" in err
+
+
 @pytest.mark.parametrize("col, value", [
     ("at", "2000-01-01T00:00:00.000000Z"), ("actor_name", "someone else"), ("law", "2017:12C1"),
     ("actor_role", "director"), ("type", "ClaimMade"), ("id", "forged-id"), ("v", 2),

@@ -43,7 +43,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
-from ledger.errors import ConcurrencyError, StoreBusy, StoreUnavailable
+from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnavailable
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger import merkle
@@ -174,6 +174,16 @@ def _to_row(ev: StoredEvent) -> dict[str, Any]:
 
 
 def _from_row(row: sa.Row[Any]) -> StoredEvent:
+    try:
+        return _decode_row(row)
+    except (ValueError, TypeError, RecursionError) as exc:  # a damaged row: say which, not a traceback
+        raise IntegrityError(row.stream if isinstance(row.stream, str) else None,
+                             row.seq if isinstance(row.seq, int) else None,
+                             f"the stored row cannot be read ({type(exc).__name__}); run "
+                             "`python cli.py verify`", kind="undecodable", position=row.position) from exc
+
+
+def _decode_row(row: sa.Row[Any]) -> StoredEvent:
     return StoredEvent(
         stream=row.stream, seq=row.seq, id=row.id, type=row.type, v=row.v,
         data=json.loads(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
