@@ -171,3 +171,41 @@ def test_the_worked_example_of_docs_reliability_runs(tmp_path):
     assert re.fullmatch(r"141:[0-9a-f]{64}", lines[0])
     assert "ok: the store holds exactly the 141 event(s)" in done.stdout
     assert "ok: stream 'demo/club/b5' seq 1-73 are in the log published as 141-" in done.stdout
+
+
+def test_check_proof_of_a_damaged_case_file_never_crashes_and_passes_only_intact_events(db, capsys, tmp_path):
+    from hypothesis import given, settings, strategies as st
+
+    d = take_digest(capsys)
+    path = tmp_path / "case.json"
+    run(capsys, "casefile", "t/b2", "--digest", d["digest"], "--format", "json", "-o", str(path))
+    case = json.loads(path.read_text())
+    junk = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                        lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=4), c, max_size=3),
+                        max_leaves=6)
+
+    @settings(max_examples=80, deadline=None)
+    @given(where=st.sampled_from(["events", "proof", "proof.events", "proof.not_covered", "event",
+                                  "entry", "entry.path"]), value=junk)
+    def damaged(where, value):
+        broken = json.loads(json.dumps(case))
+        if where == "events" or where == "proof":
+            broken[where] = value
+        elif where == "event":
+            broken["events"][3] = value
+        elif where == "entry":
+            broken["proof"]["events"][2] = value
+        elif where == "entry.path":
+            broken["proof"]["events"][2]["path"] = value
+        else:
+            broken["proof"][where.split(".")[1]] = value
+        target = tmp_path / "broken.json"
+        target.write_text(json.dumps(broken))
+        capsys.readouterr()
+        code = main(["check-proof", str(target), "--digest", d["digest"]])
+        err = capsys.readouterr().err
+        assert code in (0, 1, 2) and "Traceback" not in err
+        if code == 0:  # accepted only when the events themselves are untouched
+            assert broken["events"] == case["events"]
+
+    damaged()
