@@ -317,7 +317,8 @@ def _extend_tree(conn: Connection, batch: Sequence[StoredEvent], positions: Sequ
     else:
         frontier = _tree_nodes(conn, merkle.frontier_keys(size))
     written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
-    leaves = [{"leaf_index": i, "position": positions[i - size], "hash": h.hex()}
+    leaves = [{"leaf_index": i, "position": positions[i - size], "stream": batch[i - size].stream,
+               "seq": batch[i - size].seq, "hash": h.hex()}
               for level, i, h in written if level == 0]
     conn.execute(merkle_leaves.insert(), leaves)
     nodes = [{"level": level, "node_index": i, "hash": h.hex()} for level, i, h in written if level > 0]
@@ -560,11 +561,12 @@ class SqlEventStore:
             return {int(p): int(i) for p, i in rows}
 
     def iter_tree(self) -> tuple[list[tuple[Any, Any, Any]], list[tuple[Any, Any, Any]]]:
-        """Every stored leaf (leaf_index, position, hash) and node (level, index,
+        """Every stored leaf (leaf_index, position, hash, stream, seq) and node (level, index,
         hash), as stored, in order (``verify`` checks them)."""
         with self._begin() as conn:
             leaves = [tuple(r) for r in conn.execute(
-                sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.position, merkle_leaves.c.hash)
+                sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.position, merkle_leaves.c.hash,
+                          merkle_leaves.c.stream, merkle_leaves.c.seq)
                 .order_by(merkle_leaves.c.leaf_index))]
             nodes = [tuple(r) for r in conn.execute(
                 sa.select(merkle_nodes.c.level, merkle_nodes.c.node_index, merkle_nodes.c.hash)
