@@ -224,16 +224,16 @@ def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int |
     rows = dict(by_position)
     leaf_hashes: list[bytes] = []
     last_position = None
-    for expected, (index, position, stored) in enumerate(leaves):
+    for expected, (index, position, stored, leaf_stream, leaf_seq) in enumerate(leaves):
         if index != expected:
             problems.append(IntegrityError(None, None, f"leaf {expected} is missing from the tree "
                                            f"(the next stored leaf is {index})", kind="merkle"))
             break
         row = rows.pop(position, None)
         if row is None:
-            problems.append(IntegrityError(None, None, f"leaf {index} records an event at position "
-                                           f"{position}, which is no longer stored (deleted)",
-                                           kind="merkle", position=position))
+            problems.append(IntegrityError(leaf_stream, leaf_seq, f"no longer stored (deleted): the "
+                                           f"Merkle tree recorded it at leaf {index}, position "
+                                           f"{position}", kind="merkle", position=position))
         else:
             stream, seq, event_hash = row
             try:

@@ -363,7 +363,8 @@ def _digest(text: str):
 @click.option("--json", "as_json", is_flag=True, help="One object: size, root, digest, short.")
 @click.pass_context
 def digest(ctx: click.Context, as_json: bool) -> None:
-    """The Merkle tree head of the whole log, to publish (results sheet, federation)."""
+    """The Merkle tree head of the whole log, to publish (results sheet, federation).
+    The digest goes to stdout, its read-out form to stderr."""
     from ledger.transparency import current_digest
 
     with _open(ctx) as ledger:
@@ -372,8 +373,8 @@ def digest(ctx: click.Context, as_json: bool) -> None:
         click.echo(json.dumps({"size": head.size, "root": head.root, "digest": str(head),
                                "short": head.short()}))
         return
-    click.echo(str(head))
-    click.echo(f"{head.size} events; read out: {head.short()}")
+    click.echo(str(head))  # alone on stdout: D=$(python cli.py digest)
+    click.echo(f"{head.size} events; read out: {head.short()}", err=True)
 
 
 @cli.command()

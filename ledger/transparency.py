@@ -172,7 +172,30 @@ def read_casefile(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             or not isinstance(case.get("events"), list):
         raise BadInput("the case file carries no proof: write it with "
                        "`cli.py casefile STREAM --digest D`", field="CASEFILE", value=text[:80])
+    _check_shape(case["events"], case["proof"])
     return case["events"], case["proof"]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_shape(events: list[Any], proof: dict[str, Any]) -> None:
+    """The proof and the events have the shape ``prove`` writes (else exit 2, not a crash)."""
+    def bad(what: str, value: object) -> BadInput:
+        return BadInput(f"the case file's proof is not readable: {what}", field="CASEFILE", value=value)
+
+    if not all(isinstance(e, dict) and _is_int(e.get("seq")) for e in events):
+        raise bad("an event is not an object with an integer seq", events[:1])
+    entries = proof.get("events")
+    if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and _is_int(e.get("seq")) and _is_int(e.get("leaf_index"))
+            and isinstance(e.get("path"), list) and all(isinstance(p, str) for p in e["path"])
+            for e in entries):
+        raise bad("proof.events must be [{seq, leaf_index, path: [hex]}]", entries)
+    later = proof.get("not_covered", [])
+    if not isinstance(later, list) or not all(_is_int(s) for s in later):
+        raise bad("proof.not_covered must be a list of seqs", later)
 
 
 def check_proof(events: list[dict[str, Any]], proof: dict[str, Any], digest: Digest) -> ProofCheck:
@@ -223,9 +246,9 @@ def check_proof(events: list[dict[str, Any]], proof: dict[str, Any], digest: Dig
                             "to the digest's root)")
         else:
             covered.append(seq)
-    later = [s for s in proof.get("not_covered", []) if isinstance(s, int)]
+    later = list(proof.get("not_covered", []))
     unproved = sorted(set(recomputed) - set(covered) - set(later)
-                      - {e.get("seq") for e in proof.get("events", []) if isinstance(e, dict)})
+                      - {e["seq"] for e in proof.get("events", [])})
     for seq in unproved:
         problems.append(f"seq {seq}: in the case file but neither proved nor declared appended "
                         "after the digest")

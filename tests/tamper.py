@@ -113,11 +113,13 @@ def rewrite_history(url: str, stream: str, seq: int, data: dict[str, Any] | None
                          {"q": rows[-1]["seq"], "h": prev, "s": stream})
             conn.exec_driver_sql("DELETE FROM merkle_leaves")
             conn.exec_driver_sql("DELETE FROM merkle_nodes")
-            events = conn.execute(sa.text("SELECT position, hash FROM events ORDER BY position")).all()
-            leaves = [merkle.leaf_hash(h) for _, h in events]
-            for i, (position, _) in enumerate(events):
-                conn.execute(sa.text("INSERT INTO merkle_leaves (leaf_index, position, hash) "
-                                     "VALUES (:i, :p, :h)"), {"i": i, "p": position, "h": leaves[i].hex()})
+            events = conn.execute(sa.text("SELECT position, stream, seq, hash FROM events "
+                                          "ORDER BY position")).all()
+            leaves = [merkle.leaf_hash(h) for _, _, _, h in events]
+            for i, (position, name, number, _) in enumerate(events):
+                conn.execute(sa.text("INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) "
+                                     "VALUES (:i, :p, :s, :q, :h)"),
+                             {"i": i, "p": position, "s": name, "q": number, "h": leaves[i].hex()})
             for (level, index), h in merkle.all_perfect(leaves).items():
                 if level:
                     conn.execute(sa.text("INSERT INTO merkle_nodes (level, node_index, hash) "

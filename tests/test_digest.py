@@ -50,8 +50,9 @@ def test_digest_prints_size_root_and_the_read_out_form(db, capsys):
     assert d["size"] == 75 and len(d["root"]) == 64 and d["digest"] == f"75:{d['root']}"
     assert d["short"] == f"75-{d['root'][:4].upper()}-{d['root'][4:8].upper()}-" \
                          f"{d['root'][8:12].upper()}-{d['root'][12:16].upper()}"
-    code, out, _ = run(capsys, "digest")
-    assert code == 0 and out.splitlines() == [d["digest"], f"75 events; read out: {d['short']}"]
+    code, out, err = run(capsys, "digest")
+    assert code == 0 and out.splitlines() == [d["digest"]]
+    assert err.splitlines() == [f"75 events; read out: {d['short']}"]
 
 
 def test_the_log_grows_and_stays_consistent_with_an_old_digest(db, capsys):
@@ -149,3 +150,62 @@ def test_prove_writes_one_path_per_event_under_the_digest(db, capsys):
     assert [e["seq"] for e in proof["events"]] == list(range(1, 26))
     assert proof["not_covered"] and proof["not_covered"][0] == 26
     assert len({e["leaf_index"] for e in proof["events"]}) == 25
+
+
+def test_the_worked_example_of_docs_reliability_runs(tmp_path):
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "reliability.md").read_text(encoding="utf-8")
+    block = re.findall(r"```sh\n(.*?)```", doc, flags=re.S)[0]
+    script = block.replace("python cli.py", f'"{sys.executable}" "{root / "cli.py"}"')
+    env = dict(os.environ, LEDGER_DB=f"sqlite:///{tmp_path / 'ledger.db'}")
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"141:[0-9a-f]{64}", lines[0])
+    assert "ok: the store holds exactly the 141 event(s)" in done.stdout
+    assert "ok: stream 'demo/club/b5' seq 1-73 are in the log published as 141-" in done.stdout
+
+
+def test_check_proof_of_a_damaged_case_file_never_crashes_and_passes_only_intact_events(db, capsys, tmp_path):
+    from hypothesis import given, settings, strategies as st
+
+    d = take_digest(capsys)
+    path = tmp_path / "case.json"
+    run(capsys, "casefile", "t/b2", "--digest", d["digest"], "--format", "json", "-o", str(path))
+    case = json.loads(path.read_text())
+    junk = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                        lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=4), c, max_size=3),
+                        max_leaves=6)
+
+    @settings(max_examples=80, deadline=None)
+    @given(where=st.sampled_from(["events", "proof", "proof.events", "proof.not_covered", "event",
+                                  "entry", "entry.path"]), value=junk)
+    def damaged(where, value):
+        broken = json.loads(json.dumps(case))
+        if where == "events" or where == "proof":
+            broken[where] = value
+        elif where == "event":
+            broken["events"][3] = value
+        elif where == "entry":
+            broken["proof"]["events"][2] = value
+        elif where == "entry.path":
+            broken["proof"]["events"][2]["path"] = value
+        else:
+            broken["proof"][where.split(".")[1]] = value
+        target = tmp_path / "broken.json"
+        target.write_text(json.dumps(broken))
+        capsys.readouterr()
+        code = main(["check-proof", str(target), "--digest", d["digest"]])
+        err = capsys.readouterr().err
+        assert code in (0, 1, 2) and "Traceback" not in err
+        if code == 0:  # accepted only when the events themselves are untouched
+            assert broken["events"] == case["events"]
+
+    damaged()

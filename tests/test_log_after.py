@@ -60,6 +60,11 @@ def test_a_follower_sees_every_commit_once_in_position_order(store_url):
         [sys.executable, CLI, "--db", store_url, "log", "--after", str(start), "--follow",
          "--poll", "0.02", "--idle", "4"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    with Ledger.open(store_url) as led:  # the writers start once the follower is reading
+        led.append("w/0", boards(10)[3:4])
+    assert follower.stdout is not None
+    first = json.loads(follower.stdout.readline())
+    assert (first["stream"], first["seq"]) == ("w/0", 4)
 
     def writer(n):
         facts = boards(n)
@@ -73,11 +78,13 @@ def test_a_follower_sees_every_commit_once_in_position_order(store_url):
     for t in threads:
         t.join(60)
     out, err = follower.communicate(timeout=90)
+    out = json.dumps(first) + "\n" + out
     assert follower.returncode == 0, err
     seen = [json.loads(x) for x in out.splitlines()]
     positions = [e["position"] for e in seen]
     assert positions == sorted(set(positions)), "a position seen twice or out of order"
     with Ledger.open(store_url) as led:
-        expected = {(e.stream, e.seq) for n in (1, 2, 3) for e in led.store.read(f"w/{n}")}
+        expected = {(e.stream, e.seq) for n in (0, 1, 2, 3) for e in led.store.read(f"w/{n}")
+                    if e.position > start}
     assert {(e["stream"], e["seq"]) for e in seen} == expected
     assert len(seen) == len(expected)

@@ -125,7 +125,8 @@ def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(s
         assert store.tree_size() == 24
         leaves, nodes = store.iter_tree()
         expected = merkle.all_perfect([merkle.leaf_hash(e.hash) for chain in chains for e in chain])
-        assert {(0, i): bytes.fromhex(h) for i, _, h in leaves} | \
+        assert [(s, q) for _, _, _, s, q in leaves] == [(e.stream, e.seq) for c in chains for e in c]
+        assert {(0, i): bytes.fromhex(h) for i, _, h, _, _ in leaves} | \
             {(lv, i): bytes.fromhex(h) for lv, i, h in nodes} == expected
         with store.transaction("s0") as tx:  # the append path goes on from the backfilled tree
             tx.insert(make_chain("s0", 2, after=tx.head()))

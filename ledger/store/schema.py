@@ -14,7 +14,7 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
   (a cache that can be rebuilt from the events at any time).
 * ``merkle_leaves`` and ``merkle_nodes`` (revision 0002): the Merkle tree over
   the log in position order (``ledger.merkle``): leaf ``leaf_index`` is the
-  event at ``position``; ``merkle_nodes`` holds every perfect subtree above
+  event at ``position`` (``stream``, ``seq``); ``merkle_nodes`` holds every perfect subtree above
   the leaves (``level`` >= 1). Written in the append's transaction, never
   updated or deleted (triggers refuse it, as for ``events``).
 """
@@ -74,6 +74,9 @@ merkle_leaves = sa.Table(
     metadata,
     sa.Column("leaf_index", sa.BigInteger, primary_key=True, autoincrement=False),
     sa.Column("position", sa.BigInteger, nullable=False),
+    # which event it was: named by verify should the event go missing
+    sa.Column("stream", sa.String(200), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
     sa.UniqueConstraint("position"),
 )

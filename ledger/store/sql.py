@@ -43,7 +43,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
-from ledger.errors import ConcurrencyError, StoreBusy, StoreUnavailable
+from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnavailable
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger import merkle
@@ -174,6 +174,16 @@ def _to_row(ev: StoredEvent) -> dict[str, Any]:
 
 
 def _from_row(row: sa.Row[Any]) -> StoredEvent:
+    try:
+        return _decode_row(row)
+    except (ValueError, TypeError, RecursionError) as exc:  # a damaged row: say which, not a traceback
+        raise IntegrityError(row.stream if isinstance(row.stream, str) else None,
+                             row.seq if isinstance(row.seq, int) else None,
+                             f"the stored row cannot be read ({type(exc).__name__}); run "
+                             "`python cli.py verify`", kind="undecodable", position=row.position) from exc
+
+
+def _decode_row(row: sa.Row[Any]) -> StoredEvent:
     return StoredEvent(
         stream=row.stream, seq=row.seq, id=row.id, type=row.type, v=row.v,
         data=json.loads(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
@@ -278,18 +288,47 @@ def _tree_nodes(conn: Connection, keys: Sequence[tuple[int, int]]) -> dict[tuple
     return found
 
 
-def _extend_tree(conn: Connection, batch: Sequence[StoredEvent], positions: Sequence[int]) -> None:
+@attrs.frozen
+class _TreeTip:
+    """The tree's last leaf and frontier after a committed append. The tree is
+    append-only, so the committed tree whose last leaf is ``last_leaf`` at
+    ``size`` has exactly this frontier: a writer that finds it unchanged reads
+    no node (one query per append instead of three)."""
+
+    size: int
+    last_leaf: str
+    frontier: dict[tuple[int, int], bytes]
+
+
+def _last_leaf(conn: Connection) -> tuple[int, str]:
+    row = conn.execute(sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.hash)
+                       .order_by(merkle_leaves.c.leaf_index.desc()).limit(1)).first()
+    return (0, "") if row is None else (int(row[0]) + 1, row[1])
+
+
+def _extend_tree(conn: Connection, batch: Sequence[StoredEvent], positions: Sequence[int],
+                 known: _TreeTip | None = None) -> _TreeTip:
     """Add the batch's leaves and the perfect subtrees they complete (the caller
-    holds the store-wide write order: SQLite's write lock, PostgreSQL's position lock)."""
-    size = _tree_size(conn)
-    frontier = _tree_nodes(conn, merkle.frontier_keys(size))
+    holds the store-wide write order: SQLite's write lock, PostgreSQL's position
+    lock); return the new tip."""
+    size, last = _last_leaf(conn)
+    if known is not None and (known.size, known.last_leaf) == (size, last):
+        frontier = known.frontier
+    else:
+        frontier = _tree_nodes(conn, merkle.frontier_keys(size))
     written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
-    conn.execute(merkle_leaves.insert(), [
-        {"leaf_index": i, "position": positions[i - size], "hash": h.hex()}
-        for level, i, h in written if level == 0])
+    leaves = [{"leaf_index": i, "position": positions[i - size], "stream": batch[i - size].stream,
+               "seq": batch[i - size].seq, "hash": h.hex()}
+              for level, i, h in written if level == 0]
+    conn.execute(merkle_leaves.insert(), leaves)
     nodes = [{"level": level, "node_index": i, "hash": h.hex()} for level, i, h in written if level > 0]
     if nodes:
         conn.execute(merkle_nodes.insert(), nodes)
+    grown = dict(frontier)
+    grown.update({(level, i): h for level, i, h in written})
+    new_size = size + len(batch)
+    return _TreeTip(new_size, leaves[-1]["hash"],
+                    {key: grown[key] for key in merkle.frontier_keys(new_size)})
 
 
 def _is_unique_violation(exc: sa.exc.IntegrityError) -> bool:
@@ -327,9 +366,11 @@ def _is_busy(exc: sa.exc.DBAPIError) -> bool:
 class SqlTransaction:
     """One stream's write transaction (:class:`ledger.store.base.StoreTransaction`)."""
 
-    def __init__(self, connection: Connection, stream: str) -> None:
+    def __init__(self, connection: Connection, stream: str, tip: _TreeTip | None = None) -> None:
         self.stream = stream
         self._conn = connection
+        self._tip = tip  # the tree as last committed through this store (a hint)
+        self.tip_after: _TreeTip | None = None
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
@@ -377,7 +418,7 @@ class SqlTransaction:
                 raise
             actual, _ = _head(self._conn, self.stream)
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
-        _extend_tree(self._conn, batch, positions)
+        self.tip_after = _extend_tree(self._conn, batch, positions, self.tip_after or self._tip)
         last = batch[-1]
         _move_head(self._conn, self.stream, last.seq, last.hash)
         return [attrs.evolve(ev, position=pos) for ev, pos in zip(batch, positions, strict=True)]
@@ -419,6 +460,7 @@ class SqlEventStore:
         self.url = url
         self.engine = engine
         self._local = threading.local()
+        self._tree_tip: _TreeTip | None = None
         # An in-memory database is one connection: one transaction at a time.
         shared = isinstance(engine.pool, StaticPool)
         self._serial: AbstractContextManager[Any] = threading.RLock() if shared else nullcontext()
@@ -463,10 +505,12 @@ class SqlEventStore:
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
         with self._begin(write=True) as conn:
-            tx = SqlTransaction(conn, stream)
+            tx = SqlTransaction(conn, stream, self._tree_tip)
             if conn.dialect.name == "postgresql":
                 tx._lock_stream()
             yield tx
+        if tx.tip_after is not None:  # committed: the next append may start from it
+            self._tree_tip = tx.tip_after
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -540,11 +584,12 @@ class SqlEventStore:
             return {int(p): int(i) for p, i in rows}
 
     def iter_tree(self) -> tuple[list[tuple[Any, Any, Any]], list[tuple[Any, Any, Any]]]:
-        """Every stored leaf (leaf_index, position, hash) and node (level, index,
+        """Every stored leaf (leaf_index, position, hash, stream, seq) and node (level, index,
         hash), as stored, in order (``verify`` checks them)."""
         with self._begin() as conn:
             leaves = [tuple(r) for r in conn.execute(
-                sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.position, merkle_leaves.c.hash)
+                sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.position, merkle_leaves.c.hash,
+                          merkle_leaves.c.stream, merkle_leaves.c.seq)
                 .order_by(merkle_leaves.c.leaf_index))]
             nodes = [tuple(r) for r in conn.execute(
                 sa.select(merkle_nodes.c.level, merkle_nodes.c.node_index, merkle_nodes.c.hash)

@@ -69,19 +69,21 @@ def _node(left: bytes, right: bytes) -> bytes:
 def _backfill(leaves_table: sa.Table, nodes_table: sa.Table) -> None:
     """The tree of the events already stored (frozen copy of ledger.merkle.extend)."""
     bind = op.get_bind()
-    events = sa.table("events", sa.column("position"), sa.column("hash"))
+    events = sa.table("events", sa.column("position"), sa.column("stream"), sa.column("seq"),
+                      sa.column("hash"))
     frontier: dict[tuple[int, int], bytes] = {}
     size, last = 0, 0
     while True:
-        rows = bind.execute(sa.select(events.c.position, events.c.hash)
+        rows = bind.execute(sa.select(events.c.position, events.c.stream, events.c.seq, events.c.hash)
                             .where(events.c.position > last)
                             .order_by(events.c.position).limit(5000)).all()
         if not rows:
             return
         leaves, nodes = [], []
-        for position, event_hash in rows:
+        for position, stream, seq, event_hash in rows:
             leaf = hashlib.sha256(b"\x00" + bytes.fromhex(event_hash)).digest()
-            leaves.append({"leaf_index": size, "position": position, "hash": leaf.hex()})
+            leaves.append({"leaf_index": size, "position": position, "stream": stream, "seq": seq,
+                           "hash": leaf.hex()})
             frontier[(0, size)] = leaf
             level, j = 0, size
             while j & 1:
@@ -101,6 +103,8 @@ def upgrade() -> None:
         "merkle_leaves",
         sa.Column("leaf_index", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("position", sa.BigInteger(), nullable=False),
+        sa.Column("stream", sa.String(200), nullable=False),
+        sa.Column("seq", sa.Integer(), nullable=False),
         sa.Column("hash", sa.String(64), nullable=False),
         sa.PrimaryKeyConstraint("leaf_index", name=op.f("pk_merkle_leaves")),
         sa.UniqueConstraint("position", name=op.f("uq_merkle_leaves_position")),
