@@ -38,10 +38,13 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
+    Family("insufficient bids", ("27",), (), "projections.insufficient"),
     Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "28", "29", "30", "31", "32",
                      "33", "34", "35", "36", "37", "38", "39", "40", "57.3", "57.4"),
            (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
-    Family("cards", ("45", "46", "47", "48", "49"), (cards.card_rulings,), "projections.cards"),
+    Family("cards played or not", ("45", "48", "49"), (cards.card_rulings,), "projections.cards"),
+    Family("designations", ("46", "45C4"), (), "projections.designations"),
+    Family("withdrawals", ("47",), (), "projections.withdrawals"),
     Family("leads out of turn", ("41", "53", "54", "55", "56"), (leads.leads_out_of_turn,),
            "projections.outofturn"),
     Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
