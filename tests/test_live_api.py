@@ -204,7 +204,8 @@ def test_expected_seq_that_is_not_a_number(client, site):
 
 
 def test_unknown_routes_and_streams_are_404(client, site):
-    assert client.get("/api/nothing-here").status_code == 404
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.json()["message"] == "Not Found"
     csrf = sign_in(client, "alice")
     r = post(client, "nowhere/b1", [{"type": "RulingGiven", "laws": ["2017:82A"], "text": "x"}],
              headers={"X-CSRF-Token": csrf})
@@ -274,6 +275,13 @@ def test_reads_state_log_casefile_events_results_and_their_scopes(client, site):
     assert client.get("/api/sessions").json()["sessions"][0]["name"] == "eve"
     now = client.get("/api/table", headers=t1).json()
     assert now["board"] == 1 and now["stream"] == T1_B1
+
+
+def test_query_parameters_that_are_not_numbers_are_400_naming_them(client, site):
+    r = client.get(f"/api/streams/{T1_B1}/state", params={"at": "x"}, headers=bearer(site.tokens[1]))
+    assert r.status_code == 400 and r.json()["field"] == "at" and r.json()["value"] == "x"
+    r = client.get("/api/events", params={"after": "-1"}, headers=bearer(site.tokens[1]))
+    assert r.status_code == 400 and r.json()["field"] == "after"
 
 
 def test_the_openapi_document_is_published(client):

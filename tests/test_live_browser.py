@@ -78,7 +78,16 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             # Board 1: the whole board by tapping (dealer North).
             tap(table, "text=Start board 1")
             expect(table.locator("#bidding-box")).to_be_visible()
-            bid(table, ["1NT", "Pass", "3NT"])
+            bid(table, ["1NT"])
+            # A page that has not caught up with the log (its last seq is 1, the board is at 2):
+            # the ledger refuses the stale tap (409), the page says so and catches up.
+            table.evaluate("document.querySelector('.panel').dataset.seq = '1'")
+            tap(table, 'button[aria-label="2C"]')
+            expect(table.locator("#message")).to_contain_text("Someone logged at this table")
+            assert [a["call"] for a in api.get("/api/streams/club/eve/t1/b1/state").json()["auction"]] == ["1NT"]
+            bid(table, ["Pass"])
+            expect(table.locator("#turn")).to_have_text("South")
+            bid(table, ["3NT"])
             shot(table, tmp_path, "table-auction")
             bid(table, ["Pass", "Pass", "Pass"])
             for _ in range(52):
@@ -106,6 +115,11 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             assert any("accept" in label for label in labels) and all(l.startswith("East") for l in labels)
             expect(table.locator("text=lead out of turn")).to_be_visible()
             shot(table, tmp_path, "table-options")
+            table.emulate_media(color_scheme="dark")  # readable in a dark setting too
+            background = table.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert background == "rgb(18, 18, 18)"
+            shot(table, tmp_path, "table-dark")
+            table.emulate_media(color_scheme="light")
 
             # The director signs in; the console shows the call as it happens.
             director = browser.new_page(viewport={"width": 1100, "height": 800})
@@ -141,6 +155,18 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             after = api.get("/api/streams/club/eve/t1/b2/state").json()
             assert after["pending"] == [] and any(e["type"] == "OptionChosen" for e in
                                                   api.get("/api/streams/club/eve/t1/b2/log").json()["events"])
+
+            # Declarer claims; a defender agrees; the board ends with the claim's result.
+            state = api.get("/api/streams/club/eve/t1/b2/state").json()
+            left = 13 - state["tricks_won"]["declarer"] - state["tricks_won"]["defenders"]
+            table.select_option("form.claim-form select[name=seat]", "E")
+            table.fill("form.claim-form input[name=tricks]", "7")
+            tap(table, "form.claim-form button[type=submit]")
+            expect(table.locator("#claim")).to_contain_text(f"East claims 7 of the {left}")
+            tap(table, "button:has-text('South agrees')")
+            expect(table.locator("#result")).to_contain_text("1NT")
+            done = api.get("/api/streams/club/eve/t1/b2/state").json()
+            assert done["phase"] == "ended" and done["claim"]["status"] == "agreed"
             browser.close()
     finally:
         api.close()

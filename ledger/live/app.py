@@ -31,9 +31,11 @@ from urllib.parse import parse_qs, quote
 import attrs
 import structlog
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger.errors import BadInput, ConcurrencyError, LedgerError, NotAllowed, StoreUnavailable, StreamNotFound
 from ledger.live import accounts, views
@@ -158,6 +160,20 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     @app.exception_handler(HttpError)
     async def _http_error(_: Request, exc: HttpError) -> JSONResponse:
         return JSONResponse(exc.body, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _starlette_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = "not_found" if exc.status_code == 404 else "http_error"
+        return JSONResponse({"error": kind, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = (exc.errors() or [{}])[0]
+        field = ".".join(str(p) for p in first.get("loc", ())[1:]) or None
+        body = {"error": "bad_input", "message": f"field {field!r}: {first.get('msg', 'invalid')}",
+                "reason": first.get("msg"), "line": None, "field": field,
+                "value": _jsonable(first.get("input"))}
+        return JSONResponse(body, status_code=400)
 
     # -- credentials -------------------------------------------------------
 

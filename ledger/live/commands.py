@@ -210,7 +210,8 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
     click.echo(f"serving {_safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # Terminals pause between events: keep their connections open a while.
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
 
 
 @cli.command("bench-live")

@@ -61,6 +61,16 @@ const Live = (() => {
       else say(res.body.message || ("HTTP " + res.status));
       refresh();
     });
+    el.addEventListener("submit", async (ev) => {
+      const form = ev.target.closest("form.claim-form");
+      if (!form) return;
+      ev.preventDefault();
+      const panel = el.querySelector(".panel");
+      const fact = {type: "ClaimMade", seat: form.seat.value, tricks: Number(form.tricks.value)};
+      const res = await post(panel.dataset.stream, [fact], {token, expected: Number(panel.dataset.seq)});
+      if (res.ok) say(""); else say(res.body.message || ("HTTP " + res.status));
+      refresh();
+    });
     follow("/api/feed?token=" + encodeURIComponent(token), refresh);
   }
 
@@ -83,7 +93,13 @@ const Live = (() => {
       if (!form) return;
       ev.preventDefault();
       const res = await post(streamOf(form), [formFact(form)], {csrf});
-      if (res.ok) { say(form.dataset.type + " recorded at seq " + res.body.seqs.join(", "), "ok"); form.reset(); done(); }
+      if (res.ok) {
+        const text = form.dataset.type + " recorded at seq " + res.body.seqs.join(", ");
+        say(text, "ok");
+        form.reset();
+        sessionStorage.setItem("ledger-message", text);  // shown again after the reload
+        done();
+      }
       else say(res.body.message || ("HTTP " + res.status));
     });
   }
@@ -94,13 +110,22 @@ const Live = (() => {
     setInterval(refresh, 15000);  // the waiting times
   }
 
+  function kept() {
+    const text = sessionStorage.getItem("ledger-message");
+    if (text) { sessionStorage.removeItem("ledger-message"); say(text, "ok"); }
+  }
+
   function board(el) {
+    kept();
     const stream = el.dataset.stream;
     forms(el, el.dataset.csrf, () => stream, () => setTimeout(() => location.reload(), 300));
-    follow("/api/feed?prefix=" + encodeURIComponent(stream), (e) => { if (e.stream === stream) setTimeout(() => location.reload(), 300); });
+    // From the last event this page shows: only what is newer reloads it.
+    follow("/api/feed?prefix=" + encodeURIComponent(stream) + "&after=" + el.dataset.position,
+           (e) => { if (e.stream === stream) setTimeout(() => location.reload(), 300); });
   }
 
   function committee(el) {
+    kept();
     forms(el, el.dataset.csrf, (form) => form.dataset.stream, () => setTimeout(() => location.reload(), 300));
     live("");
   }
