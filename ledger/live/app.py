@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Mapping
@@ -612,7 +613,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             m["waited"] = views.waited(m["at"])
         page = env.get_template("board.html").render(
             who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
-            grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}")
+            grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}",
+            state_text=state_as_cli(doc))
         return HTMLResponse(page)
 
     @app.get("/committee", response_class=HTMLResponse, include_in_schema=False)
@@ -650,6 +652,20 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         return JSONResponse({"ok": True, "position": feed.last})
 
     return app
+
+
+def state_as_cli(doc: dict[str, Any]) -> str:
+    """The readable state exactly as ``cli.py state`` prints it (rich), as plain text."""
+    from rich.console import Console
+
+    from ledger.render import render_state
+
+    console = Console(record=True, width=110, color_system=None, file=open(os.devnull, "w"))
+    try:
+        console.print(render_state(doc))
+        return console.export_text()
+    finally:
+        console.file.close()
 
 
 def _seating(session: Session, table: int, rnd: int | None) -> Any:
