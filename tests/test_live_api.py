@@ -328,3 +328,23 @@ def fuzz_client(site):
     with TestClient(create_app(site.url, ledger=site.ledger)) as c:
         opened(c, site)
         yield c, site
+
+
+def test_after_the_last_trick_the_table_may_still_call_the_director_about_that_board(client, site):
+    import random
+
+    from ledger.live.bench import board_facts
+
+    opened(client, site)
+    facts = board_facts(site.session.deals[1], 1, random.Random(3))
+    r = post(client, T1_B1, facts, site.tokens[1], expected=1)
+    assert r.status_code == 201
+    assert client.get("/api/table", headers=bearer(site.tokens[1])).json()["board"] == 2  # moved on
+    r = post(client, T1_B1, [{"type": "DirectorCalled", "by": "W"}], site.tokens[1])
+    assert r.status_code == 201  # the board just played
+    r = post(client, "club/eve/t1/b2", [{"type": "BoardOpened"}], site.tokens[1], expected=0)
+    assert r.status_code == 201
+    before = site.count()
+    r = post(client, "club/eve/t2/b3", [{"type": "DirectorCalled", "by": "W"}], site.tokens[1])
+    assert r.status_code == 403 and "or the board it just played, club/eve/t1/b1" in r.json()["message"]
+    assert site.count() == before

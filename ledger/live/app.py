@@ -252,11 +252,12 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     def check_scope(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]]) -> None:
         exists = bool(ledger.store.read(stream, 1))
         if isinstance(who, Table):
-            now = views.current_board(ledger, who.session, who.grant.table)
-            if stream != now["stream"]:
+            now, previous = views.writable_streams(ledger, who.session, who.grant.table)
+            if stream != now["stream"] and stream != previous:
                 where = now["stream"] or "nothing (the session is finished for this table)"
+                also = f" (or the board it just played, {previous})" if previous else ""
                 raise NotAllowed("table", "events", f"table {who.grant.table}'s token may append only "
-                                 f"to its current board, {where}; not to {stream}")
+                                 f"to its current board, {where}{also}; not to {stream}")
             if not exists:
                 expected = board_opened_fact(who.session, who.grant.table, now["board"],
                                              _seating(who.session, who.grant.table, now["round"]))
@@ -548,7 +549,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             return HTMLResponse(page, status_code=401)
         cookie, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
         target = form.get("next", "")
-        if not target.startswith("/") or target.startswith("//"):
+        if not target.startswith("/") or target.startswith("//") or "\\" in target:
             target = "/director" if user.role == "director" else "/committee"
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", secure=secure_cookies,

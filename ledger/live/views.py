@@ -43,6 +43,22 @@ def current_board(ledger: Ledger, session: Session, table: int) -> dict[str, Any
             "done": True}
 
 
+def writable_streams(ledger: Ledger, session: Session, table: int) -> tuple[dict[str, Any], str | None]:
+    """What a table's token may append to: its current board, and the board it
+    played just before (a director call or attention drawn after the last
+    trick, Law 64), when that one was opened."""
+    now = current_board(ledger, session, table)
+    boards = [b for _r, _s, b in session.schedule(table)]
+    if now["done"]:
+        before = boards[-1]
+    elif boards.index(now["board"]) > 0:
+        before = boards[boards.index(now["board"]) - 1]
+    else:
+        return now, None
+    stream = session.stream(table, before)
+    return now, (stream if ledger.store.read(stream, 1) else None)
+
+
 def table_overview(ledger: Ledger, session: Session, table: int) -> dict[str, Any]:
     now = current_board(ledger, session, table)
     doc = now["doc"]

@@ -54,7 +54,9 @@ const Live = (() => {
       const panel = el.querySelector(".panel");
       const fact = JSON.parse(btn.dataset.fact);
       btn.disabled = true;
-      const res = await post(panel.dataset.stream, [fact], {token, expected: Number(panel.dataset.seq)});
+      const stream = btn.dataset.stream || panel.dataset.stream;
+      const expected = Number(btn.dataset.seq || panel.dataset.seq);
+      const res = await post(stream, [fact], {token, expected});
       btn.disabled = false;
       if (res.ok) say("");
       else if (res.status === 409) say("Someone logged at this table just now; the page is up to date again: please tap again.");
