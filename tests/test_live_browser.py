@@ -51,7 +51,7 @@ def tap(page, selector: str) -> None:
     before = page.locator(".panel").get_attribute("data-seq")
     page.locator(selector).first.click()
     page.wait_for_function("seq => document.querySelector('.panel').dataset.seq !== seq", arg=before,
-                           timeout=10_000)
+                           timeout=20_000)
 
 
 def bid(page, calls: list[str]) -> None:
@@ -63,6 +63,7 @@ def bid(page, calls: list[str]) -> None:
 def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
     from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=20_000)  # CI machines are shared: generous, never a sleep
     site = make_site(store_url, tables=2, boards_per_round=2, seed=11)
     token = site.tokens[1]
     site.ledger.close()
@@ -73,7 +74,7 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             table = browser.new_page(viewport={"width": 900, "height": 1000})
             table.goto(f"{server.base}/table/{token}")
-            expect(table.locator("#live")).to_have_text("live", timeout=10_000)
+            expect(table.locator("#live")).to_have_text("live", timeout=20_000)
 
             # Board 1: the whole board by tapping (dealer North).
             tap(table, "text=Start board 1")
@@ -81,6 +82,9 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             bid(table, ["1NT"])
             # A page that has not caught up with the log (its last seq is 1, the board is at 2):
             # the ledger refuses the stale tap (409), the page says so and catches up.
+            latest = api.get("/api/streams/club/eve/t1/b1/log").json()["events"][-1]["position"]
+            table.wait_for_function("pos => Number(document.getElementById('panel').dataset.shown || 0) >= pos",
+                                    arg=latest)  # the feed's refresh for 1NT has happened
             table.evaluate("document.querySelector('.panel').dataset.seq = '1'")
             tap(table, 'button[aria-label="2C"]')
             expect(table.locator("#message")).to_contain_text("Someone logged at this table")
@@ -128,11 +132,11 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             director.fill("#password", "correct horse battery")
             director.click("button[type=submit]")
             expect(director.locator("#table-1")).to_be_visible()
-            expect(director.locator("#live")).to_have_text("live", timeout=10_000)
+            expect(director.locator("#live")).to_have_text("live", timeout=20_000)
             expect(director.locator('#table-1 .matter[data-kind="director call"]')).to_have_count(0)
             table.locator("button", has_text="South calls").click()
             call = director.locator('#table-1 .matter[data-kind="director call"]')
-            expect(call).to_be_visible(timeout=10_000)  # live: no reload
+            expect(call).to_be_visible(timeout=20_000)  # live: no reload
             expect(director.locator('#table-1 .matter[data-kind="option"]')).to_be_visible()
             shot(director, tmp_path, "console")
 
@@ -141,7 +145,7 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             director.fill("#form-ruling input[name=laws]", "2017:54A")
             director.fill("#form-ruling input[name=text]", "Lead out of turn: declarer may accept it")
             director.click("#form-ruling button[type=submit]")
-            expect(table.locator("[id^=decision-]")).to_contain_text("declarer may accept it", timeout=10_000)
+            expect(table.locator("[id^=decision-]")).to_contain_text("declarer may accept it", timeout=20_000)
             expect(director.locator('#message')).to_contain_text("RulingGiven recorded")
             shot(director, tmp_path, "board")
             shot(table, tmp_path, "table-ruling")
@@ -151,7 +155,7 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
 
             # Declarer's option, chosen with a button.
             table.locator("#options button").first.click()
-            expect(table.locator("#options")).to_have_count(0, timeout=10_000)
+            expect(table.locator("#options")).to_have_count(0, timeout=20_000)
             after = api.get("/api/streams/club/eve/t1/b2/state").json()
             assert after["pending"] == [] and any(e["type"] == "OptionChosen" for e in
                                                   api.get("/api/streams/club/eve/t1/b2/log").json()["events"])

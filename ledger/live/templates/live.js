@@ -32,14 +32,23 @@ const Live = (() => {
     return es;
   }
 
+  // Re-read a server-rendered panel, at most every 120 ms. When a feed event
+  // asked for it, el.dataset.shown is then the newest position the panel shows.
   function refresher(el, url, after) {
     let timer = null;
-    return () => {
+    let latest = 0;
+    return (event) => {
+      if (event && event.position) latest = Math.max(latest, event.position);
       if (timer) return;
       timer = setTimeout(async () => {
         timer = null;
+        const target = latest;
         const r = await fetch(url, {credentials: "same-origin"});
-        if (r.ok) { el.innerHTML = await r.text(); if (after) after(); }
+        if (r.ok) {
+          el.innerHTML = await r.text();
+          if (target) el.dataset.shown = String(Math.max(target, Number(el.dataset.shown || 0)));
+          if (after) after();
+        }
       }, 120);
     };
   }
@@ -49,7 +58,6 @@ const Live = (() => {
     el.addEventListener("click", async (ev) => {
       const btn = ev.target.closest("button");
       if (!btn) return;
-      if (btn.dataset.next) { refresh(); return; }
       if (!btn.dataset.fact) return;
       const panel = el.querySelector(".panel");
       const fact = JSON.parse(btn.dataset.fact);
@@ -61,7 +69,7 @@ const Live = (() => {
       if (res.ok) say("");
       else if (res.status === 409) say("Someone logged at this table just now; the page is up to date again: please tap again.");
       else say(res.body.message || ("HTTP " + res.status));
-      refresh();
+      refresh(null);
     });
     el.addEventListener("submit", async (ev) => {
       const form = ev.target.closest("form.claim-form");
