@@ -53,7 +53,7 @@ def test_an_append_through_one_process_reaches_the_feed_of_the_other(store_url):
         assert r.status_code == 201, r.text
         reader.join(10)
         assert not reader.is_alive(), f"the follower's feed did not show the append: {seen}"
-        assert time.monotonic() - started < 5  # NOTIFY, not the 60 s poll
+        assert time.monotonic() - started < 15  # NOTIFY, not the 60 s poll
         assert [(e["stream"], e["seq"], e["type"]) for e in seen][:2] == [
             ("club/eve/t1/b1", 1, "BoardOpened"), ("club/eve/t1/b1", 2, "CallPlaced")]
         assert seen[1]["actor"] == {"role": "table", "name": "t1"}

@@ -30,13 +30,27 @@ def head_document(ledger: Ledger, stream: str) -> dict[str, Any] | None:
         return None
 
 
+def board_phase(ledger: Ledger, stream: str) -> str | None:
+    """The phase at the stream's head (None: no such stream), read from the head
+    snapshot's ``phase`` without loading the whole state when the snapshot is
+    current (it is written with every append); else from the folded state."""
+    from projections import snapshot as snapshots
+
+    snap = ledger.store.load_snapshot(stream)
+    if snap is not None and snap.version == snapshots.VERSION and isinstance(snap.state.get("phase"), str):
+        return snap.state["phase"]
+    doc = head_document(ledger, stream)
+    return None if doc is None else doc["phase"]
+
+
 def current_board(ledger: Ledger, session: Session, table: int) -> dict[str, Any]:
     """The first board of the table's schedule that has not ended (the log decides)."""
     schedule = session.schedule(table)
     for rnd, seating, board in schedule:
         stream = session.stream(table, board)
-        doc = head_document(ledger, stream)
-        if doc is None or doc["phase"] != "ended":
+        phase = board_phase(ledger, stream)
+        if phase != "ended":
+            doc = None if phase is None else head_document(ledger, stream)
             return {"round": rnd, "board": board, "stream": stream, "ns": seating.ns,
                     "ew": seating.ew, "doc": doc, "done": False}
     return {"round": None, "board": None, "stream": None, "ns": None, "ew": None, "doc": None,
