@@ -204,7 +204,8 @@ def test_expected_seq_that_is_not_a_number(client, site):
 
 
 def test_unknown_routes_and_streams_are_404(client, site):
-    assert client.get("/api/nothing-here").status_code == 404
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.json()["message"] == "Not Found"
     csrf = sign_in(client, "alice")
     r = post(client, "nowhere/b1", [{"type": "RulingGiven", "laws": ["2017:82A"], "text": "x"}],
              headers={"X-CSRF-Token": csrf})
@@ -276,6 +277,13 @@ def test_reads_state_log_casefile_events_results_and_their_scopes(client, site):
     assert now["board"] == 1 and now["stream"] == T1_B1
 
 
+def test_query_parameters_that_are_not_numbers_are_400_naming_them(client, site):
+    r = client.get(f"/api/streams/{T1_B1}/state", params={"at": "x"}, headers=bearer(site.tokens[1]))
+    assert r.status_code == 400 and r.json()["field"] == "at" and r.json()["value"] == "x"
+    r = client.get("/api/events", params={"after": "-1"}, headers=bearer(site.tokens[1]))
+    assert r.status_code == 400 and r.json()["field"] == "after"
+
+
 def test_the_openapi_document_is_published(client):
     doc = client.get("/openapi.json").json()
     path = doc["paths"]["/api/streams/{stream}/events"]["post"]
@@ -320,3 +328,23 @@ def fuzz_client(site):
     with TestClient(create_app(site.url, ledger=site.ledger)) as c:
         opened(c, site)
         yield c, site
+
+
+def test_after_the_last_trick_the_table_may_still_call_the_director_about_that_board(client, site):
+    import random
+
+    from ledger.live.bench import board_facts
+
+    opened(client, site)
+    facts = board_facts(site.session.deals[1], 1, random.Random(3))
+    r = post(client, T1_B1, facts, site.tokens[1], expected=1)
+    assert r.status_code == 201
+    assert client.get("/api/table", headers=bearer(site.tokens[1])).json()["board"] == 2  # moved on
+    r = post(client, T1_B1, [{"type": "DirectorCalled", "by": "W"}], site.tokens[1])
+    assert r.status_code == 201  # the board just played
+    r = post(client, "club/eve/t1/b2", [{"type": "BoardOpened"}], site.tokens[1], expected=0)
+    assert r.status_code == 201
+    before = site.count()
+    r = post(client, "club/eve/t2/b3", [{"type": "DirectorCalled", "by": "W"}], site.tokens[1])
+    assert r.status_code == 403 and "or the board it just played, club/eve/t1/b1" in r.json()["message"]
+    assert site.count() == before

@@ -36,6 +36,8 @@ def test_the_committee_reads_the_case_file_and_decides(setup):
     assert r.status_code == 201
     console = client.get("/director").text
     assert 'data-kind="appeal"' in console and "the hesitation was normal" in console
+    board = client.get(f"/director/board/{T1_B1}").text
+    assert 'id="state-text"' in board and "AppealLodged" in board  # the CLI's state text and the log
     client.cookies.clear()
     csrf = sign_in(client, "carol")
     page = client.get("/committee").text

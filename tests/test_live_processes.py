@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from live_helpers import bearer, make_site
+from live_helpers import PASSWORD, bearer, make_site
 from live_server import Server
 
 
@@ -24,9 +24,13 @@ def test_an_append_through_one_process_reaches_the_feed_of_the_other(store_url):
         seen: list[dict] = []
         opened_feed = threading.Event()
 
+        console = httpx.Client(base_url=follower.base, follow_redirects=True)  # the director's console, on the follower
+        r = console.post("/login", data={"name": "alice", "password": PASSWORD})
+        assert r.status_code == 200 and 'id="tables"' in r.text
+
         def follow() -> None:
-            url = follower.base + "/api/feed"
-            with httpx.stream("GET", url, params={"token": token, "after": 0}, timeout=20) as r:
+            with console.stream("GET", "/api/feed", params={"prefix": "club/eve/", "after": 0},
+                                timeout=20) as r:
                 assert r.status_code == 200
                 opened_feed.set()
                 for line in r.iter_lines():
@@ -44,14 +48,18 @@ def test_an_append_through_one_process_reaches_the_feed_of_the_other(store_url):
         assert r.status_code == 201, r.text
         started = time.monotonic()
         r = httpx.post(writer.base + "/api/streams/club/eve/t1/b1/events", headers=bearer(token),
-                       json=[{"type": "CallPlaced", "seat": "N", "call": "1NT"}], params={"expected_seq": 1})
+                       json=[{"type": "CallPlaced", "seat": "N", "call": "1NT"},
+                             {"type": "DirectorCalled", "by": "E"}], params={"expected_seq": 1})
         assert r.status_code == 201, r.text
         reader.join(10)
         assert not reader.is_alive(), f"the follower's feed did not show the append: {seen}"
-        assert time.monotonic() - started < 5  # NOTIFY, not the 60 s poll
-        assert [(e["stream"], e["seq"], e["type"]) for e in seen] == [
+        assert time.monotonic() - started < 15  # NOTIFY, not the 60 s poll
+        assert [(e["stream"], e["seq"], e["type"]) for e in seen][:2] == [
             ("club/eve/t1/b1", 1, "BoardOpened"), ("club/eve/t1/b1", 2, "CallPlaced")]
         assert seen[1]["actor"] == {"role": "table", "name": "t1"}
+        panel = console.get("/director/panel").text  # the console's table row, rendered by the follower
+        assert 'data-kind="director call"' in panel and "E called the director" in panel
+        console.close()
         # and a state read through the follower shows it
         state = httpx.get(follower.base + "/api/streams/club/eve/t1/b1/state", headers=bearer(token)).json()
         assert [a["call"] for a in state["auction"]] == ["1NT"]

@@ -165,3 +165,50 @@ def test_session_token_revokes_the_lost_tablet_and_issues_a_new_one(db, capsys):
 def test_session_open_refusals(db, capsys, args, field):
     code, _, err = run(capsys, "session", "open", "club/x", *args)
     assert code == 2 and f"field '{field}'" in err
+
+
+def test_a_movement_file_and_a_pbn_deal_file(db, capsys, tmp_path):
+    from ledger.live.sessions import random_deals
+
+    movement = tmp_path / "mv.txt"
+    movement.write_text("# round table ns ew set\n1 1 A B 1\n1 2 C D 2\n\n2 1 A D 2\n2 2 C B 1\n")
+    deals = random_deals(4, seed=3)
+    pbn = tmp_path / "deals.pbn"
+    pbn.write_text("".join(f'[Board "{b}"]\n[Deal "{d}"]\n\n' for b, d in deals.items()))
+    code, out, err = run(capsys, "session", "open", "club/file", "--tables", "2", "--boards-per-round", "2",
+                         "--movement-file", str(movement), "--deals", str(pbn), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["movement"] == "file" and doc["rounds"] == 2
+    assert doc["seating"][1][0] == {"table": 1, "ns": "A", "ew": "D", "set": 2}
+    engine = make_engine(db)
+    try:
+        from ledger.live.sessions import find_session
+
+        assert find_session(engine, "club/file").deals == deals
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("text,line,field", [
+    ("1 1 A B 1\n1 1 C D 2\n", 2, "table"),
+    ("1 1 A B 1\n1 2 C D x\n", 2, "set"),
+    ("1 1 A B\n", 1, "line"),
+    ("1 1 A B 1\n1 3 C D 2\n", 2, "table"),
+    ("1 1 A B 1\n", None, "round"),  # table 2 never seated
+])
+def test_movement_file_errors_name_the_line_and_field(db, capsys, tmp_path, text, line, field):
+    movement = tmp_path / "mv.txt"
+    movement.write_text(text)
+    code, _, err = run(capsys, "session", "open", "club/bad", "--tables", "2", "--movement-file", str(movement))
+    assert code == 2 and f"field '{field}'" in err
+    if line:
+        assert f"line {line}" in err
+
+
+def test_a_deal_file_missing_a_board_is_refused(db, capsys, tmp_path):
+    pbn = tmp_path / "deals.pbn"
+    pbn.write_text('[Board "1"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n')
+    code, _, err = run(capsys, "session", "open", "club/d", "--tables", "2", "--boards-per-round", "1",
+                       "--deals", str(pbn))
+    assert code == 2 and "no deal for board(s) [2]" in err

@@ -22,6 +22,7 @@ line, field and value; 403 role or scope; 404 unknown stream; 409 stale
 from __future__ import annotations
 
 import json
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Mapping
@@ -30,9 +31,11 @@ from urllib.parse import parse_qs, quote
 import attrs
 import structlog
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger.errors import BadInput, ConcurrencyError, LedgerError, NotAllowed, StoreUnavailable, StreamNotFound
 from ledger.live import accounts, views
@@ -158,6 +161,20 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     async def _http_error(_: Request, exc: HttpError) -> JSONResponse:
         return JSONResponse(exc.body, status_code=exc.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _starlette_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = "not_found" if exc.status_code == 404 else "http_error"
+        return JSONResponse({"error": kind, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = (exc.errors() or [{}])[0]
+        field = ".".join(str(p) for p in first.get("loc", ())[1:]) or None
+        body = {"error": "bad_input", "message": f"field {field!r}: {first.get('msg', 'invalid')}",
+                "reason": first.get("msg"), "line": None, "field": field,
+                "value": _jsonable(first.get("input"))}
+        return JSONResponse(body, status_code=400)
+
     # -- credentials -------------------------------------------------------
 
     def table_from_token(token: str | None) -> Table:
@@ -234,11 +251,12 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     def check_scope(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]]) -> None:
         exists = bool(ledger.store.read(stream, 1))
         if isinstance(who, Table):
-            now = views.current_board(ledger, who.session, who.grant.table)
-            if stream != now["stream"]:
+            now, previous = views.writable_streams(ledger, who.session, who.grant.table)
+            if stream != now["stream"] and stream != previous:
                 where = now["stream"] or "nothing (the session is finished for this table)"
+                also = f" (or the board it just played, {previous})" if previous else ""
                 raise NotAllowed("table", "events", f"table {who.grant.table}'s token may append only "
-                                 f"to its current board, {where}; not to {stream}")
+                                 f"to its current board, {where}{also}; not to {stream}")
             if not exists:
                 expected = board_opened_fact(who.session, who.grant.table, now["board"],
                                              _seating(who.session, who.grant.table, now["round"]))
@@ -530,7 +548,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             return HTMLResponse(page, status_code=401)
         cookie, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
         target = form.get("next", "")
-        if not target.startswith("/") or target.startswith("//"):
+        if not target.startswith("/") or target.startswith("//") or "\\" in target:
             target = "/director" if user.role == "director" else "/committee"
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", secure=secure_cookies,
@@ -596,7 +614,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             m["waited"] = views.waited(m["at"])
         page = env.get_template("board.html").render(
             who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
-            grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}")
+            grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}",
+            state_text=state_as_cli(doc))
         return HTMLResponse(page)
 
     @app.get("/committee", response_class=HTMLResponse, include_in_schema=False)
@@ -636,6 +655,20 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         return JSONResponse({"ok": True, "position": feed.last})
 
     return app
+
+
+def state_as_cli(doc: dict[str, Any]) -> str:
+    """The readable state exactly as ``cli.py state`` prints it (rich), as plain text."""
+    from rich.console import Console
+
+    from ledger.render import render_state
+
+    console = Console(record=True, width=110, color_system=None, file=open(os.devnull, "w"))
+    try:
+        console.print(render_state(doc))
+        return console.export_text()
+    finally:
+        console.file.close()
 
 
 def _seating(session: Session, table: int, rnd: int | None) -> Any:

@@ -110,9 +110,13 @@ class ServerProcess:
 async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, board: int,
                     interval: float, until: float, rng: random.Random, latencies: list[float],
                     errors: list[int]) -> int:
+    import httpx
+
     headers = {"Authorization": f"Bearer {token}"}
     url = f"{base}/api/streams/{stream}/events"
     facts = [{"type": "BoardOpened"}] + board_facts(deal, board, rng)
+    for i, fact in enumerate(facts, start=1):  # ids: a retry after a lost answer is safe
+        fact["id"] = f"{stream.replace('/', ':')}:{i}"
     seq = 0
     sent = 0
     await asyncio.sleep(rng.uniform(0, interval))  # terminals do not start in step
@@ -120,8 +124,17 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
         if time.monotonic() >= until:
             break
         started = time.monotonic()
-        r = await client.post(url, json=[fact], params={"expected_seq": seq}, headers=headers)
+        r = None
+        for _attempt in range(2):  # one retry when the connection dropped
+            try:
+                r = await client.post(url, json=[fact], params={"expected_seq": seq}, headers=headers)
+                break
+            except httpx.TransportError:
+                continue
         latencies.append((time.monotonic() - started) * 1000)
+        if r is None:
+            errors.append(0)  # no answer twice
+            break
         if r.status_code >= 300:
             errors.append(r.status_code)
             break

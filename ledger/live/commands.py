@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ledger.cli import _open, safe_url, cli
+from ledger.cli import _open, _read_input, cli, safe_url
 from ledger.errors import BadInput
 
 
@@ -76,13 +76,18 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 @click.option("--rounds", type=int, default=None,
               help="Play only the movement's first ROUNDS rounds (default: all).")
 @click.option("--seed", type=int, default=None, help="Seed of the generated deals.")
+@click.option("--movement-file", default=None,
+              help="Read the movement: lines ROUND TABLE NS EW SET (instead of --movement).")
+@click.option("--deals", "deals_file", default=None,
+              help="Read the deals from a PBN file ([Board] and [Deal] of each game).")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
               help="Where the server is reached from the tables' devices.")
 @click.option("--qr", is_flag=True, help="Also print each table's URL as a QR code (segno).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
-                 laws: str, scoring: str, rounds: int | None, seed: int | None, base_url: str,
+                 laws: str, scoring: str, rounds: int | None, seed: int | None,
+                 movement_file: str | None, deals_file: str | None, base_url: str,
                  qr: bool, as_json: bool) -> None:
     """Open a session: movement, deals, and one token (a URL) per table."""
     from ledger.live.accounts import issue_table_token
@@ -95,7 +100,9 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
         engine = ledger.store.engine
         sess = open_session(engine, tournament=tournament, name=name, tables=tables,
                             boards_per_round=boards_per_round, movement=movement, laws=laws,
-                            scoring=scoring, seed=seed, rounds=rounds)
+                            scoring=scoring, seed=seed, rounds=rounds,
+                            movement_text=_read_input(movement_file) if movement_file else None,
+                            deals_text=_read_input(deals_file) if deals_file else None)
         tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, tables + 1)}
     if as_json:
         doc = sess.to_json()
@@ -210,7 +217,8 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
     click.echo(f"serving {safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # Terminals pause between events: keep their connections open a while.
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
 
 
 @cli.command("bench-live")

@@ -165,6 +165,67 @@ def _howell_offsets(n: int) -> list[int]:
     return search([0]) or [0] * n
 
 
+def read_movement(text: str, tables: int) -> list[list[Seating]]:
+    """A movement file: one line per table and round, ``ROUND TABLE NS EW SET``
+    (whole numbers for round, table and set; pair names for NS and EW);
+    blank lines and ``#`` lines skipped. Every round must seat every table
+    once, rounds numbered from 1."""
+    rows: dict[int, dict[int, Seating]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 5:
+            raise BadInput("a movement line is ROUND TABLE NS EW SET", field="line", value=line,
+                           line=number)
+        values = {}
+        for field, value in zip(("round", "table", "set"), (parts[0], parts[1], parts[4])):
+            if not value.isdigit() or int(value) < 1:
+                raise BadInput("a whole number from 1", field=field, value=value, line=number)
+            values[field] = int(value)
+        if not 1 <= values["table"] <= tables:
+            raise BadInput(f"the session has tables 1 to {tables}", field="table",
+                           value=values["table"], line=number)
+        seats = rows.setdefault(values["round"], {})
+        if values["table"] in seats:
+            raise BadInput("this table is seated twice in the round", field="table",
+                           value=values["table"], line=number)
+        seats[values["table"]] = Seating(values["table"], parts[2], parts[3], values["set"])
+    if not rows:
+        raise BadInput("the movement file has no line", field="--movement-file", value="")
+    out = []
+    for rnd in range(1, max(rows) + 1):
+        seats = rows.get(rnd, {})
+        if sorted(seats) != list(range(1, tables + 1)):
+            missing = sorted(set(range(1, tables + 1)) - set(seats))
+            raise BadInput(f"round {rnd} does not seat every table (missing {missing})",
+                           field="round", value=rnd)
+        out.append([seats[t] for t in range(1, tables + 1)])
+    return out
+
+
+def read_deals(text: str, boards: int) -> dict[int, str]:
+    """The deals of a PBN file (a dealing machine's): ``[Board]`` and ``[Deal]``
+    of each game; every board 1..``boards`` must be there."""
+    from ledger.bridge import Deal
+    from ledger.formats.pbn import read_pbn
+
+    deals: dict[int, str] = {}
+    for record in read_pbn(text):
+        board, deal = record.tags.get("Board", ""), record.tags.get("Deal")
+        if not board.isdigit() or not deal:
+            raise BadInput("each game needs [Board] and [Deal]", field="Board", value=board,
+                           line=record.line)
+        Deal.parse(deal)
+        deals[int(board)] = deal
+    missing = [b for b in range(1, boards + 1) if b not in deals]
+    if missing:
+        raise BadInput(f"the file has no deal for board(s) {missing[:10]}", field="--deals",
+                       value=sorted(deals)[:10])
+    return {b: deals[b] for b in range(1, boards + 1)}
+
+
 def random_deals(boards: int, seed: int | None) -> dict[int, str]:
     rng = random.Random(seed)
     deals = {}
@@ -183,7 +244,8 @@ def random_deals(boards: int, seed: int | None) -> dict[int, str]:
 def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boards_per_round: int,
                  movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
                  seed: int | None = None, opened_by: str | None = None,
-                 rounds: int | None = None) -> Session:
+                 rounds: int | None = None, movement_text: str | None = None,
+                 deals_text: str | None = None) -> Session:
     """Open a session; ``rounds`` plays only the movement's first rounds (a
     30-table Mitchell is rarely played to the end)."""
     for field, value in (("TOURNAMENT", tournament), ("NAME", name)):
@@ -195,7 +257,9 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
         raise BadInput("a Mitchell needs at least 2 tables", field="--tables", value=tables)
     if not 1 <= boards_per_round <= 8:
         raise BadInput("1 to 8 boards a round", field="--boards-per-round", value=boards_per_round)
-    if movement not in ("mitchell", "howell"):
+    if movement_text is not None:
+        movement = "file"
+    if movement not in ("mitchell", "howell", "file"):
         raise BadInput("mitchell or howell", field="--movement", value=movement)
     if movement == "howell" and tables > 15:
         raise BadInput("a Howell for at most 15 tables", field="--tables", value=tables)
@@ -203,14 +267,20 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
         raise BadInput("2017 or 1997", field="--laws", value=laws)
     if scoring not in ("MP", "IMP"):
         raise BadInput("MP (pairs) or IMP (teams)", field="--scoring", value=scoring)
-    rounds_list = mitchell(tables) if movement == "mitchell" else howell(tables)
+    if movement == "file":
+        rounds_list = read_movement(movement_text or "", tables)
+    else:
+        rounds_list = mitchell(tables) if movement == "mitchell" else howell(tables)
     if rounds is not None:
         if not 1 <= rounds <= len(rounds_list):
             raise BadInput(f"this movement has 1 to {len(rounds_list)} rounds", field="--rounds",
                            value=rounds)
         rounds_list = rounds_list[:rounds]
     sets = max(s.set for rnd in rounds_list for s in rnd)
-    deals = random_deals(sets * boards_per_round, seed)
+    if deals_text is not None:
+        deals = read_deals(deals_text, sets * boards_per_round)
+    else:
+        deals = random_deals(sets * boards_per_round, seed)
     doc = [[attrs.asdict(s) for s in rnd] for rnd in rounds_list]
     with engine.begin() as conn:
         if conn.execute(sa.select(live_sessions.c.id).where(

@@ -30,17 +30,47 @@ def head_document(ledger: Ledger, stream: str) -> dict[str, Any] | None:
         return None
 
 
+def board_phase(ledger: Ledger, stream: str) -> str | None:
+    """The phase at the stream's head (None: no such stream), read from the head
+    snapshot's ``phase`` without loading the whole state when the snapshot is
+    current (it is written with every append); else from the folded state."""
+    from projections import snapshot as snapshots
+
+    snap = ledger.store.load_snapshot(stream)
+    if snap is not None and snap.version == snapshots.VERSION and isinstance(snap.state.get("phase"), str):
+        return snap.state["phase"]
+    doc = head_document(ledger, stream)
+    return None if doc is None else doc["phase"]
+
+
 def current_board(ledger: Ledger, session: Session, table: int) -> dict[str, Any]:
     """The first board of the table's schedule that has not ended (the log decides)."""
     schedule = session.schedule(table)
     for rnd, seating, board in schedule:
         stream = session.stream(table, board)
-        doc = head_document(ledger, stream)
-        if doc is None or doc["phase"] != "ended":
+        phase = board_phase(ledger, stream)
+        if phase != "ended":
+            doc = None if phase is None else head_document(ledger, stream)
             return {"round": rnd, "board": board, "stream": stream, "ns": seating.ns,
                     "ew": seating.ew, "doc": doc, "done": False}
     return {"round": None, "board": None, "stream": None, "ns": None, "ew": None, "doc": None,
             "done": True}
+
+
+def writable_streams(ledger: Ledger, session: Session, table: int) -> tuple[dict[str, Any], str | None]:
+    """What a table's token may append to: its current board, and the board it
+    played just before (a director call or attention drawn after the last
+    trick, Law 64), when that one was opened."""
+    now = current_board(ledger, session, table)
+    boards = [b for _r, _s, b in session.schedule(table)]
+    if now["done"]:
+        before = boards[-1]
+    elif boards.index(now["board"]) > 0:
+        before = boards[boards.index(now["board"]) - 1]
+    else:
+        return now, None
+    stream = session.stream(table, before)
+    return now, (stream if ledger.store.read(stream, 1) else None)
 
 
 def table_overview(ledger: Ledger, session: Session, table: int) -> dict[str, Any]:

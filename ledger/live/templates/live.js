@@ -32,14 +32,23 @@ const Live = (() => {
     return es;
   }
 
+  // Re-read a server-rendered panel, at most every 120 ms. When a feed event
+  // asked for it, el.dataset.shown is then the newest position the panel shows.
   function refresher(el, url, after) {
     let timer = null;
-    return () => {
+    let latest = 0;
+    return (event) => {
+      if (event && event.position) latest = Math.max(latest, event.position);
       if (timer) return;
       timer = setTimeout(async () => {
         timer = null;
+        const target = latest;
         const r = await fetch(url, {credentials: "same-origin"});
-        if (r.ok) { el.innerHTML = await r.text(); if (after) after(); }
+        if (r.ok) {
+          el.innerHTML = await r.text();
+          if (target) el.dataset.shown = String(Math.max(target, Number(el.dataset.shown || 0)));
+          if (after) after();
+        }
       }, 120);
     };
   }
@@ -49,16 +58,27 @@ const Live = (() => {
     el.addEventListener("click", async (ev) => {
       const btn = ev.target.closest("button");
       if (!btn) return;
-      if (btn.dataset.next) { refresh(); return; }
       if (!btn.dataset.fact) return;
       const panel = el.querySelector(".panel");
       const fact = JSON.parse(btn.dataset.fact);
       btn.disabled = true;
-      const res = await post(panel.dataset.stream, [fact], {token, expected: Number(panel.dataset.seq)});
+      const stream = btn.dataset.stream || panel.dataset.stream;
+      const expected = Number(btn.dataset.seq || panel.dataset.seq);
+      const res = await post(stream, [fact], {token, expected});
       btn.disabled = false;
       if (res.ok) say("");
       else if (res.status === 409) say("Someone logged at this table just now; the page is up to date again: please tap again.");
       else say(res.body.message || ("HTTP " + res.status));
+      refresh(null);
+    });
+    el.addEventListener("submit", async (ev) => {
+      const form = ev.target.closest("form.claim-form");
+      if (!form) return;
+      ev.preventDefault();
+      const panel = el.querySelector(".panel");
+      const fact = {type: "ClaimMade", seat: form.seat.value, tricks: Number(form.tricks.value)};
+      const res = await post(panel.dataset.stream, [fact], {token, expected: Number(panel.dataset.seq)});
+      if (res.ok) say(""); else say(res.body.message || ("HTTP " + res.status));
       refresh();
     });
     follow("/api/feed?token=" + encodeURIComponent(token), refresh);
@@ -83,7 +103,13 @@ const Live = (() => {
       if (!form) return;
       ev.preventDefault();
       const res = await post(streamOf(form), [formFact(form)], {csrf});
-      if (res.ok) { say(form.dataset.type + " recorded at seq " + res.body.seqs.join(", "), "ok"); form.reset(); done(); }
+      if (res.ok) {
+        const text = form.dataset.type + " recorded at seq " + res.body.seqs.join(", ");
+        say(text, "ok");
+        form.reset();
+        sessionStorage.setItem("ledger-message", text);  // shown again after the reload
+        done();
+      }
       else say(res.body.message || ("HTTP " + res.status));
     });
   }
@@ -94,13 +120,22 @@ const Live = (() => {
     setInterval(refresh, 15000);  // the waiting times
   }
 
+  function kept() {
+    const text = sessionStorage.getItem("ledger-message");
+    if (text) { sessionStorage.removeItem("ledger-message"); say(text, "ok"); }
+  }
+
   function board(el) {
+    kept();
     const stream = el.dataset.stream;
     forms(el, el.dataset.csrf, () => stream, () => setTimeout(() => location.reload(), 300));
-    follow("/api/feed?prefix=" + encodeURIComponent(stream), (e) => { if (e.stream === stream) setTimeout(() => location.reload(), 300); });
+    // From the last event this page shows: only what is newer reloads it.
+    follow("/api/feed?prefix=" + encodeURIComponent(stream) + "&after=" + el.dataset.position,
+           (e) => { if (e.stream === stream) setTimeout(() => location.reload(), 300); });
   }
 
   function committee(el) {
+    kept();
     forms(el, el.dataset.csrf, (form) => form.dataset.stream, () => setTimeout(() => location.reload(), 300));
     live("");
   }
