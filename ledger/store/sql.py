@@ -317,7 +317,7 @@ def _extend_tree(conn: Connection, batch: Sequence[StoredEvent], positions: Sequ
     else:
         frontier = _tree_nodes(conn, merkle.frontier_keys(size))
     written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
-    leaves = [{"leaf_index": i, "position": positions[i - size], "stream": batch[i - size].stream,
+    leaves: list[dict[str, Any]] = [{"leaf_index": i, "position": positions[i - size], "stream": batch[i - size].stream,
                "seq": batch[i - size].seq, "hash": h.hex()}
               for level, i, h in written if level == 0]
     conn.execute(merkle_leaves.insert(), leaves)
