@@ -92,7 +92,11 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
         return state.add_irregularity(Irregularity(
             "unprocessed", seq, event.TYPE, offender=str(event.seat),
             detail=f"option {event.option} chosen by {event.seat} with no such option pending"))
-    choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, event.suit)
+    suit = event.suit
+    if suit is None and cards.law_of(offer.law) == "50D2" and event.option in penalty.PICKUP_OPTIONS:
+        implied = penalty.lead_option_suits(state)  # 50D2a: the suit of the penalty card(s)
+        suit = next(iter(implied)) if len(implied) == 1 else None
+    choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, suit)
     state = attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq != offer.seq),
                          choices=state.choices + (choice,))
     effect = EFFECTS.get(offer.law.split(":", 1)[1])
