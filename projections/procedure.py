@@ -16,7 +16,7 @@ RECORDED = (ev.AttentionDrawn, ev.DirectorCalled, ev.RevokeInquiry, ev.DummyWarn
             ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled)
 """Facts the revoke and dummy rules read, kept in ``state.procedure``."""
 
-REVIEW_PREFIXES = ("64C", "62D", "43B")
+REVIEW_PREFIXES = ("64C", "62D", "43B", "64A")
 """Director reviews of the revoke and dummy rules, answered by the director's ruling (an
 adjusted score, a ruling given) logged after them."""
 

@@ -241,10 +241,54 @@ def _first_inquiry(state: TableState, rv: Revoke, inquiry: ProcedureFact) -> boo
     return not earlier
 
 
+ATTENTION_LAWS = ("61", "62", "63", "64")
+"""A director's ruling citing one of these Laws is his finding about a revoke (attention drawn to it)."""
+
+
+def _revoke_seqs(state: TableState, rv: Revoke) -> set[int]:
+    """The seqs an ``about`` may name for this revoke: its card, its correction, its trick's cards."""
+    seqs = {rv.seq} | ({rv.corrected} if rv.corrected is not None else set())
+    for t in state.tricks:
+        if t.number == rv.trick:
+            seqs |= {p.seq for p in t.cards}
+    return seqs
+
+
+def _names_revoke(state: TableState, rv: Revoke, f: ProcedureFact) -> bool:
+    """Attention drawn to this revoke (64A): an ``AttentionDrawn``, ``RightsReserved``
+    or ``DirectorCalled`` whose ``about`` names it (a seq of its card or trick; an id
+    reference, which the fold cannot resolve, is taken as naming it), an
+    ``AttentionDrawn`` / ``RightsReserved`` that names nothing, a revoke inquiry to
+    the offender, or the director's ruling on Laws 61 to 64. A director call about
+    another matter, or naming nothing, is not (the engine asks, :func:`_unnamed_call`)."""
+    if f.type == "RevokeInquiry":
+        return f.to is rv.seat
+    if f.type == "RulingGiven":
+        return any(law.split(":")[-1].startswith(ATTENTION_LAWS) for law in f.detail.split())
+    if f.type not in ("AttentionDrawn", "DirectorCalled", "RightsReserved"):
+        return False
+    if f.about is not None:
+        return f.about in _revoke_seqs(state, rv)
+    if f.type == "DirectorCalled":
+        return f.detail.startswith("about ")  # an id reference
+    return True
+
+
+def _unnamed_call(state: TableState, rv: Revoke) -> ProcedureFact | None:
+    """The first director call after the revoke that names nothing, made before any
+    attention to the revoke: whether it was about the revoke is the director's to say."""
+    for f in state.procedure:
+        if f.seq <= rv.seq:
+            continue
+        if _names_revoke(state, rv, f) or rv.corrected is not None and rv.corrected < f.seq:
+            return None
+        if f.type == "DirectorCalled" and f.about is None and not f.detail:
+            return f
+    return None
+
+
 def _discover(state: TableState, rv: Revoke) -> Revoke:
-    seqs = [f.seq for f in state.procedure if f.seq > rv.seq and (
-        f.type in ("AttentionDrawn", "DirectorCalled", "RightsReserved")
-        or f.type == "RevokeInquiry" and f.to is rv.seat)]
+    seqs = [f.seq for f in state.procedure if f.seq > rv.seq and _names_revoke(state, rv, f)]
     if rv.corrected is not None:
         seqs.append(rv.corrected)
     return attrs.evolve(rv, discovered=min(seqs) if seqs else None)
@@ -302,6 +346,11 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         elif rv.is_established:
             exempt, why, more = _exemption(state, rv, found, both_sides)
             reviews += more
+        call = _unnamed_call(state, rv)
+        if call is not None:
+            reviews.append((f"64A the director was called (seq {call.seq}) without naming the matter while "
+                            f"{rv.seat}'s revoke on trick {rv.trick} had not been pointed out: was attention drawn "
+                            "to it? (an AttentionDrawn about the revoke, or a ruling, says so)", call.seq))
         if rv.is_established and reserved and not rv.dummy:
             reviews.append(("64C equity: the non-offending side reserved its rights about the revoke on trick "
                             f"{rv.trick}; if the transfer does not restore equity the director assigns an "
