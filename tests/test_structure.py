@@ -231,7 +231,8 @@ def test_families_are_registered_once_in_precedence_order():
 
 
 @pytest.mark.parametrize("law, family", [
-    ("64A2", "revokes and dummy"), ("2017:64B6", "revokes and dummy"), ("1997:46B3b", "cards"),
+    ("64A2", "revokes and dummy"), ("2017:64B6", "revokes and dummy"), ("1997:46B3b", "designations"),
+    ("2017:45C4b", "designations"), ("45C1", "cards played or not"), ("2017:47F", "withdrawals"),
     ("27B1a", "calls"), ("FFB:57.3", "calls"), ("2017:41A", "leads out of turn"), ("50D2", "penalty cards"),
     ("12C1", "scores and appeals"), ("15B", "irregular boards"), ("70", "claims"),
 ])
