@@ -171,7 +171,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     if breach is None:
         breach = INTERCEPTORS["breach"](state, seat, card)  # penalty cards: 50C, 50D1, 51A
     if breach is not None:
-        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach),))
+        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
     state = add_card(state, seq, seat, card, law)
     # A revoke (61A) stays on the trick: projections.revoke reads it from the tricks.
     return state, True

@@ -88,6 +88,7 @@ class Revoke:
     tricks: int = 0  # tricks to transfer (when play has ended)
     law: str | None = None  # the Law of the transfer
     reviews: tuple[tuple[str, int], ...] = ()  # (reason, about) for the director
+    breach: bool = False  # a failure to play a penalty card or to follow a lead restriction (64B3)
 
     @property
     def is_established(self) -> bool:
@@ -162,7 +163,7 @@ def _may_hold_revoke(state: TableState) -> bool:
         led = t.suit_led
         if any(p.card.suit is not led for p in t.cards[1:]):
             return True
-    return any(r.ruling == "withdrawn" for r in state.card_records)
+    return bool(state.breaches) or any(r.ruling == "withdrawn" for r in state.card_records)
 
 
 def _detect(state: TableState) -> list[Revoke]:
@@ -190,7 +191,23 @@ def _detect(state: TableState) -> list[Revoke]:
         if found is not None and found.suit_led is not None:
             out.append(Revoke(rec.about, rec.seat, rec.card, found.number, found.suit_led, rec.seat is dummy,
                               corrected=rec.seq))
+    out += _breaches(state, {r.seq for r in out})
     return sorted(out, key=lambda r: r.seq)
+
+
+def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
+    """A failure to play a penalty card, or a lead against a lead restriction, when able
+    to comply (state.breaches): a revoke (61A) with its trick, established by 63A like any
+    other, without a trick transfer (64B3)."""
+    out = []
+    for b in state.breaches:
+        if b.seq in known or b.card is None:
+            continue
+        trick = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq <= b.seq), None)
+        if trick is None:
+            continue
+        out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False, breach=True))
+    return out
 
 
 def _violation(state: TableState, before: int) -> ProcedureFact | None:
@@ -310,7 +327,7 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
     assert state.contract is not None
     ended = _play_ended(state)
     cite = state.cite
-    established = [r for r in found if r.is_established]
+    established = [r for r in found if r.is_established and not r.breach]
     both_sides = len({r.seat.side for r in established}) == 2
     out: list[Revoke] = []
     for rv in found:
@@ -326,6 +343,9 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         elif _forfeited(state, rv):
             exempt, why = "11A", "the director found the right to rectification forfeited (the non-offenders " \
                                  "acted before he was called)"
+        elif rv.breach:
+            exempt, why = "64B3", "a failure to play a penalty card or to comply with a lead restriction: no " \
+                                  "trick transfer"
         elif rv.dummy:
             exempt, why = "64B3", "a revoke by dummy (his cards are faced): no trick transfer"
             if rv.is_established and rv.discovered is not None:
@@ -346,7 +366,7 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         elif rv.is_established:
             exempt, why, more = _exemption(state, rv, found, both_sides)
             reviews += more
-        call = _unnamed_call(state, rv)
+        call = None if rv.breach else _unnamed_call(state, rv)
         if call is not None:
             reviews.append((f"64A the director was called (seq {call.seq}) without naming the matter while "
                             f"{rv.seat}'s revoke on trick {rv.trick} had not been pointed out: was attention drawn "
@@ -415,7 +435,7 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
             [(f"64C both sides revoked (no transfer{', 64B7' if edition == '2017' else ''}): the director "
               "restores equity as though no revoke had occurred", rv.seq)]
     earlier = [r for r in found if r.seq < rv.seq and r.seat is rv.seat and r.suit is rv.suit and r.is_established
-               and not r.dummy]
+               and not r.dummy and not r.breach]
     if earlier:
         return "64B2", f"a further revoke in {rv.suit.symbol} by the same player", \
             [("64C a further revoke in the same suit by the same player (no transfer, 64B2): "

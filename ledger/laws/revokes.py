@@ -36,8 +36,9 @@ def revoke_rulings(state) -> list[Prescription]:
     laws: dict[str, str | None] = {}
     causes: dict[str, list[int]] = {"declarer": [], "defenders": []}
     for rv in found:
-        out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(rv.seat), about=rv.seq),
-                                (rv.seq,), state.cite("61A")))
+        if not rv.breach:  # a breach's is recorded with it (ledger.laws.calls.lead_breaches)
+            out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(rv.seat), about=rv.seq),
+                                    (rv.seq,), state.cite("61A")))
         if rv.established is not None:
             out.append(Prescription(RevokeEstablished(seat=rv.seat, trick=rv.trick),
                                     (rv.seq, rv.established), rv.established_law))
