@@ -29,7 +29,7 @@ from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, initial_hands)
 
-UNRULED: tuple[type[ev.Event], ...] = (ev.DummyIndicatedCard, ev.RectificationWaived)
+UNRULED: tuple[type[ev.Event], ...] = (ev.RectificationWaived,)
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
 
 def rectification_key(event: ev.Event) -> str:
