@@ -587,6 +587,24 @@ def procedure_document(state: TableState) -> list[dict[str, Any]]:
              "about": f.about, "detail": f.detail or None} for f in state.procedure]
 
 
+def lapse_62c1(state: TableState, seat: Seat) -> TableState:
+    """62C1: a non-offender's option to withdraw the card he played after the revoke lapses
+    once he plays to the next trick."""
+    offers = [o for o in state.pending if o.to is seat and _law_of(o.law) == "62C1"]
+    if not offers:
+        return state
+    trick = state.current_trick
+    target = len(state.tricks) + 1 if trick is None or trick.complete else trick.number
+    lapsed = []
+    for o in offers:
+        at = max((t.number for t in state.tricks if t.cards and t.cards[0].seq < o.seq), default=0)
+        if target > at:
+            lapsed.append(o.seq)
+    if not lapsed:
+        return state
+    return attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq not in lapsed))
+
+
 @handles(ev.CardWithdrawn)
 def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableState:
     """62D1: the revoke card of trick 12 replaced after the revoke was established (trick 13 begun),
