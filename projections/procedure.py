@@ -13,10 +13,11 @@ from projections.state import ProcedureFact, TableState
 
 RECORDED = (ev.AttentionDrawn, ev.DirectorCalled, ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation,
             ev.RightsReserved, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded, ev.ClaimAgreed,
-            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled, ev.DummyIndicatedCard)
+            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled, ev.DummyIndicatedCard,
+            ev.RectificationWaived)
 """Facts the revoke and dummy rules read, kept in ``state.procedure``."""
 
-REVIEW_PREFIXES = ("64C", "62D", "43B", "64A", "45F")
+REVIEW_PREFIXES = ("64C", "62D", "43B", "64A", "45F", "10B")
 """Director reviews of the revoke and dummy rules, answered by the director's ruling (an
 adjusted score, a ruling given) logged after them."""
 
@@ -71,4 +72,4 @@ def recorded_only(state: TableState, step: Step) -> TableState:
 
 
 handles(ev.DirectorCalled, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded,
-        ev.DummyIndicatedCard)(recorded_only)
+        ev.DummyIndicatedCard, ev.RectificationWaived)(recorded_only)

@@ -29,7 +29,7 @@ from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, initial_hands)
 
-UNRULED: tuple[type[ev.Event], ...] = (ev.RectificationWaived,)
+UNRULED: tuple[type[ev.Event], ...] = ()
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
 
 def rectification_key(event: ev.Event) -> str:
@@ -73,7 +73,11 @@ def _review_required(state: TableState, step: Step[ev.DirectorReviewRequired]) -
 def _finding(state: TableState, step: Step[ev.FindingMade]) -> TableState:
     event = step.event
     about = event.about if isinstance(event.about, int) else -1
-    return attrs.evolve(state, findings=state.findings + (Finding(step.seq, about, event.field, event.value),))
+    state = attrs.evolve(state, findings=state.findings + (Finding(step.seq, about, event.field, event.value),))
+    if event.field == "waiver_cancelled":  # 10B: the director has ruled on the players' waiver
+        state = attrs.evolve(state, review=tuple(attrs.evolve(r, resolved=True) if r.about == about
+                                                 and r.reason.startswith("10B") else r for r in state.review))
+    return state
 
 
 @handles(ev.OptionsOffered)

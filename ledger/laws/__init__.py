@@ -50,7 +50,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
     Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
     Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),
-           (revokes.revoke_rulings, revokes.dummy_rulings), "projections.revoke"),
+           (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "projections.revoke"),
     Family("results", ("77",), (results.record_result,), "projections.play"),
     Family("irregular boards", boards.LAWS, (boards.irregular_boards,), "ledger.laws.boards"),
     Family("scores and appeals", ("12", "82", "90", "92", "93"), (), "projections.adjusted"),

@@ -120,6 +120,17 @@ def dummy_rulings(state) -> list[Prescription]:
     return out
 
 
+def waivers(state) -> list[Prescription]:
+    """10B (both editions): the players may not waive a rectification on their own; the
+    director may let their waiver stand or cancel it. A ``RectificationWaived`` is his
+    question (answered by a finding ``waiver_cancelled`` about it, or his ruling)."""
+    law = state.cite("10B")
+    return [Prescription(DirectorReviewRequired(
+        reason=f"10B {f.by} waived the rectification of the irregularity at seq {f.about}: the director lets "
+               "the waiver stand or cancels it (a finding waiver_cancelled about this fact)", about=f.seq),
+        (f.seq,), law) for f in state.procedure if f.type == "RectificationWaived"]
+
+
 def _end_of_play(state) -> int:
     """The seq at which play ended (the last card or the settled claim), else beyond the log."""
     if state.phase != ENDED:
