@@ -38,6 +38,7 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
+    Family("insufficient bids", ("27",), (), "projections.insufficient"),
     Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "28", "29", "30", "31", "32",
                      "33", "34", "35", "36", "37", "38", "39", "40", "57.3", "57.4"),
            (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
