@@ -183,9 +183,10 @@ def _detect(state: TableState) -> list[Revoke]:
                 out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
         for p in t.cards:
             held[p.seat].add(p.card.suit)
+    breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
         if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
-                or rec.card is None:
+                or rec.card is None or rec.about in breached:
             continue
         found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
         if found is not None and found.suit_led is not None:
@@ -203,10 +204,17 @@ def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
     for b in state.breaches:
         if b.seq in known or b.card is None:
             continue
-        trick = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq <= b.seq), None)
+        withdrawn = next((r for r in state.card_records if r.ruling == "withdrawn" and r.about == b.seq
+                          and _law_of(r.law) == "47B"), None)
+        if withdrawn is not None:  # corrected before it was established (61A, 62A, 47B)
+            trick = next((t for t in state.tricks if any(q.seq == withdrawn.seq for q in t.cards)), None) \
+                or next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < b.seq), None)
+        else:
+            trick = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq <= b.seq), None)
         if trick is None:
             continue
-        out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False, breach=True))
+        out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False,
+                          corrected=withdrawn.seq if withdrawn is not None else None, breach=True))
     return out
 
 
