@@ -122,6 +122,16 @@ def check_finding(finding: ev.FindingMade, target: ev.Event) -> None:
 OPTIONS_WITH_SUIT = ("require_suit", "forbid_suit")
 
 
+def _suit_implied(state, offer) -> bool:
+    """50D2a: with the major penalty cards all of one suit, require/forbid names
+    that suit without saying it; a suit is needed only with two or more (51B)."""
+    if law_of(offer.law) != "50D2":
+        return False
+    from projections.penalty import lead_option_suits
+
+    return len(lead_option_suits(state)) == 1
+
+
 def check_option(state, choice: ev.OptionChosen) -> None:
     """An option may be taken only from an offer pending to that seat (spec section 7)."""
     offers = [o for o in state.pending if choice.option in o.options]
@@ -134,7 +144,7 @@ def check_option(state, choice: ev.OptionChosen) -> None:
     if choice.seat is not offer.to and not either_defender:
         raise BadInput(f"this option is {offer.to}'s to choose ({offer.law}), not {choice.seat}'s",
                        field="seat", value=str(choice.seat), event_type=choice.TYPE)
-    if choice.option in OPTIONS_WITH_SUIT and choice.suit is None:
+    if choice.option in OPTIONS_WITH_SUIT and choice.suit is None and not _suit_implied(state, offer):
         raise BadInput(f"{choice.option} needs the suit", field="suit", value=None, event_type=choice.TYPE)
     if choice.option not in OPTIONS_WITH_SUIT and choice.suit is not None:
         raise BadInput(f"{choice.option} takes no suit", field="suit", value=str(choice.suit),

@@ -577,6 +577,7 @@ class AttentionDrawn(Event):
 @frozen
 class DirectorCalled(Event):
     by: Seat = F(Seat.parse)
+    about: int | str | None = Opt(_ref, _plain)
 
 
 @register("procedure", FACT_ROLES)

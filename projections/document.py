@@ -18,6 +18,7 @@ from typing import Any
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
 from projections.adjusted import adjusted_document, appeals_document, decisions_document
+from projections.play import result_in_force
 from projections.calls import call_rulings
 from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
@@ -32,6 +33,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
     b = state.board
     contract = state.contract
     won_decl, won_def = state.tricks_won()
+    result = result_in_force(state)
     return {
         "stream": state.stream,
         "seq": state.seq,
@@ -75,11 +77,11 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "irregularities": [_irregularity(i) for i in state.irregularities],
         "tricks_won": {"declarer": won_decl, "defenders": won_def},
         "transfers": transfers_document(state),
-        "result": None if state.result is None else {
-            "contract": state.result.contract,
-            "declarer": str(state.result.declarer) if state.result.declarer else None,
-            "risk": state.result.risk, "tricks": state.result.tricks,
-            "score_ns": state.result.score_ns, "text": state.result.text},
+        "result": None if result is None else {
+            "contract": result.contract,
+            "declarer": str(result.declarer) if result.declarer else None,
+            "risk": result.risk, "tricks": result.tricks,
+            "score_ns": result.score_ns, "text": result.text},
         "adjusted": adjusted_document(state),
         "review": [{"reason": r.reason, "seq": r.seq, "about": r.about,
                     "law": review_law(r.reason, state.edition)}

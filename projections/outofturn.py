@@ -30,6 +30,7 @@ from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
 from projections.fold import Step, handles, option_effects
 from projections.penalty import lapse_52, on_52_choice
+from projections.revoke import lapse_62c1
 from projections.play import add_card, interceptor, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, Irregularity, NotMade, OutOfTurn,
                                TableState)
@@ -77,6 +78,7 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     to a pending lead out of turn, or a new lead out of turn. ``(state,
     None)``: not ours, ``try_play`` goes on with ``state``."""
     state = lapse_52(state, seat)  # 52B1a: declarer plays on, he accepts
+    state = lapse_62c1(state, seat)  # 62C1: the non-offender played on to the next trick
     oot = pending(state)
     if oot is not None:
         if seat is oot.seat.next():

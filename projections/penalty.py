@@ -115,6 +115,21 @@ def _pickups(state: TableState) -> list[tuple[int, int, Seat | None, Suit]]:
     return out
 
 
+def not_rectified(state: TableState, seq: int) -> bool:
+    """The fact at ``seq`` is not rectified: the director let the players' waiver stand
+    (``RectificationWaived`` about it, finding ``waiver_cancelled: false``, 10B) or found
+    the right to rectification forfeited (finding ``rectification_forfeited: true``, 11A).
+    An exposed card is then no penalty card and goes back to the hand with no obligation."""
+    forfeited = waived = None
+    waivers = {f.seq for f in state.procedure if f.type == "RectificationWaived" and f.about == seq}
+    for f in state.findings:
+        if f.field == "rectification_forfeited" and f.about == seq:
+            forfeited = f.value
+        elif f.field == "waiver_cancelled" and f.about in waivers:
+            waived = f.value
+    return forfeited is True or waived is False
+
+
 def _played_after(state: TableState, seat: Seat, card: Card, seq: int) -> int | None:
     for t in state.tricks:
         for p in t.cards:
@@ -130,7 +145,7 @@ def history(state: TableState) -> list[History]:
     pickups = _pickups(state)
     base: list[History] = []
     for e in state.exposures:
-        if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side:
+        if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side or not_rectified(state, e.seq):
             continue
         h = History(e, "minor")
         played = _played_after(state, e.seat, e.card, e.seq)

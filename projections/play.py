@@ -89,6 +89,28 @@ def final_result(state: TableState, tricks: int) -> Result:
                   tricks, score_ns, state.cite("77"))
 
 
+def result_in_force(state: TableState) -> Result | None:
+    """The board's result: an assigned result for both sides in force (64C, 12C) replaces
+    the table result (the engine records it, ``ResultRecorded``). A split score (one result
+    per side), a weighted or an artificial one has no single result: ``adjusted`` alone
+    carries it and ``result`` stays the table's. An override of the award (not folded), or a
+    later award of another kind, brings the table result back."""
+    award = state.adjusted
+    if award is None or award.kind != "assigned" or len(award.results) != 1 \
+            or award.results[0].get("side", "both") != "both":
+        return state.result
+    r = award.results[0]
+    law = award.law or state.cite("12C")
+    if r["contract"] == "Pass":
+        return Result("Pass", None, "", None, 0, law)
+    declarer = Seat.parse(r["declarer"])
+    level, strain = int(r["contract"][0]), r["contract"][1:]
+    score = duplicate_score(level, strain, r.get("risk", ""), state.board.vulnerability.is_vulnerable(declarer.side),
+                            r["tricks"])
+    return Result(r["contract"], declarer, r.get("risk", ""), r["tricks"],
+                  score if declarer.side.value == "NS" else -score, law)
+
+
 INTERCEPTORS: dict[str, Callable[..., Any]] = {}
 """Play-time interceptors supplied by the families (the play core imports none of them):
 ``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``breach`` (penalty
@@ -171,7 +193,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     if breach is None:
         breach = INTERCEPTORS["breach"](state, seat, card)  # penalty cards: 50C, 50D1, 51A
     if breach is not None:
-        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach),))
+        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
     state = add_card(state, seq, seat, card, law)
     # A revoke (61A) stays on the trick: projections.revoke reads it from the tricks.
     return state, True

@@ -13,10 +13,11 @@ from projections.state import ProcedureFact, TableState
 
 RECORDED = (ev.AttentionDrawn, ev.DirectorCalled, ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation,
             ev.RightsReserved, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded, ev.ClaimAgreed,
-            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled)
+            ev.AdjustedScoreAwarded, ev.RulingGiven, ev.ClaimRuled, ev.DummyIndicatedCard,
+            ev.RectificationWaived)
 """Facts the revoke and dummy rules read, kept in ``state.procedure``."""
 
-REVIEW_PREFIXES = ("64C", "62D", "43B")
+REVIEW_PREFIXES = ("64C", "62D", "43B", "64A", "45F", "10B")
 """Director reviews of the revoke and dummy rules, answered by the director's ruling (an
 adjusted score, a ruling given) logged after them."""
 
@@ -36,6 +37,8 @@ def fact(seq: int, event: ev.Event) -> ProcedureFact:
         detail = event.reason
     elif isinstance(event, ev.RulingGiven):
         detail = " ".join(event.laws)
+    elif isinstance(event, ev.DummyIndicatedCard):
+        detail = str(event.card)
     by = getattr(event, "by", None)
     return ProcedureFact(seq, event.TYPE, by if isinstance(by, Seat) else None, getattr(event, "to", None),
                          about if isinstance(about, int) else None, detail)
@@ -68,4 +71,5 @@ def recorded_only(state: TableState, step: Step) -> TableState:
     return record(state, step)
 
 
-handles(ev.DirectorCalled, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded)(recorded_only)
+handles(ev.DirectorCalled, ev.HandsReturned, ev.NextBoardStarted, ev.RoundEnded,
+        ev.DummyIndicatedCard, ev.RectificationWaived)(recorded_only)

@@ -88,6 +88,7 @@ class Revoke:
     tricks: int = 0  # tricks to transfer (when play has ended)
     law: str | None = None  # the Law of the transfer
     reviews: tuple[tuple[str, int], ...] = ()  # (reason, about) for the director
+    breach: bool = False  # a failure to play a penalty card or to follow a lead restriction (64B3)
 
     @property
     def is_established(self) -> bool:
@@ -162,7 +163,7 @@ def _may_hold_revoke(state: TableState) -> bool:
         led = t.suit_led
         if any(p.card.suit is not led for p in t.cards[1:]):
             return True
-    return any(r.ruling == "withdrawn" for r in state.card_records)
+    return bool(state.breaches) or any(r.ruling == "withdrawn" for r in state.card_records)
 
 
 def _detect(state: TableState) -> list[Revoke]:
@@ -182,15 +183,39 @@ def _detect(state: TableState) -> list[Revoke]:
                 out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
         for p in t.cards:
             held[p.seat].add(p.card.suit)
+    breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
         if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
-                or rec.card is None:
+                or rec.card is None or rec.about in breached:
             continue
         found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
         if found is not None and found.suit_led is not None:
             out.append(Revoke(rec.about, rec.seat, rec.card, found.number, found.suit_led, rec.seat is dummy,
                               corrected=rec.seq))
+    out += _breaches(state, {r.seq for r in out})
     return sorted(out, key=lambda r: r.seq)
+
+
+def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
+    """A failure to play a penalty card, or a lead against a lead restriction, when able
+    to comply (state.breaches): a revoke (61A) with its trick, established by 63A like any
+    other, without a trick transfer (64B3)."""
+    out = []
+    for b in state.breaches:
+        if b.seq in known or b.card is None:
+            continue
+        withdrawn = next((r for r in state.card_records if r.ruling == "withdrawn" and r.about == b.seq
+                          and _law_of(r.law) == "47B"), None)
+        if withdrawn is not None:  # corrected before it was established (61A, 62A, 47B)
+            trick = next((t for t in state.tricks if any(q.seq == withdrawn.seq for q in t.cards)), None) \
+                or next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < b.seq), None)
+        else:
+            trick = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq <= b.seq), None)
+        if trick is None:
+            continue
+        out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False,
+                          corrected=withdrawn.seq if withdrawn is not None else None, breach=True))
+    return out
 
 
 def _violation(state: TableState, before: int) -> ProcedureFact | None:
@@ -241,10 +266,54 @@ def _first_inquiry(state: TableState, rv: Revoke, inquiry: ProcedureFact) -> boo
     return not earlier
 
 
+ATTENTION_LAWS = ("61", "62", "63", "64")
+"""A director's ruling citing one of these Laws is his finding about a revoke (attention drawn to it)."""
+
+
+def _revoke_seqs(state: TableState, rv: Revoke) -> set[int]:
+    """The seqs an ``about`` may name for this revoke: its card, its correction, its trick's cards."""
+    seqs = {rv.seq} | ({rv.corrected} if rv.corrected is not None else set())
+    for t in state.tricks:
+        if t.number == rv.trick:
+            seqs |= {p.seq for p in t.cards}
+    return seqs
+
+
+def _names_revoke(state: TableState, rv: Revoke, f: ProcedureFact) -> bool:
+    """Attention drawn to this revoke (64A): an ``AttentionDrawn``, ``RightsReserved``
+    or ``DirectorCalled`` whose ``about`` names it (a seq of its card or trick; an id
+    reference, which the fold cannot resolve, is taken as naming it), an
+    ``AttentionDrawn`` / ``RightsReserved`` that names nothing, a revoke inquiry to
+    the offender, or the director's ruling on Laws 61 to 64. A director call about
+    another matter, or naming nothing, is not (the engine asks, :func:`_unnamed_call`)."""
+    if f.type == "RevokeInquiry":
+        return f.to is rv.seat
+    if f.type == "RulingGiven":
+        return any(law.split(":")[-1].startswith(ATTENTION_LAWS) for law in f.detail.split())
+    if f.type not in ("AttentionDrawn", "DirectorCalled", "RightsReserved"):
+        return False
+    if f.about is not None:
+        return f.about in _revoke_seqs(state, rv)
+    if f.type == "DirectorCalled":
+        return f.detail.startswith("about ")  # an id reference
+    return True
+
+
+def _unnamed_call(state: TableState, rv: Revoke) -> ProcedureFact | None:
+    """The first director call after the revoke that names nothing, made before any
+    attention to the revoke: whether it was about the revoke is the director's to say."""
+    for f in state.procedure:
+        if f.seq <= rv.seq:
+            continue
+        if _names_revoke(state, rv, f) or rv.corrected is not None and rv.corrected < f.seq:
+            return None
+        if f.type == "DirectorCalled" and f.about is None and not f.detail:
+            return f
+    return None
+
+
 def _discover(state: TableState, rv: Revoke) -> Revoke:
-    seqs = [f.seq for f in state.procedure if f.seq > rv.seq and (
-        f.type in ("AttentionDrawn", "DirectorCalled", "RightsReserved")
-        or f.type == "RevokeInquiry" and f.to is rv.seat)]
+    seqs = [f.seq for f in state.procedure if f.seq > rv.seq and _names_revoke(state, rv, f)]
     if rv.corrected is not None:
         seqs.append(rv.corrected)
     return attrs.evolve(rv, discovered=min(seqs) if seqs else None)
@@ -266,7 +335,7 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
     assert state.contract is not None
     ended = _play_ended(state)
     cite = state.cite
-    established = [r for r in found if r.is_established]
+    established = [r for r in found if r.is_established and not r.breach]
     both_sides = len({r.seat.side for r in established}) == 2
     out: list[Revoke] = []
     for rv in found:
@@ -282,6 +351,9 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         elif _forfeited(state, rv):
             exempt, why = "11A", "the director found the right to rectification forfeited (the non-offenders " \
                                  "acted before he was called)"
+        elif rv.breach:
+            exempt, why = "64B3", "a failure to play a penalty card or to comply with a lead restriction: no " \
+                                  "trick transfer"
         elif rv.dummy:
             exempt, why = "64B3", "a revoke by dummy (his cards are faced): no trick transfer"
             if rv.is_established and rv.discovered is not None:
@@ -302,6 +374,11 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         elif rv.is_established:
             exempt, why, more = _exemption(state, rv, found, both_sides)
             reviews += more
+        call = None if rv.breach else _unnamed_call(state, rv)
+        if call is not None:
+            reviews.append((f"64A the director was called (seq {call.seq}) without naming the matter while "
+                            f"{rv.seat}'s revoke on trick {rv.trick} had not been pointed out: was attention drawn "
+                            "to it? (an AttentionDrawn about the revoke, or a ruling, says so)", call.seq))
         if rv.is_established and reserved and not rv.dummy:
             reviews.append(("64C equity: the non-offending side reserved its rights about the revoke on trick "
                             f"{rv.trick}; if the transfer does not restore equity the director assigns an "
@@ -366,7 +443,7 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
             [(f"64C both sides revoked (no transfer{', 64B7' if edition == '2017' else ''}): the director "
               "restores equity as though no revoke had occurred", rv.seq)]
     earlier = [r for r in found if r.seq < rv.seq and r.seat is rv.seat and r.suit is rv.suit and r.is_established
-               and not r.dummy]
+               and not r.dummy and not r.breach]
     if earlier:
         return "64B2", f"a further revoke in {rv.suit.symbol} by the same player", \
             [("64C a further revoke in the same suit by the same player (no transfer, 64B2): "
@@ -516,6 +593,24 @@ def procedure_document(state: TableState) -> list[dict[str, Any]]:
     inquiries, dummy's facts, hands returned, next board, end of round."""
     return [{"seq": f.seq, "type": f.type, "by": str(f.by) if f.by else None, "to": str(f.to) if f.to else None,
              "about": f.about, "detail": f.detail or None} for f in state.procedure]
+
+
+def lapse_62c1(state: TableState, seat: Seat) -> TableState:
+    """62C1: a non-offender's option to withdraw the card he played after the revoke lapses
+    once he plays to the next trick."""
+    offers = [o for o in state.pending if o.to is seat and _law_of(o.law) == "62C1"]
+    if not offers:
+        return state
+    trick = state.current_trick
+    target = len(state.tricks) + 1 if trick is None or trick.complete else trick.number
+    lapsed = []
+    for o in offers:
+        at = max((t.number for t in state.tricks if t.cards and t.cards[0].seq < o.seq), default=0)
+        if target > at:
+            lapsed.append(o.seq)
+    if not lapsed:
+        return state
+    return attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq not in lapsed))
 
 
 @handles(ev.CardWithdrawn)

@@ -354,9 +354,12 @@ class TableState:
 
 @attrs.frozen
 class Breach:
+    """A play against a penalty card or a lead restriction when able to comply: a revoke (61A)."""
+
     seq: int
     seat: Seat
     detail: str
+    card: Card | None = None
 
 
 @attrs.frozen

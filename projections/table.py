@@ -30,7 +30,7 @@ from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, Voided, initial_hands)
 
-UNRULED: tuple[type[ev.Event], ...] = (ev.DummyIndicatedCard, ev.RectificationWaived)
+UNRULED: tuple[type[ev.Event], ...] = ()
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
 
 def rectification_key(event: ev.Event) -> str:
@@ -74,7 +74,11 @@ def _review_required(state: TableState, step: Step[ev.DirectorReviewRequired]) -
 def _finding(state: TableState, step: Step[ev.FindingMade]) -> TableState:
     event = step.event
     about = event.about if isinstance(event.about, int) else -1
-    return attrs.evolve(state, findings=state.findings + (Finding(step.seq, about, event.field, event.value),))
+    state = attrs.evolve(state, findings=state.findings + (Finding(step.seq, about, event.field, event.value),))
+    if event.field == "waiver_cancelled":  # 10B: the director has ruled on the players' waiver
+        state = attrs.evolve(state, review=tuple(attrs.evolve(r, resolved=True) if r.about == about
+                                                 and r.reason.startswith("10B") else r for r in state.review))
+    return state
 
 
 @handles(ev.EntryVoided)
@@ -102,7 +106,11 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
         return state.add_irregularity(Irregularity(
             "unprocessed", seq, event.TYPE, offender=str(event.seat),
             detail=f"option {event.option} chosen by {event.seat} with no such option pending"))
-    choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, event.suit)
+    suit = event.suit
+    if suit is None and cards.law_of(offer.law) == "50D2" and event.option in penalty.PICKUP_OPTIONS:
+        implied = penalty.lead_option_suits(state)  # 50D2a: the suit of the penalty card(s)
+        suit = next(iter(implied)) if len(implied) == 1 else None
+    choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, suit)
     state = attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq != offer.seq),
                          choices=state.choices + (choice,))
     effect = EFFECTS.get(offer.law.split(":", 1)[1])

@@ -23,6 +23,8 @@ def _corrections_since(state: TableState, seat: Seat, seq: int) -> list[int]:
 
 
 def _was_revoke(state: TableState, trick: Trick, p: PlayedCard) -> bool:
+    if any(b.seq == p.seq for b in state.breaches):  # against a penalty card or a lead restriction: 61A
+        return True
     led = trick.suit_led
     if trick.cards[0] is p or p.card.suit is led:
         return False

@@ -365,7 +365,7 @@ def test_a_lead_against_the_restriction_when_able_is_a_revoke():
     t.log({"type": "OptionChosen", "seat": "E", "option": "forbid_suit", "suit": "S"},
           {"type": "CardPlayed", "seat": "S", "card": "S2", "id": "lead"})
     assert t.doc["irregularities"][-1] == {"kind": "revoke", "offender": "S", "seq": t.seq_of("lead"),
-                                           "law": "2017:61A"}
+                                           "law": "2017:61A", "trick": 1, "established": False}  # 61A, 63A
 
 
 # -- the state says it all, with its Law ---------------------------------------------------

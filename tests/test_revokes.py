@@ -307,7 +307,7 @@ def test_describe_names_every_law_it_applies():
     text = doc["revokes"][0]["text"]
     for law in ("1997:61A", "1997:62B", "1997:63B", "1997:64A2"):
         assert law in text
-    assert revoke_projection.REVIEW_PREFIXES == ("64C", "62D", "43B")
+    assert revoke_projection.REVIEW_PREFIXES == ("64C", "62D", "43B", "64A", "45F", "10B")
 
 
 def test_an_inquiry_of_oneself_or_before_the_play_is_refused(ledger):

@@ -40,6 +40,19 @@ def _returned(seat, card, causes: tuple[int, ...], law: str | None) -> Prescript
     return Prescription(CardReturned(seat=seat, card=card), causes, law)
 
 
+def dummy_indications(state) -> list[Prescription]:
+    """45F (both editions): dummy touched or indicated a card without instruction.
+    Play continues; whether dummy suggested the play and the defenders were
+    damaged is the director's judgment at the end of play: he is asked."""
+    if state.contract is None:
+        return []
+    law = state.cite("45F")
+    return [Prescription(DirectorReviewRequired(
+        reason=f"45F dummy indicated {f.detail} without instruction from declarer: play continues; at the end "
+               "of play the director adjusts the score if dummy suggested a play and the defenders were damaged",
+        about=f.seq), (f.seq,), law) for f in state.procedure if f.type == "DummyIndicatedCard"]
+
+
 def card_rulings(state) -> list[Prescription]:
     """Rectifications for every card fact, by its classification."""
     out: list[Prescription] = []

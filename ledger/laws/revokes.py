@@ -36,8 +36,9 @@ def revoke_rulings(state) -> list[Prescription]:
     laws: dict[str, str | None] = {}
     causes: dict[str, list[int]] = {"declarer": [], "defenders": []}
     for rv in found:
-        out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(rv.seat), about=rv.seq),
-                                (rv.seq,), state.cite("61A")))
+        if not rv.breach:  # a breach's is recorded with it (ledger.laws.calls.lead_breaches)
+            out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(rv.seat), about=rv.seq),
+                                    (rv.seq,), state.cite("61A")))
         if rv.established is not None:
             out.append(Prescription(RevokeEstablished(seat=rv.seat, trick=rv.trick),
                                     (rv.seq, rv.established), rv.established_law))
@@ -117,6 +118,17 @@ def dummy_rulings(state) -> list[Prescription]:
                                                                                    "lead_from_dummy"), law=law),
                                     (violated, f.seq), law))
     return out
+
+
+def waivers(state) -> list[Prescription]:
+    """10B (both editions): the players may not waive a rectification on their own; the
+    director may let their waiver stand or cancel it. A ``RectificationWaived`` is his
+    question (answered by a finding ``waiver_cancelled`` about it, or his ruling)."""
+    law = state.cite("10B")
+    return [Prescription(DirectorReviewRequired(
+        reason=f"10B {f.by} waived the rectification of the irregularity at seq {f.about}: the director lets "
+               "the waiver stand or cancels it (a finding waiver_cancelled about this fact)", about=f.seq),
+        (f.seq,), law) for f in state.procedure if f.type == "RectificationWaived"]
 
 
 def _end_of_play(state) -> int:
