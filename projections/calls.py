@@ -49,7 +49,7 @@ auction, with the reason and the Law.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 
@@ -163,6 +163,10 @@ def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
         return _record(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
+    for hook in CALL_HOOKS.values():  # the families of Laws 28 to 39 (ledger.laws.rotation, ...)
+        handled = hook(state, seq, ev)
+        if handled is not None:
+            return handled
     if state.phase != AUCTION:
         return _unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} after the auction closed")
     ib = pending_insufficient(state)
@@ -570,6 +574,36 @@ def _on_27a1(state: TableState, choice: Choice) -> TableState:
 OPTION_EFFECTS["27A1"] = _effect(_on_27a1)
 
 
+# -- the hooks of the families of Laws 28 to 39 -----------------------------------
+
+CALL_HOOKS: dict[str, Callable[[TableState, int, CallPlaced], "TableState | None"]] = {}
+"""Readers of a ``CallPlaced`` supplied by other families (out of rotation, 28 to 34;
+inadmissible calls, 35 to 39), consulted in order before the reading above; each
+returns the new state, or None when the call is not its to read."""
+
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
+"""Rulings of other families whose call is not in the auction: the reason shown in
+``calls_not_made`` (its Law is the record's)."""
+
+
+def call_hook(point: str):
+    """Register the decorated reader at ``point`` of :data:`CALL_HOOKS`; one per point."""
+    def wrap(fn):
+        if point in CALL_HOOKS:
+            raise RuntimeError(f"call hook {point!r} supplied twice")
+        CALL_HOOKS[point] = fn
+        return fn
+    return wrap
+
+
+in_turn = _in_turn
+record = _record
+set_ruling = _set_ruling
+unprocessed = _unprocessed
+call_replaced = _call_replaced
+effect = _effect
+
+
 # -- what did not amount to a call ---------------------------------------------
 
 def _not_made(rec: CallRecord) -> list[NotMade]:
@@ -616,6 +650,9 @@ def _not_made(rec: CallRecord) -> list[NotMade]:
         return [entry(rec.seq, rec.call, "insufficient bid not accepted: withdrawn")]
     if ruling == "ib_cancelled_double":
         return [entry(rec.seq, rec.call, f"cancelled: attempted in place of the insufficient {rec.first_call}")]
+    reason = NOT_ENTERED.get(ruling)
+    if reason is not None:
+        return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]
     return []
 
 

@@ -91,7 +91,6 @@ def test_four_passes_pass_the_board_out():
     (calls(("S", "X")), "inadmissible double"),
     (calls(("S", "1S"), ("W", "X"), ("N", "Pass"), ("E", "XX")), "inadmissible redouble"),
     (calls(("S", "1S"), ("W", "Pass"), ("N", "XX")), "inadmissible redouble"),
-    (calls(("W", "1S")), "out of turn (S to call)"),
 ])
 def test_an_irregular_call_is_kept_unprocessed_and_leaves_the_auction_alone(facts, detail):
     doc = doc_of([opened()] + facts)
@@ -100,6 +99,14 @@ def test_an_irregular_call_is_kept_unprocessed_and_leaves_the_auction_alone(fact
     assert irregular[0]["kind"] == "unprocessed" and detail in irregular[0]["detail"]
     assert irregular[0]["seq"] == len(facts) + 1 and irregular[0]["type"] == "CallPlaced"
     assert len(doc["auction"]) == len(facts) - 1
+
+
+def test_a_call_out_of_rotation_is_not_entered_and_waits_for_the_lho():
+    # Issue 12: no longer unprocessed; Laws 28 to 32 (ledger.laws.rotation) read it.
+    doc = doc_of([opened()] + calls(("W", "1S")))
+    assert doc["auction"] == [] and doc["turn"] == "S" and doc["irregularities"] == []
+    assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("coor", "2017:31")]
+    assert "awaiting N's option (29A)" in doc["calls_not_made"][0]["reason"]
 
 
 def test_an_insufficient_bid_is_unprocessed_in_1997_and_read_by_law_27_in_2017():

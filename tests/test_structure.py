@@ -254,8 +254,9 @@ def test_an_earlier_family_takes_precedence(monkeypatch):
     """The README's Law 31 example: a family placed before calls rules on 31."""
     import ledger.laws as laws
 
-    rotation = laws.Family("calls out of rotation", ("28", "29", "30", "31", "32"), (), "projections.calls")
-    assert laws.find_law("31").name == "calls"
-    monkeypatch.setattr(laws, "FAMILIES", (rotation,) + laws.FAMILIES)
-    assert laws.find_law("2017:31A2").name == "calls out of rotation"
+    assert laws.find_law("31").name == "calls out of rotation"  # issue 12: the family the README foresaw
+    inadmissible = laws.Family("inadmissible calls", ("35", "36", "37", "38", "39"), (), "projections.calls")
+    assert laws.find_law("37").name == "calls"
+    monkeypatch.setattr(laws, "FAMILIES", (inadmissible,) + laws.FAMILIES)
+    assert laws.find_law("2017:37B").name == "inadmissible calls"
     assert laws.find_law("27B1a").name == "calls"

@@ -17,6 +17,8 @@ differences sit side by side:
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ledger.bridge import SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
                            OptionsOffered, PartnerMustPass, ScoreCapped)
@@ -168,7 +170,13 @@ def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
         elif rec.ruling == "other_call":
             final = _final_call_after(state, rec)
             out.extend((rec, c) for c in (rec.first_call, rec.call) if c is not None and c != final)
+    for reader in WITHDRAWN_READERS.values():  # the families of Laws 28 to 39
+        out.extend(reader(state))
     return out
+
+
+WITHDRAWN_READERS: dict[str, Callable[..., list[tuple[CallRecord, Call]]]] = {}
+"""Other families' withdrawn calls Law 26 reaches (``reader(state)``), by family name."""
 
 
 def _final_call_after(state, rec) -> Call | None:
