@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from ledger import events as ev
-from projections import boards
+from ledger.laws import boards
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
@@ -148,7 +148,7 @@ def on_appeal_decided(state: TableState, step: Step[ev.AppealDecided]) -> TableS
 @journalled
 def on_ruling_given(state: TableState, step: Step[ev.RulingGiven]) -> TableState:
     """The ruling as explained at the table: a decision of the board's history (and,
-    citing a Law, the answer to the questions asked under it: projections.boards)."""
+    citing a Law, the answer to the questions asked under it: ledger.laws.boards)."""
     seq, event = step.seq, step.event
     role = step.role
     state = attrs.evolve(state, decisions=state.decisions + (

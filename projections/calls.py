@@ -56,7 +56,7 @@ import attrs
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import CallPlaced, CallPulled, CallReplaced, ExplanationCorrected
 from projections.auction import auction_closed, final_contract, why_illegal
-from projections.fold import Step, handles
+from projections.fold import Step, handles, option_effects
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
                                Irregularity, NotMade, Result, TableState)
 
@@ -671,3 +671,6 @@ def call_rulings(state: TableState) -> list[dict[str, Any]]:
              "first_call": str(r.first_call) if r.first_call is not None else None,
              "replaces": r.replaces, "ruling": r.ruling, "law": r.law, "detail": r.detail}
             for r in state.calls if r.ruling not in ("made", "not_made")]
+
+
+option_effects(OPTION_EFFECTS, __name__)

@@ -33,7 +33,7 @@ from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, Car
                            LeadAuthorisedByOpponent)
 from projections import play
 from projections.play import played_result, trick_winner, try_play
-from projections.fold import Step, handles
+from projections.fold import Step, handles, option_effects
 from projections.procedure import journalled
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, Exposure, Irregularity,
                                NotMade, PlayedCard, TableState, Trick)
@@ -839,3 +839,6 @@ def card_rulings(state: TableState) -> list[dict]:
     return [{"seq": r.seq, "type": r.type, "seat": str(r.seat), "card": str(r.card) if r.card else None,
              "other": str(r.other) if r.other else None, "ruling": r.ruling, "law": r.law, "detail": r.detail}
             for r in state.card_records if r.ruling not in ("played", "not_played") or r.review]
+
+
+option_effects(OPTION_EFFECTS, __name__)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.bridge import SEATS
+from ledger.laws.boards import board_document
 from ledger.laws.rotation import call_restrictions, required_calls
 from projections.adjusted import adjusted_document, appeals_document, decisions_document
-from projections.boards import board_document
 from projections.calls import call_rulings
 from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions

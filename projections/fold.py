@@ -10,12 +10,12 @@ reached any other way.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
 import attrs
 
 from ledger import events as ev
-from projections.state import TableState
+from projections.state import Choice, TableState
 
 
 E = TypeVar("E", bound=ev.Event)
@@ -34,6 +34,7 @@ class Step(Generic[E]):
 
 
 Handler = Callable[[TableState, "Step[Any]"], TableState]
+Effect = Callable[[TableState, Choice], TableState]
 H = TypeVar("H", bound=Handler)
 
 HANDLERS: dict[type[ev.Event], Handler] = {}
@@ -53,3 +54,17 @@ def handles(*types: type[ev.Event]) -> Callable[[H], H]:
             OWNERS[t] = f"{handler.__module__}.{handler.__qualname__}"
         return handler
     return wrap
+
+
+EFFECTS: dict[str, Effect] = {}
+"""What an option taken does to the table, by the Law of the offer (edition stripped)."""
+EFFECT_OWNERS: dict[str, str] = {}
+
+
+def option_effects(effects: Mapping[str, Effect], owner: str) -> None:
+    """Register a family's option effects; a second effect for a Law fails at import."""
+    for law, effect in effects.items():
+        if law in EFFECTS:
+            raise RuntimeError(f"option effect of {law} registered twice: by {EFFECT_OWNERS[law]} and {owner}")
+        EFFECTS[law] = effect
+        EFFECT_OWNERS[law] = owner

@@ -28,7 +28,7 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
-from projections.fold import Step, handles
+from projections.fold import Step, handles, option_effects
 from projections.penalty import lapse_52, on_52_choice
 from projections.play import add_card, interceptor, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, Irregularity, NotMade, OutOfTurn,
@@ -238,3 +238,6 @@ def document(state: TableState) -> list[dict]:
     return [{"seq": o.seq, "seat": str(o.seat), "card": str(o.card), "kind": o.kind, "correct": str(o.correct),
              "status": o.status, "how": o.how, "settled": o.settled, "law": o.law}
             for o in state.out_of_turn]
+
+
+option_effects(OPTION_EFFECTS, __name__)

@@ -64,7 +64,7 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from projections import cards, play
 from projections.play import final_result
-from projections.fold import Step, handles
+from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Irregularity, ProcedureFact, TableState
 
@@ -604,3 +604,6 @@ def on_withdrawal_choice(state: TableState, choice) -> TableState:
 
 
 OPTION_EFFECTS["62C1"] = on_withdrawal_choice
+
+
+option_effects(OPTION_EFFECTS, __name__)

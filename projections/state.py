@@ -259,7 +259,7 @@ class TableState:
     appeals: tuple["Appeal", ...] = ()
     """Appeals lodged (AppealLodged) and how the committee decided (AppealDecided)."""
     board_facts: tuple["BoardFact", ...] = ()
-    """Irregular boards and information (Laws 13 to 16): projections.boards."""
+    """Irregular boards and information (Laws 13 to 16): ledger.laws.boards."""
     result_cancelled: int | None = None
     """Seq of the fact that cancelled the table's result (13, 15B, ResultCancelled)."""
     out_of_turn: tuple["OutOfTurn", ...] = ()

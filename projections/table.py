@@ -15,15 +15,15 @@ Replaying old history can never fail: the fold never raises on a stored event.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import attrs
 
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from projections import adjusted, boards, calls, cards, outofturn, penalty, play, procedure, revoke
-from projections.fold import HANDLERS, Step, handles
+from projections import adjusted, calls, cards, outofturn, penalty, play, procedure, revoke
+from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, initial_hands)
@@ -95,7 +95,7 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
     choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, event.suit)
     state = attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq != offer.seq),
                          choices=state.choices + (choice,))
-    effect = OPTION_EFFECTS.get(offer.law.split(":", 1)[1])
+    effect = EFFECTS.get(offer.law.split(":", 1)[1])
     return effect(state, choice) if effect else state
 
 
@@ -125,15 +125,6 @@ def _lead_restriction(state: TableState, step: Step[ev.LeadRestriction]) -> Tabl
     return attrs.evolve(state, lead_restrictions=state.lead_restrictions + (r,))
 
 
-OPTION_EFFECTS: dict[str, Callable[[TableState, Choice], TableState]] = {
-    **calls.OPTION_EFFECTS,
-    **cards.OPTION_EFFECTS,
-    **revoke.OPTION_EFFECTS,
-    **outofturn.OPTION_EFFECTS,  # 54, 53A, 55A; 50D2 and 51A are read by the rules
-}
-"""What an option taken does to the table, by the Law of the offer (edition stripped)."""
-
-
 def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bool = True,
            cancelled_by: str | None = None) -> TableState:
     """One fold step: the state after ``record`` (``in_force`` False: cancelled by an override)."""
@@ -154,7 +145,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     return attrs.evolve(new, seq=seq, head=record.hash)
 
 
-REGISTERED = (ledger.laws, adjusted, boards, calls, cards, outofturn, penalty, play, procedure, revoke)
+REGISTERED = (ledger.laws, adjusted, calls, cards, outofturn, penalty, play, procedure, revoke)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

@@ -260,3 +260,14 @@ def test_an_earlier_family_takes_precedence(monkeypatch):
     monkeypatch.setattr(laws, "FAMILIES", (inadmissible,) + laws.FAMILIES)
     assert laws.find_law("2017:37B").name == "inadmissible calls"
     assert laws.find_law("27B1a").name == "calls"
+
+
+def test_a_second_option_effect_for_a_law_fails():
+    from projections.fold import EFFECT_OWNERS, EFFECTS, option_effects
+    from projections.table import REGISTERED  # noqa: F401
+
+    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "projections.calls"
+    before = dict(EFFECTS)
+    with pytest.raises(RuntimeError, match="62C1 registered twice"):
+        option_effects({"62C1": lambda state, choice: state}, "elsewhere")
+    assert EFFECTS == before

@@ -50,8 +50,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),
            (revokes.revoke_rulings, revokes.dummy_rulings), "projections.revoke"),
     Family("results", ("77",), (results.record_result,), "projections.play"),
-    Family("irregular boards", ("13", "14", "15", "16", "17", "67"), (boards.irregular_boards,),
-           "projections.boards"),
+    Family("irregular boards", boards.LAWS, (boards.irregular_boards,), "ledger.laws.boards"),
     Family("scores and appeals", ("12", "82", "90", "92", "93"), (), "projections.adjusted"),
 )
 """Every Law family, once, in precedence order."""

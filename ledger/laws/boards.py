@@ -1,6 +1,33 @@
-"""Irregular boards and information (Laws 13 to 16; 1997 17D, 2017 15A): what the
-ruling engine appends after the fold (``projections.boards``) has applied what
-is mechanical.
+"""Irregular boards and information in the table fold (Laws 13 to 16; 1997 17D, 2017 15A).
+
+The fold applies what is mechanical and records every fact in
+``state.board_facts`` with its reading (``ruling``) and Law; the rules
+(below) ask the director about the rest.
+
+* ``HandCountWrong`` (13): discovered after play (a result exists) the result
+  is cancelled (1997 13C, 2017 13D); a hand short of cards before that is
+  Law 14 (a missing card); otherwise the reading depends on whether a call
+  was made (1997 13 first paragraph / 2017 13B) or not (13A).
+* ``CardSeen`` (13B with a wrong count; otherwise 1997 16B / 2017 16D).
+* ``MissingCardFound`` (14): the card is part of ``seat``'s hand and deemed to
+  have been there throughout (1997 14C, 2017 14B): the hands are the deal's,
+  so the card is in the hand unless it was played; play and revoke logic see
+  it.  Found among the played cards: Law 67 (defective trick), the director's.
+* ``WrongBoardPlayed`` (15): played before by one of the four: the result is
+  cancelled for both sides (1997 15B, 2017 15B1); none of them: the score
+  stands (1997 15A, 2017 15B2).
+* ``WrongBoardCards`` (1997 17D, 2017 15A): the player's calls on this board
+  are cancelled with every call after them; he calls again.
+* ``ExtraneousInformation`` (1997 16B, 2017 16D2 before any call, 16D3 after).
+* ``ResultCancelled``: the result no longer counts; an artificial adjusted
+  score follows.
+* ``RightsReserved`` (1997 16A, 2017 16B2): recorded; the engine asks the
+  director once play has ended.
+* ``RulingGiven`` citing a Law answers the open ``review`` questions whose
+  reason starts with that citation (the director ruled on them: "play on").
+
+The rules: what the ruling engine appends after the fold has applied what is
+mechanical.
 
 Everything here that needs judgment (is the information harmless, do all four
 players agree, does the substituted call differ, was a logical alternative
@@ -14,8 +41,189 @@ yields the same questions, once each.
 
 from __future__ import annotations
 
+import attrs
+
+from ledger import events as ev
+from ledger.bridge import sort_cards
 from ledger.events import CallCancelled, DirectorReviewRequired, IrregularityRecorded
 from ledger.laws.base import Prescription
+from projections.fold import Step, handles
+from projections.procedure import journalled
+from projections.state import AUCTION, BoardFact, NotMade, TableState
+
+LAWS = ("13", "14", "15", "16", "17", "67")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+# -- the reading of the facts (fold handlers) ---------------------------------------------
+
+
+def _add(state: TableState, fact: BoardFact) -> TableState:
+    return attrs.evolve(state, board_facts=state.board_facts + (fact,))
+
+
+def _calls_made(state: TableState) -> bool:
+    return bool(state.auction)
+
+
+@handles(ev.HandCountWrong)
+def on_hand_count_wrong(state: TableState, step: Step[ev.HandCountWrong]) -> TableState:
+    seq, event = step.seq, step.event
+    e = state.edition
+    if state.result is not None and event.count != 13:
+        law = "1997:13C" if e == "1997" else "2017:13D"
+        state = attrs.evolve(state, result_cancelled=seq)
+        return _add(state, BoardFact(seq, event.TYPE, event.seat, "result_cancelled", law,
+                                     f"{event.seat}'s hand held {event.count} cards: found after play, "
+                                     "the result is cancelled"))
+    if event.count < 13:
+        law = state.cite("14B" if state.tricks else "14A")
+        return _add(state, BoardFact(seq, event.TYPE, event.seat, "missing_card", law,
+                                     f"{event.seat}'s hand holds {event.count} cards: the director "
+                                     "searches for the missing card (Law 14, not 13, when the other "
+                                     "three hands are correct)"))
+    if _calls_made(state):
+        law = "1997:13" if e == "1997" else "2017:13B"
+        return _add(state, BoardFact(seq, event.TYPE, event.seat, "call_made", law,
+                                     f"{event.seat}'s hand held {event.count} cards and a call was made"))
+    law = state.cite("13A")
+    return _add(state, BoardFact(seq, event.TYPE, event.seat, "correct_and_play", law,
+                                 f"{event.seat}'s hand held {event.count} cards, no call made: the "
+                                 "director corrects the board and it is played normally"))
+
+
+@handles(ev.CardSeen)
+def on_card_seen(state: TableState, step: Step[ev.CardSeen]) -> TableState:
+    seq, event = step.seq, step.event
+    wrong_count = any(f.type == "HandCountWrong" for f in state.board_facts)
+    holder = state.board.deal.holder(event.card)
+    if wrong_count:
+        law = state.cite("13B") if state.edition == "1997" else "2017:13A"
+        ruling = "seen_with_wrong_count"
+    elif state.edition == "1997":
+        law, ruling = "1997:16B", "seen"
+    else:
+        law, ruling = ("2017:16D3" if _calls_made(state) else "2017:16D2"), "seen"
+    return _add(state, BoardFact(seq, event.TYPE, event.by, ruling, law,
+                                 f"{event.by} saw {event.card} of {holder}'s hand", card=event.card))
+
+
+@handles(ev.MissingCardFound)
+def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) -> TableState:
+    seq, event = step.seq, step.event
+    if event.among_played:
+        return _add(state, BoardFact(seq, event.TYPE, event.seat, "defective_trick", state.cite("67"),
+                                     f"{event.card} found among the played cards: defective trick (Law 67)",
+                                     card=event.card))
+    law = "1997:14C" if state.edition == "1997" else "2017:14B"
+    played = any(p.card == event.card for t in state.tricks for p in t.cards)
+    if not played and not state.holds(event.seat, event.card):
+        hands = list(state.hands)
+        hands[event.seat.index] = tuple(sort_cards(hands[event.seat.index] + (event.card,)))
+        state = attrs.evolve(state, hands=tuple(hands))
+    return _add(state, BoardFact(seq, event.TYPE, event.seat, "restored", law,
+                                 f"{event.card} restored to {event.seat}'s hand, deemed to have belonged "
+                                 "to it throughout: it may become a penalty card, and failure to have "
+                                 "played it may be a revoke", card=event.card))
+
+
+@handles(ev.WrongBoardPlayed)
+def on_wrong_board_played(state: TableState, step: Step[ev.WrongBoardPlayed]) -> TableState:
+    seq, event = step.seq, step.event
+    seats = " ".join(str(s) for s in event.played_before_by)
+    if event.played_before_by:
+        law = "1997:15B" if state.edition == "1997" else "2017:15B1"
+        state = attrs.evolve(state, result_cancelled=seq)
+        return _add(state, BoardFact(seq, event.TYPE, None, "cancelled", law,
+                                     f"the board was played before by {seats}: the score is cancelled "
+                                     "for both sides"))
+    if state.edition == "1997" and state.phase == AUCTION and state.auction:
+        return _add(state, BoardFact(seq, event.TYPE, None, "repeat_calls", "1997:15C",
+                                     "found during the auction: the right contestants are seated and "
+                                     "must repeat their calls; if any call differs the board is cancelled"))
+    law = "1997:15A" if state.edition == "1997" else "2017:15B2"
+    return _add(state, BoardFact(seq, event.TYPE, None, "score_stands", law,
+                                 "none of the four had played the board: the score stands (the right "
+                                 "board may be played later)"))
+
+
+@handles(ev.WrongBoardCards)
+def on_wrong_board_cards(state: TableState, step: Step[ev.WrongBoardCards]) -> TableState:
+    seq, event = step.seq, step.event
+    law = "1997:17D" if state.edition == "1997" else "2017:15A"
+    first = next((i for i, a in enumerate(state.auction) if a.seat is event.seat), None)
+    if state.phase != AUCTION or first is None:
+        return _add(state, BoardFact(seq, event.TYPE, event.seat, "no_call_to_cancel" if state.phase == AUCTION
+                                     else "after_auction", law,
+                                     f"{event.seat} held cards from another board"))
+    cancelled = state.auction[first:]
+    not_made = tuple(NotMade(a.seq, a.seat, str(a.call), "made with cards from another board", law)
+                     for a in cancelled)
+    partner_called = any(a.seat is event.seat.partner for a in cancelled[1:])
+    lho_called = any(a.seat is event.seat.lho for a in cancelled[1:])
+    ruling = "calls_cancelled_partner_called" if partner_called else (
+        "calls_cancelled_lho_called" if lho_called else "calls_cancelled")
+    state = attrs.evolve(state, auction=state.auction[:first], calls_not_made=state.calls_not_made + not_made)
+    calls = ", ".join(f"{a.seat} {a.call}" for a in cancelled)
+    return _add(state, BoardFact(seq, event.TYPE, event.seat, ruling, law,
+                                 f"{event.seat} called with cards from another board: cancelled {calls}; "
+                                 f"{event.seat} calls again"))
+
+
+@handles(ev.ExtraneousInformation)
+def on_extraneous_information(state: TableState, step: Step[ev.ExtraneousInformation]) -> TableState:
+    seq, event = step.seq, step.event
+    if state.edition == "1997":
+        law = "1997:16B"
+    else:
+        law = "2017:16D3" if _calls_made(state) else "2017:16D2"
+    return _add(state, BoardFact(seq, event.TYPE, event.by, "extraneous", law,
+                                 f"{event.by} received information from outside the table: {event.text}"))
+
+
+@handles(ev.ResultCancelled)
+def on_result_cancelled(state: TableState, step: Step[ev.ResultCancelled]) -> TableState:
+    seq, event = step.seq, step.event
+    state = attrs.evolve(state, result_cancelled=seq)
+    return _add(state, BoardFact(seq, event.TYPE, None, "cancelled", None, event.text))
+
+
+@handles(ev.RightsReserved)
+@journalled
+def on_rights_reserved(state: TableState, step: Step[ev.RightsReserved]) -> TableState:
+    seq, event = step.seq, step.event
+    law = "1997:16A" if state.edition == "1997" else "2017:16B2"
+    about = f" about seq {event.about}" if event.about is not None else ""
+    reason = f": {event.reason}" if event.reason else ""
+    return _add(state, BoardFact(seq, event.TYPE, event.by, "rights_reserved", law,
+                                 f"{event.by} reserved the right to call the director later{about}{reason}"))
+
+
+def _answers(reason: str, law: str) -> bool:
+    """A review whose reason starts with the cited Law or one of its subsections
+    (``2017:13B`` or ``2017:13`` answers ``2017:13B: ...``; ``2017:1`` does not)."""
+    rest = reason[len(law):] if reason.startswith(law) else None
+    return rest is not None and not rest[:1].isdigit()
+
+
+def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven) -> TableState:
+    """The director's ruling citing a Law answers the open questions asked under it
+    (e.g. "2017:13B ... the director decides whether the deal can be played")."""
+    if not event.laws:
+        return state
+    review = tuple(attrs.evolve(r, resolved=True)
+                   if not r.resolved and any(_answers(r.reason, law) for law in event.laws) else r
+                   for r in state.review)
+    return attrs.evolve(state, review=review)
+
+
+def board_document(state: TableState) -> list[dict]:
+    """``irregular_boards`` (extension): each fact of Laws 13 to 16 and its reading."""
+    return [{"seq": f.seq, "type": f.type, "seat": str(f.seat) if f.seat else None, "ruling": f.ruling,
+             "law": f.law, "detail": f.detail, **({"card": str(f.card)} if f.card else {})}
+            for f in state.board_facts]
+
+
+# -- the rules ----------------------------------------------------------------------------
 
 
 def _finding(state, about: int, field: str):

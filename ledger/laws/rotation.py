@@ -49,7 +49,7 @@ from ledger.laws.calls import WITHDRAWN_READERS
 from ledger.laws.base import Prescription
 from projections import calls as reading
 from projections.auction import why_illegal
-from projections.fold import Step, handles
+from projections.fold import Step, handles, option_effects
 from projections.state import AUCTION, AuctionCall, CallRecord, Choice, TableState
 
 LAWS = ("28", "29", "30", "31", "32", "33", "34")
@@ -253,7 +253,7 @@ def _on_29a(state: TableState, choice: Choice) -> TableState:
     return refuse(state, rec, choice.seat)
 
 
-reading.OPTION_EFFECTS["29A"] = reading.effect(_on_29a)
+option_effects({"29A": reading.effect(_on_29a)}, __name__)
 
 reading.NOT_ENTERED.update({
     "coor": lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",
