@@ -379,6 +379,10 @@ class CallPlaced(Event):
     # Spec 1.2 (section 9.B): Laws 29 to 32
     artificial: bool | None = Opt(_bool, _plain)  # 29C, 30C: a conventional (1997) / artificial (2017) call
     over_call_out_of_rotation: bool | None = Opt(_bool, _plain)  # 29A (true) or 28B (false)
+    # A CallPlaced at the caller's LHO's turn is a change of call (2017 30B2/31C/32C, 1997 30B3): Law 25's fields
+    unintended: bool | None = Opt(_bool, _plain)
+    without_pause: bool | None = Opt(_bool, _plain)
+    mi_influenced: bool | None = Opt(_bool, _plain)
 
 
 @register("auction", FACT_ROLES)

@@ -160,7 +160,9 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
         state = reading.with_auction(state, state.auction + (AuctionCall(seq, turn, PASS, state.cite("28A")),))
         return reading.in_turn(state, seq, seat, call, ev.TYPE)
     if state.auction and state.auction[-1].seat is seat:  # at his LHO's turn: a change of call (Law 25)
-        return reading.call_replaced(state, seq, CallReplaced(seat=seat, call=call))
+        return reading.call_replaced(state, seq, CallReplaced(seat=seat, call=call, unintended=ev.unintended,
+                                                              without_pause=ev.without_pause,
+                                                              mi_influenced=ev.mi_influenced))
     if not call.is_bid and not call.is_pass and why_illegal(state.auction, seat, call) is not None:
         return None  # an inadmissible double or redouble out of rotation: Law 36, never accepted
     rel = "RHO" if turn is seat.rho else "partner" if turn is seat.partner else "LHO"
