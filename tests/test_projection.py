@@ -109,16 +109,13 @@ def test_a_call_out_of_rotation_is_not_entered_and_waits_for_the_lho():
     assert "awaiting N's option (29A)" in doc["calls_not_made"][0]["reason"]
 
 
-def test_an_insufficient_bid_is_unprocessed_in_1997_and_read_by_law_27_in_2017():
-    # 1997: Law 27 is not in the project's sources, the bid is stored as logged (unprocessed).
-    # 2017: it was unprocessed too before Law 27 was built; now it waits for LHO's option (27A1).
+def test_an_insufficient_bid_is_read_by_law_27_in_both_editions():
+    # It was unprocessed before Law 27 was built (2017) and before issue 12 (1997); it waits for LHO's option.
     facts = calls(("S", "1S"), ("W", "1H"))
-    doc = doc_of([opened(laws="1997")] + facts)
-    assert [(i["kind"], i["seq"]) for i in doc["irregularities"]] == [("unprocessed", 3)]
-    assert "insufficient bid: 1H after 1S" in doc["irregularities"][0]["detail"]
-    doc = doc_of([opened()] + facts)
-    assert doc["irregularities"] == [] and len(doc["auction"]) == 1 and doc["turn"] == "W"
-    assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("insufficient", "2017:27A1")]
+    for laws, option in (("1997", "1997:27A"), ("2017", "2017:27A1")):
+        doc = doc_of([opened(laws=laws)] + facts)
+        assert doc["irregularities"] == [] and len(doc["auction"]) == 1 and doc["turn"] == "W"
+        assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("insufficient", option)]
 
 
 def test_a_call_after_the_auction_closed_is_unprocessed():
