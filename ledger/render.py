@@ -32,6 +32,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ledger.laws.calls import RULING_WORDS as CALL_RULING_WORDS  # the calls family's words
+
 __all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text"]
 
 SEATS = ("N", "E", "S", "W")
@@ -92,47 +94,6 @@ OPTION_WORDS = {
     "lead_from_dummy": "declarer leads from dummy",
 }
 """Plain words for the options of the Laws on calls (25B, 26), said after their ids."""
-CALL_RULING_WORDS = {
-    "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
-                             "until the caller's partner calls)",
-    "unintended_corrected": "unintended {first} replaced by {call}: {call} stands, no rectification",
-    "mi_change": "{first} changed to {call} after the correction of misinformation: no rectification",
-    "permitted_change": "{first} changed to {call} without rectification ({detail})",
-    "too_late": "change of {first} to {call} refused: partner has called since, {first} stands; "
-                "the director rules",
-    "undecided": "{call} waits for the director: {detail}",
-    "change_of_mind": "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
-    "substitute_accepted": "{call} accepted in place of {first}",
-    "substitute_cancelled": "{call} not accepted: cancelled, {first} stands",
-    "lho_called": "{call} cancelled, the left-hand opponent had already called: {first} stands",
-    "substitute_rejected": "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
-    "first_call_kept": "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
-    "other_call": "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
-                  "average minus",
-    "obliged_to_pass": "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
-                       "pass to the end of the auction",
-    "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
-    "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
-    "withdrawn": "{call}: {detail}",
-    "irregular": "{call} in place of {first} is itself irregular: {detail}",
-    # 2017 Law 27, an insufficient bid (projections.calls)
-    "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
-    "ib_accepted": "insufficient {call} accepted ({detail}): it stands as a legal bid",
-    "ib_refused": "insufficient {call} not accepted: {seat} must replace it by a legal call",
-    "ib_b3_pending": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {seat} "
-                     "must make a legal call, {partner} must pass whenever it is his turn",
-    "ib_b1a": "insufficient {call} not accepted and corrected by the lowest sufficient bid in the same "
-              "denomination: no further rectification (the director reviews at the end)",
-    "ib_b1b": "insufficient {call} not accepted and corrected by a comparable call: no further rectification "
-              "(the director reviews at the end)",
-    "ib_b2": "insufficient {call} not accepted and corrected by a call that is not comparable: {partner} must "
-             "pass whenever it is his turn; lead restrictions may follow",
-    "ib_b3": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {partner} must "
-             "pass whenever it is his turn; lead restrictions may follow",
-    "ib_correction": "{call} replaces the insufficient {first}: {detail}",
-    "ib_cancelled_double": "{call} in place of the insufficient {first}: {detail}",
-}
-"""How each ruling on a call (state document ``call_rulings``) reads."""
 
 
 # --- notation -------------------------------------------------------------------------

@@ -9,8 +9,9 @@ import attrs
 
 from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, Suit, sort_cards
 from ledger.events import BoardOpened
+from projections.vocab import CallRuling, CardRuling, OutOfTurnKind, Phase
 
-AUCTION, OPENING_LEAD, PLAY, ENDED = "auction", "opening_lead", "play", "ended"
+AUCTION, OPENING_LEAD, PLAY, ENDED = Phase.AUCTION, Phase.OPENING_LEAD, Phase.PLAY, Phase.ENDED
 
 
 def cite(edition: str, law: str) -> str:
@@ -219,7 +220,7 @@ class TableState:
     board: BoardOpened
     hands: tuple[tuple[Card, ...], ...]
     """Cards not yet played, per seat in N E S W order, display-sorted."""
-    phase: str = AUCTION
+    phase: Phase = attrs.field(default=Phase.AUCTION, converter=Phase)
     auction: tuple[AuctionCall, ...] = ()
     contract: Contract | None = None
     tricks: tuple[Trick, ...] = ()
@@ -363,7 +364,7 @@ class CallRecord:
     seq: int
     seat: Seat
     call: Call
-    ruling: str
+    ruling: CallRuling = attrs.field(converter=CallRuling)
     replaces: int | None = None  # seq of the call replaced (CallReplaced)
     position: int | None = None  # index in the auction of the call replaced
     first_call: Call | None = None
@@ -399,7 +400,7 @@ class CardRecord:
     type: str
     seat: Seat
     card: Card | None
-    ruling: str
+    ruling: CardRuling = attrs.field(converter=CardRuling)
     law: str | None = None
     detail: str = ""
     about: int | None = None
@@ -490,7 +491,7 @@ class OutOfTurn:
     seq: int
     seat: Seat
     card: Card
-    kind: str
+    kind: OutOfTurnKind = attrs.field(converter=OutOfTurnKind)
     correct: Seat
     status: str = "pending"
     how: str = ""

@@ -139,10 +139,20 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
         return attrs.evolve(state, seq=seq, head=record.hash)
     new = HANDLERS[type(event)](state, Step(seq, event, record.role, record.law))
     new = revoke.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
-    if event.FAMILY == "rectification":
-        return attrs.evolve(new, seq=seq, head=record.hash,
-                            rectifications=new.rectifications + ((rectification_key(event), seq),))
-    return attrs.evolve(new, seq=seq, head=record.hash)
+    rectifications = new.rectifications + ((rectification_key(event), seq),) \
+        if event.FAMILY == "rectification" else new.rectifications
+    if new is state:  # the handler changed nothing: a copy for the new seq and head
+        return attrs.evolve(new, seq=seq, head=record.hash, rectifications=rectifications)
+    return _stamp(new, seq, record.hash, rectifications)
+
+
+def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[str, int], ...]) -> TableState:
+    """The fold step's last touch on the state its handlers just built (no one else holds it yet):
+    its seq, head and rectifications set in place rather than by one more copy of every field."""
+    object.__setattr__(fresh, "seq", seq)
+    object.__setattr__(fresh, "head", head)
+    object.__setattr__(fresh, "rectifications", rectifications)
+    return fresh
 
 
 REGISTERED = (ledger.laws, adjusted, calls, cards, outofturn, penalty, play, procedure, revoke)

@@ -271,3 +271,73 @@ def test_a_second_option_effect_for_a_law_fails():
     with pytest.raises(RuntimeError, match="62C1 registered twice"):
         option_effects({"62C1": lambda state, choice: state}, "elsewhere")
     assert EFFECTS == before
+
+
+def test_every_call_ruling_has_words_and_every_word_a_ruling():
+    from ledger.laws.calls import RULING_WORDS
+    from projections.vocab import CallRuling
+
+    shown = set(CallRuling) - {CallRuling.MADE, CallRuling.NOT_MADE}
+    assert sorted(shown - set(RULING_WORDS)) == []
+    assert sorted(set(RULING_WORDS) - set(CallRuling)) == []
+
+
+@pytest.mark.parametrize("enum_name", ["Edition", "Phase", "CallRuling", "CardRuling", "IrregularityKind",
+                                       "OutOfTurnKind"])
+def test_every_vocabulary_member_says_what_it_means(enum_name):
+    """A docstring per member: the string literal right after each member in projections/vocab.py."""
+    tree = ast.parse(MODULES["projections.vocab"].read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == enum_name)
+    body = cls.body
+    members = [i for i, n in enumerate(body) if isinstance(n, ast.Assign)]
+    assert members
+    for i in members:
+        doc = body[i + 1] if i + 1 < len(body) else None
+        assert isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and doc.value.value.strip(), \
+            f"{enum_name}.{body[i].targets[0].id} has no docstring"
+
+
+def test_the_fold_speaks_the_closed_vocabularies():
+    """A ruling outside the vocabulary cannot be recorded (the records convert to the enums)."""
+    from ledger.bridge import Call, Seat
+    from projections.state import CallRecord
+
+    assert CallRecord(1, Seat.N, Call.parse("1S"), "ib_b2").ruling is CallRuling_("IB_B2")
+    with pytest.raises(ValueError):
+        CallRecord(1, Seat.N, Call.parse("1S"), "made_up")
+
+
+def CallRuling_(name):
+    from projections.vocab import CallRuling
+
+    return CallRuling[name]
+
+
+def test_every_edition_citation_is_the_familys_own():
+    """Each family's edition table (CITATIONS) cites, in each edition it names, a Law that
+    find_law gives to that family."""
+    import importlib
+
+    from ledger.laws import FAMILIES, find_law
+
+    checked = 0
+    for family in FAMILIES:
+        module = importlib.import_module(family.reads)
+        for occasion, laws in getattr(module, "CITATIONS", {}).items():
+            assert set(laws) <= {"1997", "2017"} and laws, occasion
+            for edition, law in laws.items():
+                found = find_law(f"{edition}:{law}")
+                assert found is not None and found.name == family.name, (occasion, edition, law)
+                checked += 1
+    assert checked >= 20
+
+
+def test_cited_refuses_an_occasion_the_edition_does_not_have():
+    from ledger.laws.base import cited
+
+    class Board:
+        edition = "2017"
+
+    assert cited(Board(), {"x": {"2017": "15B2"}}, "x") == "2017:15B2"
+    with pytest.raises(KeyError, match="no rule in the 2017 Laws"):
+        cited(Board(), {"x": {"1997": "15C"}}, "x")

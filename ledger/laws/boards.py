@@ -46,13 +46,28 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import sort_cards
 from ledger.events import CallCancelled, DirectorReviewRequired, IrregularityRecorded
-from ledger.laws.base import Prescription
+from ledger.laws.base import Citations, Prescription, cited
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, NotMade, TableState
 
-LAWS = ("13", "14", "15", "16", "17", "67")
+LAWS = ("13", "14", "15", "16", "17D", "67")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS: Citations = {
+    "wrong_count_after_play": {"1997": "13C", "2017": "13D"},
+    "wrong_count_call_made": {"1997": "13", "2017": "13B"},
+    "seen_with_wrong_count": {"1997": "13B", "2017": "13A"},
+    "information_before_calls": {"1997": "16B", "2017": "16D2"},
+    "information_after_calls": {"1997": "16B", "2017": "16D3"},
+    "card_found": {"1997": "14C", "2017": "14B"},
+    "played_before": {"1997": "15B", "2017": "15B1"},
+    "not_played_before": {"1997": "15A", "2017": "15B2"},
+    "found_during_auction": {"1997": "15C"},
+    "cards_from_wrong_board": {"1997": "17D", "2017": "15A"},
+    "rights_reserved": {"1997": "16A", "2017": "16B2"},
+}
+"""Where the editions differ on the facts of this family: the Law each edition cites."""
 
 # -- the reading of the facts (fold handlers) ---------------------------------------------
 
@@ -65,12 +80,21 @@ def _calls_made(state: TableState) -> bool:
     return bool(state.auction)
 
 
+def _information(state: TableState) -> str:
+    """Information from outside the table, or a card seen (1997 16B; 2017 16D2 before any call, 16D3 after)."""
+    return cited(state, CITATIONS, "information_after_calls" if _calls_made(state) else "information_before_calls")
+
+
+def _in_edition(state: TableState) -> set[str]:
+    """The occasions of :data:`CITATIONS` that exist in the board's edition."""
+    return {occasion for occasion, laws in CITATIONS.items() if state.edition in laws}
+
+
 @handles(ev.HandCountWrong)
 def on_hand_count_wrong(state: TableState, step: Step[ev.HandCountWrong]) -> TableState:
     seq, event = step.seq, step.event
-    e = state.edition
     if state.result is not None and event.count != 13:
-        law = "1997:13C" if e == "1997" else "2017:13D"
+        law = cited(state, CITATIONS, "wrong_count_after_play")
         state = attrs.evolve(state, result_cancelled=seq)
         return _add(state, BoardFact(seq, event.TYPE, event.seat, "result_cancelled", law,
                                      f"{event.seat}'s hand held {event.count} cards: found after play, "
@@ -82,7 +106,7 @@ def on_hand_count_wrong(state: TableState, step: Step[ev.HandCountWrong]) -> Tab
                                      "searches for the missing card (Law 14, not 13, when the other "
                                      "three hands are correct)"))
     if _calls_made(state):
-        law = "1997:13" if e == "1997" else "2017:13B"
+        law = cited(state, CITATIONS, "wrong_count_call_made")
         return _add(state, BoardFact(seq, event.TYPE, event.seat, "call_made", law,
                                      f"{event.seat}'s hand held {event.count} cards and a call was made"))
     law = state.cite("13A")
@@ -97,12 +121,10 @@ def on_card_seen(state: TableState, step: Step[ev.CardSeen]) -> TableState:
     wrong_count = any(f.type == "HandCountWrong" for f in state.board_facts)
     holder = state.board.deal.holder(event.card)
     if wrong_count:
-        law = state.cite("13B") if state.edition == "1997" else "2017:13A"
+        law = cited(state, CITATIONS, "seen_with_wrong_count")
         ruling = "seen_with_wrong_count"
-    elif state.edition == "1997":
-        law, ruling = "1997:16B", "seen"
     else:
-        law, ruling = ("2017:16D3" if _calls_made(state) else "2017:16D2"), "seen"
+        law, ruling = _information(state), "seen"
     return _add(state, BoardFact(seq, event.TYPE, event.by, ruling, law,
                                  f"{event.by} saw {event.card} of {holder}'s hand", card=event.card))
 
@@ -114,7 +136,7 @@ def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) ->
         return _add(state, BoardFact(seq, event.TYPE, event.seat, "defective_trick", state.cite("67"),
                                      f"{event.card} found among the played cards: defective trick (Law 67)",
                                      card=event.card))
-    law = "1997:14C" if state.edition == "1997" else "2017:14B"
+    law = cited(state, CITATIONS, "card_found")
     played = any(p.card == event.card for t in state.tricks for p in t.cards)
     if not played and not state.holds(event.seat, event.card):
         hands = list(state.hands)
@@ -131,16 +153,17 @@ def on_wrong_board_played(state: TableState, step: Step[ev.WrongBoardPlayed]) ->
     seq, event = step.seq, step.event
     seats = " ".join(str(s) for s in event.played_before_by)
     if event.played_before_by:
-        law = "1997:15B" if state.edition == "1997" else "2017:15B1"
+        law = cited(state, CITATIONS, "played_before")
         state = attrs.evolve(state, result_cancelled=seq)
         return _add(state, BoardFact(seq, event.TYPE, None, "cancelled", law,
                                      f"the board was played before by {seats}: the score is cancelled "
                                      "for both sides"))
-    if state.edition == "1997" and state.phase == AUCTION and state.auction:
-        return _add(state, BoardFact(seq, event.TYPE, None, "repeat_calls", "1997:15C",
+    if "found_during_auction" in _in_edition(state) and state.phase == AUCTION and state.auction:
+        return _add(state, BoardFact(seq, event.TYPE, None, "repeat_calls",
+                                     cited(state, CITATIONS, "found_during_auction"),
                                      "found during the auction: the right contestants are seated and "
                                      "must repeat their calls; if any call differs the board is cancelled"))
-    law = "1997:15A" if state.edition == "1997" else "2017:15B2"
+    law = cited(state, CITATIONS, "not_played_before")
     return _add(state, BoardFact(seq, event.TYPE, None, "score_stands", law,
                                  "none of the four had played the board: the score stands (the right "
                                  "board may be played later)"))
@@ -149,7 +172,7 @@ def on_wrong_board_played(state: TableState, step: Step[ev.WrongBoardPlayed]) ->
 @handles(ev.WrongBoardCards)
 def on_wrong_board_cards(state: TableState, step: Step[ev.WrongBoardCards]) -> TableState:
     seq, event = step.seq, step.event
-    law = "1997:17D" if state.edition == "1997" else "2017:15A"
+    law = cited(state, CITATIONS, "cards_from_wrong_board")
     first = next((i for i, a in enumerate(state.auction) if a.seat is event.seat), None)
     if state.phase != AUCTION or first is None:
         return _add(state, BoardFact(seq, event.TYPE, event.seat, "no_call_to_cancel" if state.phase == AUCTION
@@ -172,11 +195,7 @@ def on_wrong_board_cards(state: TableState, step: Step[ev.WrongBoardCards]) -> T
 @handles(ev.ExtraneousInformation)
 def on_extraneous_information(state: TableState, step: Step[ev.ExtraneousInformation]) -> TableState:
     seq, event = step.seq, step.event
-    if state.edition == "1997":
-        law = "1997:16B"
-    else:
-        law = "2017:16D3" if _calls_made(state) else "2017:16D2"
-    return _add(state, BoardFact(seq, event.TYPE, event.by, "extraneous", law,
+    return _add(state, BoardFact(seq, event.TYPE, event.by, "extraneous", _information(state),
                                  f"{event.by} received information from outside the table: {event.text}"))
 
 
@@ -191,7 +210,7 @@ def on_result_cancelled(state: TableState, step: Step[ev.ResultCancelled]) -> Ta
 @journalled
 def on_rights_reserved(state: TableState, step: Step[ev.RightsReserved]) -> TableState:
     seq, event = step.seq, step.event
-    law = "1997:16A" if state.edition == "1997" else "2017:16B2"
+    law = cited(state, CITATIONS, "rights_reserved")
     about = f" about seq {event.about}" if event.about is not None else ""
     reason = f": {event.reason}" if event.reason else ""
     return _add(state, BoardFact(seq, event.TYPE, event.by, "rights_reserved", law,
