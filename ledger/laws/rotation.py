@@ -45,7 +45,7 @@ import attrs
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
                            DirectorReviewRequired, IrregularityRecorded, OptionsOffered, PartnerMustPass)
-from ledger.laws.calls import WITHDRAWN_READERS
+from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
 from ledger.laws.base import Prescription
 from projections import calls as reading
 from projections.auction import why_illegal
@@ -261,6 +261,29 @@ reading.NOT_ENTERED.update({
     "coor": lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",
     "coor_28b": lambda r: "call out of rotation cancelled: the player on turn called (28B)",
     **{ruling: (lambda r: "call out of rotation not accepted: cancelled (29B)") for ruling in REFUSED},
+})
+
+
+RULING_WORDS.update({
+    "coor": "{call} out of rotation: {lho} may accept it (29A) or refuse it ({detail})",
+    "coor_accepted": "{call} out of rotation accepted ({detail}): it stands where it was made, the players it "
+                     "skipped lose that turn",
+    "coor_28b": "{call} out of rotation cancelled: {detail}; no rectification",
+    "coor_refused": "{call} out of rotation not accepted: cancelled; {detail}",
+    "coor_repeat": "{call} out of rotation not accepted; the right-hand opponent passed: {seat} must repeat {call}",
+    "coor_repeated": "{call} out of rotation not accepted, then repeated in turn: no further rectification",
+    "coor_rho_acted": "{call} out of rotation not accepted; the right-hand opponent called: {seat} calls freely",
+    "coor_comparable": "{call} out of rotation not accepted; {seat}'s {first} in turn is a comparable call: no "
+                       "further rectification (the director reviews at the end)",
+    "coor_not_comparable": "{call} out of rotation not accepted; {seat}'s {first} in turn is not comparable: "
+                           "{partner} must pass at his next turn; a lead restriction may follow",
+    "coor_undecided": "{call} out of rotation not accepted; is {seat}'s {first} a comparable call? The director "
+                      "decides",
+    "coor_same_strain": "{call} out of rotation not accepted; {seat} bid the same denomination ({first}): "
+                        "{partner} must pass at his next turn",
+    "coor_same_call": "{call} out of rotation not accepted; {seat} made the same call in turn",
+    "coor_other": "{call} out of rotation not accepted; {seat} made another call in turn ({first}): a lead "
+                  "restriction may follow",
 })
 
 
