@@ -164,6 +164,8 @@ class CardRuling(StrEnum):
     """The lead out of turn that followed an opponent's mistaken word, retracted (47E1)."""
     IRREGULAR = "irregular"
     """Kept for the director (see the detail)."""
+    AUCTION_EXPOSED = "auction_exposed"
+    """A card dropped or led during the auction (Law 24; ledger.laws.exposed)."""
 
 
 class IrregularityKind(StrEnum):

@@ -92,13 +92,13 @@ def test_four_passes_pass_the_board_out():
     (calls(("S", "1S"), ("W", "X"), ("N", "Pass"), ("E", "XX")), "inadmissible redouble"),
     (calls(("S", "1S"), ("W", "Pass"), ("N", "XX")), "inadmissible redouble"),
 ])
-def test_an_irregular_call_is_kept_unprocessed_and_leaves_the_auction_alone(facts, detail):
+def test_an_inadmissible_double_is_not_entered_and_read_by_law_36(facts, detail):
+    # Issue 12: no longer unprocessed (ledger.laws.inadmissible, 2017 36B).
     doc = doc_of([opened()] + facts)
-    irregular = doc["irregularities"]
-    assert len(irregular) == 1
-    assert irregular[0]["kind"] == "unprocessed" and detail in irregular[0]["detail"]
-    assert irregular[0]["seq"] == len(facts) + 1 and irregular[0]["type"] == "CallPlaced"
-    assert len(doc["auction"]) == len(facts) - 1
+    assert doc["irregularities"] == [] and len(doc["auction"]) == len(facts) - 1
+    last = doc["call_rulings"][-1]
+    assert (last["ruling"], last["law"], last["seq"]) == ("inadmissible_double", "2017:36B", len(facts) + 1)
+    assert detail in last["detail"]
 
 
 def test_a_call_out_of_rotation_is_not_entered_and_waits_for_the_lho():
@@ -118,10 +118,10 @@ def test_an_insufficient_bid_is_read_by_law_27_in_both_editions():
         assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("insufficient", option)]
 
 
-def test_a_call_after_the_auction_closed_is_unprocessed():
+def test_a_call_after_the_final_pass_is_read_by_law_39():
     doc = doc_of([opened()] + AUCTION_1NT + calls(("W", "2H")))
-    assert doc["irregularities"][0]["detail"].endswith("after the auction closed")
-    assert doc["phase"] == "opening_lead"
+    assert doc["irregularities"] == [] and doc["phase"] == "opening_lead"
+    assert [(n["call"], n["law"]) for n in doc["calls_not_made"]] == [("2H", "2017:39")]
 
 
 def test_an_accidental_call_is_not_a_call_ffb_57_3():

@@ -19,7 +19,7 @@ import re
 
 import attrs
 
-from ledger.laws import boards, calls, cards, claims, leads, penalty, results, revokes, rotation
+from ledger.laws import boards, calls, cards, claims, inadmissible, leads, penalty, results, revokes, rotation
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -39,7 +39,8 @@ class Family:
 
 FAMILIES: tuple[Family, ...] = (
     Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation"),
-    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "35", "36", "37", "38", "39", "40",
+    Family("inadmissible calls", inadmissible.LAWS, (inadmissible.inadmissible_calls,), "ledger.laws.inadmissible"),
+    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40",
                      "57.3", "57.4"),
            (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
     Family("cards", ("45", "46", "47", "48", "49"), (cards.card_rulings,), "projections.cards"),
