@@ -37,7 +37,7 @@ Rulings of a record (``CallRecord.ruling``), and what the auction holds:
   withdrawn without rectification, its maker calls again (1997 25B1, 2017
   25A6, 21B2).
 * ``irregular``: 25A, the intended call is itself illegal (Laws 27-39).
-* Law 27 (2017 only; see the Law 27 section below): ``insufficient``,
+* Law 27 (2017 only; read by ``projections.insufficient``): ``insufficient``,
   ``ib_accepted``, ``ib_refused``, ``ib_b3_pending``, ``ib_b1a``, ``ib_b1b``,
   ``ib_b2``, ``ib_b3`` on the insufficient bid; ``ib_correction`` and
   ``ib_cancelled_double`` on the call that corrects it.
@@ -49,7 +49,7 @@ auction, with the reason and the Law.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import attrs
 
@@ -59,6 +59,8 @@ from projections.auction import auction_closed, final_contract, why_illegal
 from projections.fold import Step, handles, option_effects
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
                                Irregularity, NotMade, Result, TableState)
+
+C = TypeVar("C", bound=Callable[..., Any])
 
 CALL_MADE = "FFB:57.3"
 """The test of a call made in both editions (the 2017 Laws leave it to the RA, 18F)."""
@@ -82,11 +84,11 @@ def law(state: TableState, key: str) -> str:
     return state.cite(LAWS[key][state.edition])
 
 
-def _record(state: TableState, rec: CallRecord) -> TableState:
+def record_call(state: TableState, rec: CallRecord) -> TableState:
     return attrs.evolve(state, calls=state.calls + (rec,))
 
 
-def _unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
+def unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
     return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
 
 
@@ -110,7 +112,7 @@ def _index_of(state: TableState, seq: int | None) -> int | None:
     return next((i for i, a in enumerate(state.auction) if a.seq == seq), None)
 
 
-def _set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
+def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
     """The record at ``seq`` read anew (an option taken, a call left illegal)."""
     calls = tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
                   for r in state.calls)
@@ -153,6 +155,31 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
 
 # -- CallPlaced ---------------------------------------------------------------
 
+CALL_INTERCEPTORS: dict[str, Callable[..., TableState | None]] = {}
+"""What the call families supply to the reading of ``CallPlaced`` (the calls module imports
+none of them): ``inadmissible`` (Laws 36, 39) and ``rotation`` (28 to 34), consulted first,
+``pending`` (a call while an option is open) and ``insufficient_bid``; each returns None
+when it does not rule on the call."""
+
+CALL_POINTS = ("inadmissible", "rotation", "pending", "insufficient_bid")
+
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
+"""Rulings of other families whose call is not in the auction: the reason shown in
+``calls_not_made`` (its Law is the record's)."""
+
+
+def call_interceptor(point: str) -> Callable[[C], C]:
+    """Register the decorated function at ``point``; one supplier per point."""
+    def wrap(fn: C) -> C:
+        if point not in CALL_POINTS:
+            raise RuntimeError(f"no interception point {point!r} in the reading of calls (points: {CALL_POINTS})")
+        if point in CALL_INTERCEPTORS:
+            raise RuntimeError(f"call interceptor {point!r} supplied twice")
+        CALL_INTERCEPTORS[point] = fn
+        return fn
+    return wrap
+
+
 @handles(CallPlaced)
 def on_call_placed(state: TableState, step: Step[CallPlaced]) -> TableState:
     seq, ev = step.seq, step.event
@@ -162,40 +189,44 @@ def on_call_placed(state: TableState, step: Step[CallPlaced]) -> TableState:
 def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
-        return _record(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
-    for hook in CALL_HOOKS.values():  # the families of Laws 28 to 39 (ledger.laws.rotation, ...)
-        handled = hook(state, seq, ev)
+        return record_call(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
+    for point in ("inadmissible", "rotation"):  # Laws 36 and 39; 28 to 34 (issue 12)
+        reader = CALL_INTERCEPTORS.get(point)
+        handled = reader(state, seq, ev) if reader is not None else None
         if handled is not None:
             return handled
     if state.phase != AUCTION:
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} after the auction closed")
-    ib = pending_insufficient(state)
-    if ib is not None:
-        handled = _law27_call(state, seq, ev, ib)
+        return unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} after the auction closed")
+    pending = CALL_INTERCEPTORS.get("pending")  # a call while an option is open (27A1, 27B)
+    if pending is not None:
+        handled = pending(state, seq, ev)
         if handled is not None:
             return handled
     waiting = pending_substitution(state)
     if waiting is not None and seat is waiting.seat.lho and seat is state.turn:
         return _lho_called_over_substitution(state, seq, ev, waiting)
-    return _in_turn(state, seq, seat, call, ev.TYPE)
+    return in_turn(state, seq, seat, call, ev.TYPE)
 
 
-def _in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
+def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
              ruling: str = "made", law_: str = CALL_MADE, detail: str = "") -> TableState:
     """A call at the seat's turn: entered, cancelled (Law 37) or left to Laws 27-39."""
     if seat is not state.turn:
-        return _unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
+        return unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
     if not call.is_pass and must_pass_now(state, seat):
-        state = _record(state, CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
+        state = record_call(state, CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
                                           detail=f"{seat} had to pass: {call} cancelled, Pass substituted"))
         entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
         return with_auction(state, state.auction + (entry,))
     reason = why_illegal(state.auction, seat, call)
-    if reason is not None and call.is_bid:
-        return _insufficient(state, seq, seat, call, reason)  # Law 27, both editions
+    insufficient = CALL_INTERCEPTORS.get("insufficient_bid") if reason is not None and call.is_bid else None
+    if insufficient is not None:
+        handled = insufficient(state, seq, seat, call, reason)  # 2017 Law 27 (1997: not built)
+        if handled is not None:
+            return handled
     if reason is not None:
-        return _unprocessed(state, seq, type_, seat, f"{reason} by {seat}")
-    state = _record(state, CallRecord(seq, seat, call, ruling, law=law_, detail=detail))
+        return unprocessed(state, seq, type_, seat, f"{reason} by {seat}")
+    state = record_call(state, CallRecord(seq, seat, call, ruling, law=law_, detail=detail))
     return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),))
 
 
@@ -214,31 +245,31 @@ def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
     option_law = law(state, "lho_option")
     if state.edition == "2017":
         if over is None:
-            return _record(state, CallRecord(
+            return record_call(state, CallRecord(
                 seq, seat, call, "undecided", law=option_law,
                 detail=f"did {seat} call intentionally over {waiting.seat}'s substituted {waiting.call}?"))
         if over:
             state = accept_substitute(state, waiting, option_law)
         else:
             state = reject_substitute_2017(state, waiting)
-        return _in_turn(state, seq, seat, call, ev.TYPE)
+        return in_turn(state, seq, seat, call, ev.TYPE)
     state = accept_substitute(state, waiting, option_law)
     if over is True:
-        return _in_turn(state, seq, seat, call, ev.TYPE)
+        return in_turn(state, seq, seat, call, ev.TYPE)
     illegal = why_illegal(state.auction, seat, call)
     if over is False:
         if illegal is not None:
-            return _record(state, CallRecord(
+            return record_call(state, CallRecord(
                 seq, seat, call, "withdrawn", law=option_law,
                 detail=f"made over {waiting.seat}'s first call {waiting.first_call}: withdrawn, not an "
                        f"insufficient bid; {seat} calls again"))
-        return _in_turn(state, seq, seat, call, ev.TYPE, "made_over_first_call", option_law,
+        return in_turn(state, seq, seat, call, ev.TYPE, "made_over_first_call", option_law,
                         f"made over {waiting.seat}'s first call {waiting.first_call}: {seat} may withdraw it")
     if illegal is not None:
-        return _record(state, CallRecord(
+        return record_call(state, CallRecord(
             seq, seat, call, "undecided", law=option_law,
             detail=f"did {seat} intend his call over {waiting.seat}'s first call {waiting.first_call}?"))
-    return _in_turn(state, seq, seat, call, ev.TYPE, "made_while_option_open", option_law,
+    return in_turn(state, seq, seat, call, ev.TYPE, "made_while_option_open", option_law,
                     f"{seat} called while his 25B1 option was open")
 
 
@@ -249,7 +280,7 @@ def on_call_pulled(state: TableState, step: Step[CallPulled]) -> TableState:
     seq, ev = step.seq, step.event
     rec = CallRecord(seq, ev.seat, ev.call, "not_made", law=CALL_NOT_RELEASED,
                      detail="not released on the table")
-    return refresh_not_made(_record(state, rec))
+    return refresh_not_made(record_call(state, rec))
 
 
 @handles(ExplanationCorrected)
@@ -257,7 +288,7 @@ def on_explanation_corrected(state: TableState, step: Step[ExplanationCorrected]
     """Kept for 21B (a call changed after a correction) and for the engine
     (the misinformation it reveals)."""
     seq, ev = step.seq, step.event
-    return _record(state, CallRecord(seq, ev.by, PASS, "explanation_corrected", law=law(state, "mi_change")))
+    return record_call(state, CallRecord(seq, ev.by, PASS, "explanation_corrected", law=law(state, "mi_change")))
 
 
 # -- CallReplaced -------------------------------------------------------------
@@ -291,17 +322,22 @@ def on_call_replaced(state: TableState, step: Step[CallReplaced]) -> TableState:
     return refresh_not_made(_call_replaced(state, seq, ev))
 
 
+def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
+    """A ``CallReplaced`` as Law 25 reads it (also a ``CallPlaced`` that changes the caller's last call)."""
+    return _call_replaced(state, seq, ev)
+
+
 def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
     seat, call = ev.seat, ev.call
     found = _last_call_of(state, seat)
     in_period = state.phase in (AUCTION, OPENING_LEAD) and not state.tricks and state.face_down_lead is None
     if found is None or not in_period:
-        return _unprocessed(state, seq, ev.TYPE, seat,
+        return unprocessed(state, seq, ev.TYPE, seat,
                             f"{seat} replaces a call by {call}, but has no call in the auction to replace"
                             if found is None else f"{seat} replaces a call by {call} after the auction period")
     position, first = found
     if _illegal_call_since(state, seat, first.seq):
-        return _unprocessed(state, seq, ev.TYPE, seat,
+        return unprocessed(state, seq, ev.TYPE, seat,
                             f"{seat} replaces by {call} a call that is not in the auction (Laws 27-39)")
 
     def rec(ruling: str, law_: str | None, detail: str = "") -> CallRecord:
@@ -311,37 +347,37 @@ def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
     partner_called = _called_since(state, seat.partner, first.seq)
     own = record_at(state, first.seq)
     if own is not None and own.ruling == "made_while_option_open" and not partner_called:
-        return _record(state, rec("undecided", own.law, f"did {seat} intend his {first.call} over "
+        return record_call(state, rec("undecided", own.law, f"did {seat} intend his {first.call} over "
                                   f"{seat.rho}'s first call? (then he may withdraw it)"))
     permitted = _permitted_change(state, seat, first)
     if permitted is not None:
         return _replace(state, rec(*permitted), ev.TYPE)
     if ev.mi_influenced:
         if partner_called:
-            return _record(state, rec("too_late", law(state, "mi_too_late"),
+            return record_call(state, rec("too_late", law(state, "mi_too_late"),
                                       "changed after the correction, but partner has called since"))
         return _replace(state, rec("mi_change", law(state, "mi_change")), ev.TYPE)
     if partner_called:
-        return _record(state, rec("too_late", law(state, "unintended_too_late"),
+        return record_call(state, rec("too_late", law(state, "unintended_too_late"),
                                   "changed after partner called: the first call stands"))
     if ev.mi_influenced is None and _correction_since(state, first.seq):
-        return _record(state, rec("undecided", law(state, "mi_change"),
+        return record_call(state, rec("undecided", law(state, "mi_change"),
                                   "could the call have been influenced by the misinformation?"
                                   if state.edition == "2017" else
                                   "was the call probably made as a result of the misinformation?"))
     if ev.unintended is None:
-        return _record(state, rec("undecided", law(state, "unintended"), "was the first call unintended?"))
+        return record_call(state, rec("undecided", law(state, "unintended"), "was the first call unintended?"))
     if ev.unintended and state.edition == "1997" and ev.without_pause is None:
-        return _record(state, rec("undecided", law(state, "unintended"),
+        return record_call(state, rec("undecided", law(state, "unintended"),
                                   "was the call corrected without pause for thought?"))
     if ev.unintended and (state.edition == "2017" or ev.without_pause):
         return _replace(state, rec("unintended_corrected", law(state, "unintended")), ev.TYPE)
     # A change of mind (25B).
     if _called_since(state, seat.lho, first.seq):
         # 1997: 25B runs only until LHO calls; 2017: LHO did not call over the substitute.
-        return _record(state, rec("lho_called", law(state, "lho_had_called"),
+        return record_call(state, rec("lho_called", law(state, "lho_had_called"),
                                   "LHO had called: the substituted call is cancelled, the first call stands"))
-    return _record(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
+    return record_call(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
 
 
 def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:
@@ -369,9 +405,9 @@ def _replace(state: TableState, rec: CallRecord, type_: str) -> TableState:
     assert index is not None
     reason = why_illegal(state.auction[:index], rec.seat, rec.call)
     if reason is not None:
-        state = _record(state, attrs.evolve(rec, ruling="irregular", detail=reason))
-        return _unprocessed(state, rec.seq, type_, rec.seat, f"{rec.call} replaces {rec.first_call}: {reason}")
-    state = _record(state, rec)
+        state = record_call(state, attrs.evolve(rec, ruling="irregular", detail=reason))
+        return unprocessed(state, rec.seq, type_, rec.seat, f"{rec.call} replaces {rec.first_call}: {reason}")
+    state = record_call(state, rec)
     lho_law = {"unintended_corrected": law(state, "unintended_lho"),
                "mi_change": law(state, "mi_lho")}.get(rec.ruling, rec.law)
     return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE), lho_law)
@@ -387,7 +423,7 @@ def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str |
     stranded = False
     for a in later:
         if stranded or why_illegal(auction, a.seat, a.call) is not None:
-            state = _set_ruling(state, a.seq, "withdrawn", law_,
+            state = set_ruling(state, a.seq, "withdrawn", law_,
                                 f"made over {entry.seat}'s earlier call and left illegal by the change: "
                                 f"withdrawn, {a.seat} calls again")
             stranded = True
@@ -399,12 +435,12 @@ def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str |
 # -- the effects of the options of 25B ---------------------------------------
 
 def accept_substitute(state: TableState, rec: CallRecord, law_: str) -> TableState:
-    state = _set_ruling(state, rec.seq, "substitute_accepted", law_)
+    state = set_ruling(state, rec.seq, "substitute_accepted", law_)
     return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, law_), law_)
 
 
 def reject_substitute_2017(state: TableState, rec: CallRecord) -> TableState:
-    return _set_ruling(state, rec.seq, "substitute_cancelled", law(state, "not_accepted"))
+    return set_ruling(state, rec.seq, "substitute_cancelled", law(state, "not_accepted"))
 
 
 def _on_accept(state: TableState, choice: Choice) -> TableState:
@@ -418,19 +454,19 @@ def _on_reject(state: TableState, choice: Choice) -> TableState:
         return state
     if state.edition == "2017":
         return reject_substitute_2017(state, rec)
-    return _set_ruling(state, rec.seq, "substitute_rejected", law(state, "not_accepted"))
+    return set_ruling(state, rec.seq, "substitute_rejected", law(state, "not_accepted"))
 
 
 def _on_keep_first(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
-    return _set_ruling(state, rec.seq, "first_call_kept", state.cite("25B2b1")) if rec else state
+    return set_ruling(state, rec.seq, "first_call_kept", state.cite("25B2b1")) if rec else state
 
 
 def _on_other_call(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
     if rec is None:
         return state
-    state = _set_ruling(state, rec.seq, "other_call", state.cite("25B2b2"))
+    state = set_ruling(state, rec.seq, "other_call", state.cite("25B2b2"))
     # The first call is withdrawn: the offender calls again at its place.
     index = _index_of(state, rec.replaces)
     if index is None:
@@ -442,208 +478,22 @@ def _rejected_record(state: TableState) -> CallRecord | None:
     return next((r for r in reversed(state.calls) if r.ruling == "substitute_rejected"), None)
 
 
-def _effect(fn):
+def refreshing(fn):
     return lambda state, choice: refresh_not_made(fn(state, choice))
 
 
 OPTION_EFFECTS = {
-    "25B1": _effect(lambda state, choice: (_on_accept if choice.option == "accept_substitute"
+    "25B1": refreshing(lambda state, choice: (_on_accept if choice.option == "accept_substitute"
                                            else _on_reject)(state, choice)),
-    "25B2b": _effect(lambda state, choice: (_on_keep_first if choice.option == "keep_first_call"
+    "25B2b": refreshing(lambda state, choice: (_on_keep_first if choice.option == "keep_first_call"
                                             else _on_other_call)(state, choice)),
 }
 
 
-# -- Law 27: an insufficient bid (2017 edition) -----------------------------------
-#
-# Source: the 2017 Laws of Duplicate Bridge, Law 27 (the public text the digest
-# names as its 2017 source; LAWS-DIGEST does not summarise Law 27 and the seeds
-# leave it out: seed 000 "des enchères insuffisantes ... font l'objet de lois
-# particulières"). The 1997 Law 27 text is in none of the project's sources:
-# a 1997 insufficient bid stays ``unprocessed`` (docs/EXTENSIONS.md).
-#
-# Records of the insufficient bid (its ``ruling``): ``insufficient`` (27A1, the
-# LHO's option open), ``ib_accepted`` (27A1, entered), ``ib_refused`` (27B, the
-# offender must correct), ``ib_b3_pending`` (27B3, a double or redouble
-# attempted and cancelled, a legal call still due), and once corrected
-# ``ib_b1a``, ``ib_b1b``, ``ib_b2``, ``ib_b3``. The correcting call's record:
-# ``ib_correction`` (entered), ``ib_cancelled_double`` (27B3) or ``undecided``
-# (the director's judgment: ``same_denomination`` for 27B1a, ``comparable``
-# for 27B1b).
+# -- Law 27's vocabulary (the family is projections.insufficient) -----------------------
 
 IB_OPEN = ("insufficient", "ib_refused", "ib_b3_pending")
 IB_SETTLED = ("ib_accepted", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
-
-
-def pending_insufficient(state: TableState) -> CallRecord | None:
-    """An insufficient bid whose rectification is not complete yet."""
-    for rec in reversed(state.calls):
-        if rec.ruling in IB_OPEN:
-            return rec
-        if rec.ruling in IB_SETTLED:
-            return None
-    return None
-
-
-def accept_law(state: TableState) -> str:
-    """The LHO's option on an insufficient bid: 1997 27A, 2017 27A1."""
-    return state.cite("27A" if state.edition == "1997" else "27A1")
-
-
-def lowest_sufficient(state: TableState, call: Call) -> Call | None:
-    """The lowest sufficient bid in the strain of ``call`` (1997 27B1(a))."""
-    for level in range(1, 8):
-        bid = Call.parse(f"{level}{call.strain}")
-        if why_illegal(state.auction, Seat.N, bid) is None:
-            return bid
-    return None
-
-
-def _insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState:
-    return _record(state, CallRecord(seq, seat, call, "insufficient", law=accept_law(state),
-                                     detail=f"{reason}: {seat.lho} may accept it"))
-
-
-def _law27_call(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord) -> TableState | None:
-    """A call while an insufficient bid waits (None: not Law 27's call)."""
-    seat, call = ev.seat, ev.call
-    if ib.ruling == "insufficient":
-        if seat is ib.seat.lho:  # 27A1: "It is accepted if that player calls."
-            state = accept_insufficient(state, ib, f"accepted: {seat} called over it")
-            return _in_turn(state, seq, seat, call, ev.TYPE)
-        if seat is ib.seat:
-            return _unprocessed(state, seq, ev.TYPE, seat,
-                                f"{call} replaces the insufficient {ib.call} before {seat.lho}'s option "
-                                "(27C premature replacement: not ruled by the ledger)")
-        return None
-    if seat is not ib.seat or seat is not state.turn:
-        return None
-    return _correct_insufficient(state, seq, ev, ib)
-
-
-def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord) -> TableState:
-    """27B: the offender's call in place of his insufficient bid, not accepted."""
-    seat, call, cite = ev.seat, ev.call, state.cite
-    reason = why_illegal(state.auction, seat, call)
-
-    def ask(key: str, question: str) -> TableState:
-        return _record(state, CallRecord(seq, seat, call, "undecided", law=cite(key), replaces=ib.seq,
-                                         first_call=ib.call, detail=question))
-
-    def enter(ib_ruling: str, key: str, detail: str) -> TableState:
-        st = _set_ruling(state, ib.seq, ib_ruling, cite(key), detail)
-        st = _record(st, CallRecord(seq, seat, call, "ib_correction", law=cite(key), replaces=ib.seq,
-                                    first_call=ib.call, detail=detail))
-        return with_auction(st, st.auction + (AuctionCall(seq, seat, call, cite(key)),))
-
-    if ib.ruling == "ib_b3_pending":  # 27B3: "must replace it as the foregoing allows"
-        if reason is not None:
-            return _unprocessed(state, seq, ev.TYPE, seat, f"{reason} by {seat} (27B3: a legal call is due)")
-        return enter("ib_b3", "27B3", f"{seat.partner} must pass whenever it is his turn to call")
-    if state.edition == "1997":
-        return _correct_insufficient_1997(state, seq, ev, ib, reason, ask, enter)
-    if call.kind in ("double", "redouble"):
-        if reason is None and ev.comparable is None:
-            return ask("27B1b", f"is {call} a comparable call (23A) in place of the insufficient {ib.call}?")
-        if reason is None and ev.comparable:
-            return enter("ib_b1b", "27B1b", "a comparable call: no further rectification (27D at the end)")
-        state = _set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
-                            f"{call} attempted in place of the insufficient {ib.call}: cancelled")
-        return _record(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"), replaces=ib.seq,
-                                         first_call=ib.call,
-                                         detail=f"cancelled; {seat} must make a legal call, "
-                                                f"{seat.partner} must pass whenever it is his turn to call"))
-    if reason is not None:  # 27B4: another insufficient bid (or an illegal call)
-        return _unprocessed(state, seq, ev.TYPE, seat,
-                            f"{reason} by {seat} in place of the insufficient {ib.call} (27B4: not ruled by the ledger)")
-    if call.is_bid:
-        if ev.same_denomination is None:
-            return ask("27B1a", f"is {call} the lowest sufficient bid specifying the same denomination(s) as "
-                                f"the insufficient {ib.call}?")
-        if ev.same_denomination:
-            return enter("ib_b1a", "27B1a", "lowest sufficient bid, same denomination(s): no further "
-                                            "rectification (27D at the end)")
-    if ev.comparable is None:
-        return ask("27B1b", f"is {call} a comparable call (23A) in place of the insufficient {ib.call}?")
-    if ev.comparable:
-        return enter("ib_b1b", "27B1b", "a comparable call: no further rectification (27D at the end)")
-    return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
-
-
-def _correct_insufficient_1997(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord, reason: str | None,
-                               ask, enter) -> TableState:
-    """1997 27B: only a sufficient bid or a pass may replace it (LAWS-DIGEST 14.9, LEDGER-SPEC 9.D5)."""
-    seat, call, cite = ev.seat, ev.call, state.cite
-    if call.kind in ("double", "redouble"):  # 27B3 (LAWS-DIGEST 14.12, decision 6)
-        state = _set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
-                            f"{call} attempted in place of the insufficient {ib.call}: cancelled")
-        return _record(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"), replaces=ib.seq,
-                                         first_call=ib.call,
-                                         detail=f"cancelled; {seat} must bid sufficiently or pass, "
-                                                f"{seat.partner} must pass whenever it is his turn to call"))
-    if reason is not None:  # another insufficient bid: no 1997 text (LAWS-DIGEST 14.12, decision 7)
-        return _unprocessed(state, seq, ev.TYPE, seat,
-                            f"{reason} by {seat} in place of the insufficient {ib.call} (1997: no rule; the director's)")
-    if call.is_bid and call == lowest_sufficient(state, ib.call):
-        if ev.same_denomination is None:
-            return ask("27B1a", f"is {call}, the lowest sufficient bid in the strain of the insufficient {ib.call}, "
-                                "free of conventional meaning, and the insufficient bid too (same_denomination)?")
-        if ev.same_denomination:
-            return enter("ib_b1a", "27B1a", "lowest sufficient bid in the same denomination, neither conventional: "
-                                            "no penalty (the director may adjust, 27B1(b))")
-    return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
-
-
-def accept_insufficient(state: TableState, ib: CallRecord, detail: str) -> TableState:
-    """27A1: the insufficient bid is treated as legal and entered; the LHO's option lapses."""
-    law_ = accept_law(state)
-    pending = tuple(o for o in state.pending if not (o.law == law_ and o.to is ib.seat.lho))
-    state = _set_ruling(attrs.evolve(state, pending=pending), ib.seq, "ib_accepted", law_, detail)
-    return with_auction(state, state.auction + (AuctionCall(ib.seq, ib.seat, ib.call, law_),))
-
-
-def _on_27a1(state: TableState, choice: Choice) -> TableState:
-    ib = pending_insufficient(state)
-    if ib is None or ib.ruling != "insufficient":
-        return state
-    if choice.option == "accept":
-        return accept_insufficient(state, ib, f"accepted by {choice.seat}")
-    return _set_ruling(state, ib.seq, "ib_refused", state.cite("27B"),
-                       f"not accepted by {choice.seat}: {ib.seat} must correct it")
-
-
-OPTION_EFFECTS["27A1"] = _effect(_on_27a1)
-OPTION_EFFECTS["27A"] = _effect(_on_27a1)  # 1997
-
-
-# -- the hooks of the families of Laws 28 to 39 -----------------------------------
-
-CALL_HOOKS: dict[str, Callable[[TableState, int, CallPlaced], "TableState | None"]] = {}
-"""Readers of a ``CallPlaced`` supplied by other families (out of rotation, 28 to 34;
-inadmissible calls, 35 to 39), consulted in order before the reading above; each
-returns the new state, or None when the call is not its to read."""
-
-NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
-"""Rulings of other families whose call is not in the auction: the reason shown in
-``calls_not_made`` (its Law is the record's)."""
-
-
-def call_hook(point: str):
-    """Register the decorated reader at ``point`` of :data:`CALL_HOOKS`; one per point."""
-    def wrap(fn):
-        if point in CALL_HOOKS:
-            raise RuntimeError(f"call hook {point!r} supplied twice")
-        CALL_HOOKS[point] = fn
-        return fn
-    return wrap
-
-
-in_turn = _in_turn
-record = _record
-set_ruling = _set_ruling
-unprocessed = _unprocessed
-call_replaced = _call_replaced
-effect = _effect
 
 
 # -- what did not amount to a call ---------------------------------------------

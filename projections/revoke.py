@@ -62,7 +62,7 @@ import attrs
 
 from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
-from projections import cards, play
+from projections import cards, play, withdrawals
 from projections.play import final_result
 from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
@@ -526,7 +526,7 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
     seq, event = step.seq, step.event
     restored = _trick12_restored(state, seq, event)
     if restored is None:
-        return cards.on_card_withdrawn(state, seq, event)
+        return withdrawals.on_card_withdrawn(state, seq, event)
     about = restored.card_records[-1].about
     return attrs.evolve(restored, review=tuple(
         attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r

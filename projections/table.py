@@ -22,7 +22,8 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from projections import adjusted, calls, cards, outofturn, penalty, play, procedure, revoke
+from projections import (adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
+                         revoke, withdrawals)
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
@@ -155,7 +156,8 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, adjusted, calls, cards, outofturn, penalty, play, procedure, revoke)
+REGISTERED = (ledger.laws, adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
+              revoke, withdrawals)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

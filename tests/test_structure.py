@@ -231,8 +231,9 @@ def test_families_are_registered_once_in_precedence_order():
 
 
 @pytest.mark.parametrize("law, family", [
-    ("64A2", "revokes and dummy"), ("2017:64B6", "revokes and dummy"), ("1997:46B3b", "cards"),
-    ("27B1a", "calls"), ("FFB:57.3", "calls"), ("2017:41A", "leads out of turn"), ("50D2", "penalty cards"),
+    ("64A2", "revokes and dummy"), ("2017:64B6", "revokes and dummy"), ("1997:46B3b", "designations"),
+    ("2017:45C4b", "designations"), ("45C1", "cards played or not"), ("2017:47F", "withdrawals"),
+    ("27B1a", "insufficient bids"), ("2017:25B1", "calls"), ("FFB:57.3", "calls"), ("2017:41A", "leads out of turn"), ("50D2", "penalty cards"),
     ("12C1", "scores and appeals"), ("15B", "irregular boards"), ("70", "claims"),
 ])
 def test_find_law(law, family):
@@ -260,7 +261,7 @@ def test_an_earlier_family_takes_precedence(monkeypatch):
     assert laws.find_law("37").name == "calls"
     monkeypatch.setattr(laws, "FAMILIES", (obliged,) + laws.FAMILIES)
     assert laws.find_law("2017:37B").name == "obliged to pass"
-    assert laws.find_law("27B1a").name == "calls"
+    assert laws.find_law("25A").name == "calls"
 
 
 def test_a_second_option_effect_for_a_law_fails():
@@ -342,3 +343,16 @@ def test_cited_refuses_an_occasion_the_edition_does_not_have():
     assert cited(Board(), {"x": {"2017": "15B2"}}, "x") == "2017:15B2"
     with pytest.raises(KeyError, match="no rule in the 2017 Laws"):
         cited(Board(), {"x": {"1997": "15C"}}, "x")
+
+
+def test_law_27_reaches_the_calls_through_their_interception_points():
+    from projections.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
+    from projections.table import REGISTERED  # noqa: F401
+
+    assert sorted(CALL_INTERCEPTORS) == sorted(CALL_POINTS)
+    assert {p: f.__module__ for p, f in CALL_INTERCEPTORS.items()} == {
+        "pending": "projections.insufficient", "insufficient_bid": "projections.insufficient",
+        "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible"}  # issue 12
+    with pytest.raises(RuntimeError, match="supplied twice"):
+        call_interceptor("pending")(lambda *a: None)
+    assert "projections.insufficient" not in {t for t, _, _ in _imports("projections.calls")}

@@ -23,7 +23,7 @@ from ledger.bridge import SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
                            OptionsOffered, PartnerMustPass, ScoreCapped)
 from ledger.laws.base import Prescription
-from projections.calls import accept_law
+from projections.insufficient import accept_law
 from projections.state import CallRecord
 
 _FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",

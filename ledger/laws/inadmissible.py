@@ -19,6 +19,7 @@ from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, Partn
 from ledger.laws.base import Prescription
 from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
 from projections import calls as reading
+from projections.insufficient import pending_insufficient
 from projections.auction import why_illegal
 from projections.state import AUCTION, OPENING_LEAD, CallRecord, TableState
 
@@ -33,7 +34,7 @@ def _law_36(state: TableState) -> str:
     return state.cite("36" if state.edition == "1997" else "36B")
 
 
-@reading.call_hook("inadmissible")
+@reading.call_interceptor("inadmissible")
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 36 and 39 read it (None: not this family's call)."""
     seat, call = ev.seat, ev.call
@@ -41,19 +42,19 @@ def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
         assert state.contract is not None
         declaring = seat.side is state.contract.side
         what = "the declaring side" if declaring else "a defender"
-        return reading.record(state, CallRecord(
+        return reading.record_call(state, CallRecord(
             seq, seat, call, AFTER_CLOSE, law=state.cite("39"),
             detail=f"{call} by {seat} ({what}) after the final pass: cancelled"))
     if state.phase != AUCTION or seat is not state.turn or call.kind not in ("double", "redouble"):
         return None
-    if reading.pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
+    if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
         return None
     reason = why_illegal(state.auction, seat, call)
     if reason is None:
         return None
     if reading.must_pass_now(state, seat):
         return None  # Law 37 first (the calls family)
-    return reading.record(state, CallRecord(
+    return reading.record_call(state, CallRecord(
         seq, seat, call, DOUBLE, law=_law_36(state),
         detail=f"{reason}: cancelled; {seat} must make a legal call, {seat.partner} passes to the end"))
 

@@ -48,6 +48,7 @@ from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired
 from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
 from ledger.laws.base import Prescription
 from projections import calls as reading
+from projections.insufficient import pending_insufficient
 from projections.auction import why_illegal
 from projections.fold import Step, handles, option_effects
 from projections.state import AUCTION, AuctionCall, CallRecord, Choice, TableState
@@ -138,10 +139,10 @@ def refuse(state: TableState, rec: CallRecord, by: Seat, artificial: bool = Fals
                           detail=f"not accepted by {by}: cancelled (29B); the auction reverts to {turn}")
 
 
-@reading.call_hook("out of rotation")
+@reading.call_interceptor("rotation")
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 28 to 34 read it (None: not this family's call)."""
-    if state.phase != AUCTION or reading.pending_insufficient(state) is not None:
+    if state.phase != AUCTION or pending_insufficient(state) is not None:
         return None
     if reading.pending_substitution(state) is not None:
         return None  # 25B1: the LHO's option (projections.calls)
@@ -166,7 +167,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     if not call.is_bid and not call.is_pass and why_illegal(state.auction, seat, call) is not None:
         return None  # an inadmissible double or redouble out of rotation: Law 36, never accepted
     rel = "RHO" if turn is seat.rho else "partner" if turn is seat.partner else "LHO"
-    return reading.record(state, CallRecord(
+    return reading.record_call(state, CallRecord(
         seq, seat, call, WAITING, position=len(state.auction), law=state.cite(kind_law(call)),
         detail=f"{call} by {seat} at his {rel}'s turn ({turn} to call): {seat.lho} may accept it (29A)"))
 
@@ -178,7 +179,7 @@ def _while_waiting(state: TableState, seq: int, ev: CallPlaced, rec: CallRecord)
         if seat is turn:  # the COOR was made at his own turn: over it (29A) or ignoring it (28B)?
             over = ev.over_call_out_of_rotation
             if over is None:
-                return reading.record(state, CallRecord(
+                return reading.record_call(state, CallRecord(
                     seq, seat, call, "undecided", law=state.cite("29A"),
                     detail=f"(28B or 29A) did {seat} call over {offender}'s {rec.call} out of rotation (29A, "
                            f"accepted) or in his own turn ignoring it (28B)?"))
@@ -191,7 +192,7 @@ def _while_waiting(state: TableState, seq: int, ev: CallPlaced, rec: CallRecord)
         state = ignore(state, rec, f"{seat}, on turn, called before {offender.lho} chose")
         return reading.in_turn(state, seq, seat, call, ev.TYPE)
     if seat is turn:  # the offender's partner, before the 29A choice (LAWS-DIGEST 14.12, decision 1)
-        return reading.record(state, CallRecord(
+        return reading.record_call(state, CallRecord(
             seq, seat, call, "undecided", law=state.cite("29A"),
             detail=f"(partner called before the 29A choice) {seat} called before {offender.lho} accepted or "
                    f"refused {offender}'s {rec.call}: his call waits"))
@@ -205,7 +206,7 @@ def _in_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState | No
     if call.kind in ("double", "redouble") and any(
             r["seat"] == str(seat) and str(call) in r["calls"] for r in call_restrictions(state)):
         # 1997 30B2(b) broken: LAWS-DIGEST 14.12, decision 4 (cancelled, he calls again; the director rules)
-        return reading.record(state, CallRecord(
+        return reading.record_call(state, CallRecord(
             seq, seat, call, "undecided", law="1997:30B2b",
             detail=f"double: {seat} may not double or redouble at this turn: {call} is not entered, he calls "
                    "again; any further rectification is the director's"))
@@ -224,7 +225,7 @@ def _in_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState | No
         if rec.ruling == "coor_repeat":
             repeat = state.cite(REPEAT_LAW[(edition, case)])
             if call != rec.call:  # LAWS-DIGEST 14.12, decision 5: not entered, the director is asked
-                return reading.record(state, CallRecord(
+                return reading.record_call(state, CallRecord(
                     seq, seat, call, "undecided", law=repeat, replaces=rec.seq, first_call=rec.call,
                     detail=f"call not repeated: {seat} must repeat his {rec.call}; {call} is not entered"))
             state = reading.in_turn(state, seq, seat, call, ev.TYPE)
@@ -255,7 +256,7 @@ def _on_29a(state: TableState, choice: Choice) -> TableState:
     return refuse(state, rec, choice.seat)
 
 
-option_effects({"29A": reading.effect(_on_29a)}, __name__)
+option_effects({"29A": reading.refreshing(_on_29a)}, __name__)
 
 reading.NOT_ENTERED.update({
     "coor": lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",

@@ -1,0 +1,314 @@
+"""Designations of dummy's card (Law 46B) and changes of designation (45C4b),
+both editions side by side (see the table in ``projections.cards``)."""
+
+from __future__ import annotations
+
+import attrs
+
+from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
+from ledger.events import DesignationChanged, DummyCardCalled
+from projections.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, law_of, not_made,
+                               record_card, record_played, replace_card, unprocessed)
+from projections.fold import Step, handles, option_effects
+from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
+
+# -- DummyCardCalled: Law 46B -------------------------------------------------
+
+@attrs.frozen
+class Designation:
+    """What an incomplete or invalid designation of dummy's card comes to (46B)."""
+
+    kind: str  # card | choose | void | review
+    law: str  # without the edition
+    card: Card | None = None
+    question: str = ""
+
+
+def _strength(card: Card, led: Suit | None, trump: Suit | None) -> tuple[int, int]:
+    if trump is not None and card.suit is trump:
+        return (2, card.strength)
+    if card.suit is led:
+        return (1, card.strength)
+    return (0, 0)
+
+
+def _winners(state: TableState, candidates: list[Card], known: bool) -> list[Card]:
+    """Dummy's cards among ``candidates`` that beat the cards on the trick; with
+    ``known``, that also beat every card of their suit the defenders still
+    hold (a ruff by a defender yet to play cannot be known, and is not counted)."""
+    assert state.contract is not None
+    trick = state.current_trick
+    on_trick = () if trick is None or trick.complete else trick.cards
+    trump = state.contract.strain.trump
+    led = on_trick[0].card.suit if on_trick else None
+    best = max((_strength(p.card, led, trump) for p in on_trick), default=None)
+    out = []
+    for card in sorted(candidates, key=lambda c: c.strength):
+        mine = _strength(card, led or card.suit, trump)
+        if best is not None and mine <= best:
+            continue
+        if known:
+            outstanding = [c for s in state.board.deal.hands if s.side is not state.contract.side
+                           for c in state.hand(s) if c.suit is card.suit]
+            if any(c.strength > card.strength for c in outstanding):
+                continue
+        out.append(card)
+    return out
+
+
+def _legal(hand: tuple[Card, ...], led: Suit | None) -> list[Card]:
+    if led is not None and any(c.suit is led for c in hand):
+        return [c for c in hand if c.suit is led]
+    return list(hand)
+
+
+def designate(state: TableState, suit: Suit | None, rank: str | None,
+              lowest_winner: bool | None) -> Designation:
+    """Complete declarer's designation of a card from dummy by Law 46B (the
+    card, a choice to offer, a void designation, or a question)."""
+    assert state.contract is not None and state.dummy is not None
+    dummy, edition = state.dummy, state.edition
+    hand = state.hand(dummy)
+    trick = state.current_trick
+    leading = trick is None or trick.complete
+    on_trick = () if leading else trick.cards  # type: ignore[union-attr]
+    led = None if leading else trick.suit_led  # type: ignore[union-attr]
+    fourth = len(on_trick) == 3
+    if suit is None and rank is None:
+        return Designation("choose", "46B5")
+    if rank is None:  # a suit, no rank: its lowest card
+        of_suit = [c for c in hand if c.suit is suit]
+        return Designation("card", "46B2", min(of_suit, key=lambda c: c.strength)) if of_suit else \
+            Designation("void", "46B4")
+    if _is_rank(rank):
+        if suit is not None:
+            card = Card(suit, rank)
+            return Designation("card", "45B", card) if card in hand else Designation("void", "46B4")
+        return _rank_only(state, hand, rank, leading, led)
+    # "high", "low", "win"
+    law = {("1997", "high"): "46B1a", ("1997", "win"): "46B1a", ("1997", "low"): "46B1b",
+           ("2017", "high"): "46B1a", ("2017", "win"): "46B1b", ("2017", "low"): "46B1c"}[(edition, rank)]
+    if rank == "win":
+        if suit is not None:
+            pool = [c for c in hand if c.suit is suit]
+        elif leading:
+            return Designation("review", law, question=f"'{rank}' from dummy on lead, with no suit named: "
+                                                      "which card did declarer designate?")
+        else:
+            trump = state.contract.strain.trump
+            pool = [c for c in hand if c.suit is led] or [c for c in hand if c.suit is trump]
+        winners = _winners(state, pool, known=not fourth)
+        if not winners:
+            return Designation("review", law, question="'win' from dummy, but no card of dummy is known to "
+                                                      "win the trick: which card did declarer designate?")
+        return Designation("card", law, winners[0])
+    target = suit or led
+    if target is None:
+        return Designation("review", law, question=f"'{rank}' from dummy on lead, with no suit named: "
+                                                  "which card did declarer designate?")
+    of_suit = [c for c in hand if c.suit is target]
+    if not of_suit:
+        if suit is not None:
+            return Designation("void", "46B4")
+        return Designation("review", law, question=f"'{rank}' from dummy, which holds no card of the suit led: "
+                                                  "which card did declarer designate?")
+    if rank == "low":
+        if edition == "2017" and suit is not None and suit is not led:
+            law = "46B2"  # 2017 "low" is of the suit led; a suit named and no rank: its lowest card
+        return Designation("card", law, min(of_suit, key=lambda c: c.strength))
+    highest = max(of_suit, key=lambda c: c.strength)
+    if edition == "1997" and fourth:
+        winners = _winners(state, of_suit, known=False)
+        if winners and winners[0] != highest:
+            if lowest_winner is None:
+                return Designation("review", law, question=f"'high' from dummy in fourth seat: is it deemed the "
+                                                          f"lowest winning card ({winners[0]}) rather than the "
+                                                          f"highest ({highest})?")
+            if lowest_winner:
+                return Designation("card", law, winners[0])
+    return Designation("card", law, highest)
+
+
+def _rank_only(state: TableState, hand: tuple[Card, ...], rank: str, leading: bool,
+               led: Suit | None) -> Designation:
+    """46B3: a rank and no suit."""
+    with_rank = [c for c in hand if c.rank == rank]
+    if not with_rank:
+        return Designation("void", "46B4")
+    if leading and state.tricks:
+        previous = state.tricks[-1]
+        mine = previous.card_of(state.dummy) if previous.winner is state.dummy else None  # type: ignore[arg-type]
+        if mine is not None and Card(mine.card.suit, rank) in hand:
+            return Designation("card", "46B3a", Card(mine.card.suit, rank))
+    legal = [c for c in with_rank if c in _legal(hand, led)]
+    if len(legal) == 1:
+        return Designation("card", "46B3b", legal[0])
+    if legal:
+        return Designation("choose", "46B3b")
+    return Designation("review", "46B3b", question=f"rank {rank} named from dummy, but no card of that rank can "
+                                                   "legally be played: which card did declarer designate?")
+
+
+def _is_rank(rank: str | None) -> bool:
+    """A rank (``"Q"``), not ``high``, ``low`` or ``win``."""
+    return rank is not None and len(rank) == 1 and rank in RANKS
+
+
+def _options(cards: list[Card]) -> tuple[str, ...]:
+    return tuple(f"play:{c}" for c in sort_cards(cards))
+
+
+@handles(DummyCardCalled)
+def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> TableState:
+    seq, ev = step.seq, step.event
+    dummy = state.dummy
+    if dummy is None or state.phase not in (OPENING_LEAD, PLAY):
+        return unprocessed(state, seq, ev.TYPE, dummy, "a card of dummy designated outside the play")
+    if ev.by is not None and ev.by.side is not dummy.side:
+        return _defender_designates(state, seq, ev)
+    if state.turn is not dummy:
+        return unprocessed(state, seq, ev.TYPE, dummy,
+                            f"a card of dummy designated while {state.turn} is to play")
+    d = designate(state, ev.suit, ev.rank, ev.lowest_winner)
+    law = state.cite(d.law)
+    said = (f"{ev.suit}{ev.rank}" if ev.suit is not None and _is_rank(ev.rank) else
+            " ".join(str(x) for x in (ev.suit, ev.rank) if x is not None) or "play anything")
+    if d.kind == "card":
+        assert d.card is not None
+        open_choice = next((c for c in (_open_choice(state, "46B4"), _open_choice(state, "46B3b")) if c), None)
+        if d.law == "45B" and open_choice is not None:
+            law = open_choice.law or law  # declarer designates the card the Law left to him
+        return record_played(state, seq, ev.TYPE, dummy, d.card, law)
+    if d.kind == "review":
+        return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, "undecided", law,
+                                         detail=f"declarer said '{said}': {d.question}"))
+    trick = state.current_trick
+    led = None if trick is None or trick.complete else trick.suit_led
+    legal = _legal(state.hand(dummy), led)
+    to: Seat | None
+    if d.kind == "choose" and d.law == "46B5":
+        to, options = dummy.lho, _options(legal)
+        detail = "declarer named neither suit nor rank: either defender designates dummy's card"
+    elif d.kind == "choose":
+        to = state.declarer
+        options = _options([c for c in legal if c.rank == ev.rank])
+        detail = f"declarer named rank {ev.rank}: he designates which card of that rank"
+    else:  # void: 46B4
+        to, options = state.declarer, _options(legal)
+        detail = f"declarer designated '{said}', which is not in dummy: he may designate any legal card"
+        if ev.suit is not None and _is_rank(ev.rank):
+            state = not_made(state, seq, dummy, f"{ev.suit}{ev.rank}", "not in dummy: the designation is void",
+                              law)
+    assert to is not None
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, "choose", law, detail=detail, to=to,
+                                     options=options))
+
+
+def _open_choice(state: TableState, law: str) -> CardRecord | None:
+    """The latest designation awaiting a choice under ``law``, if dummy has not played since."""
+    for rec in reversed(state.card_records):
+        if rec.seat is state.dummy and rec.ruling == "played":
+            return None
+        if rec.ruling == "choose" and law_of(rec.law) == law:
+            dummy_played = card_played_after(state, (rec.seat,), rec.seq)
+            return None if dummy_played else rec
+    return None
+
+
+def _defender_designates(state: TableState, seq: int, ev: DummyCardCalled) -> TableState:
+    """46B5: after 'play anything', either defender designates dummy's card."""
+    dummy = state.dummy
+    assert dummy is not None
+    waiting = _open_choice(state, "46B5")
+    if waiting is None:
+        return unprocessed(state, seq, ev.TYPE, ev.by,
+                            f"{ev.by} designated a card of dummy, but declarer had not left the choice to the "
+                            "defenders (46B5)")
+    if ev.suit is None or not _is_rank(ev.rank):
+        return unprocessed(state, seq, ev.TYPE, ev.by, f"{ev.by} must designate a card of dummy (suit and rank)")
+    card = Card(ev.suit, ev.rank)  # type: ignore[arg-type]
+    if f"play:{card}" not in waiting.options:
+        return unprocessed(state, seq, ev.TYPE, ev.by,
+                            f"{ev.by} designated {card}, which dummy cannot legally play (options: "
+                            f"{', '.join(waiting.options)})")
+    return record_played(state, seq, ev.TYPE, dummy, card, waiting.law or state.cite("46B5"))
+
+
+def on_designation_chosen(state: TableState, choice: Choice) -> TableState:
+    """OptionChosen ``play:<card>`` under 46B3b, 46B4 or 46B5: dummy plays it."""
+    dummy = state.dummy
+    if dummy is None or not choice.option.startswith("play:"):
+        return state
+    card = Card.parse(choice.option.split(":", 1)[1])
+    return record_played(state, choice.seq, "OptionChosen", dummy, card, choice.law)
+
+
+# -- DesignationChanged: Law 45C4b ------------------------------------------------
+
+def _last_named(state: TableState) -> tuple[int, PlayedCard] | None:
+    """The card just named or designated (the latest one on a trick)."""
+    best: tuple[int, PlayedCard] | None = None
+    for i, trick in enumerate(state.tricks):
+        for p in trick.cards:
+            if law_of(p.law) in NAMING_LAWS and (best is None or p.seq > best[1].seq):
+                best = (i, p)
+    return best
+
+
+@handles(DesignationChanged)
+def on_designation_changed(state: TableState, step: Step[DesignationChanged]) -> TableState:
+    seq, ev = step.seq, step.event
+    new = ev.card
+    found = _last_named(state)
+    holder = state.board.deal.holder(new)
+    if found is None or state.phase not in (PLAY, ENDED):
+        return unprocessed(state, seq, ev.TYPE, holder, f"designation changed to {new}, but no card was named")
+    index, first = found
+    seat = first.seat
+    if holder is not seat or new == first.card:
+        return unprocessed(state, seq, ev.TYPE, holder,
+                            f"designation of {first.card} ({seat}) changed to {new}, of {holder}'s hand")
+    law = state.cite("45C4b")
+    rec = CardRecord(seq, ev.TYPE, seat, new, "undecided", law, about=first.seq, other=first.card)
+    ruling, why = _change_ruling(state, ev, first)
+    if ruling == "undecided":
+        return record_card(state, attrs.evolve(rec, detail=f"{first.card} changed to {new}: {why}"))
+    if ruling == "change_refused":
+        state = not_made(state, seq, seat, str(new), f"change of designation not permitted ({why}): "
+                                                      f"{first.card} stands", law)
+        if is_defender(state, seat):
+            state = expose(state, seq, seat, new, "named", state.cite("49"))
+        return record_card(state, attrs.evolve(rec, ruling=ruling, detail=why))
+    state, question = replace_card(state, index, seat, new, seq, law)
+    state = not_made(state, first.seq, seat, str(first.card), f"designation changed ({why})", law)
+    return record_card(state, attrs.evolve(rec, ruling=ruling, detail=why, review=question and f"45C4b {question}"))
+
+
+def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard) -> tuple[str, str]:
+    """(ruling, why) for a change of designation, by edition."""
+    if state.edition == "2017":
+        if first.seat is not state.dummy:
+            return "change_refused", "2017 45C4b lets declarer change only a designation of dummy's card"
+        if card_played_after(state, (state.declarer, state.dummy), first.seq):  # type: ignore[arg-type]
+            return "change_refused", "declarer has played a card since"
+        if ev.inadvertent is None:
+            return "undecided", "was the designation unintended (a slip of the tongue or a mechanical error)?"
+        if not ev.inadvertent:
+            return "change_refused", "not an unintended designation: a change of mind"
+        return "change_permitted", "unintended designation, changed before declarer next played"
+    if ev.inadvertent is False:
+        return "change_refused", "not inadvertent: a change of intention"
+    if ev.without_pause is False:
+        return "change_refused", "changed after a pause for thought"
+    if ev.inadvertent is None:
+        return "undecided", "was the designation inadvertent?"
+    if ev.without_pause is None:
+        return "undecided", "was it changed without pause for thought?"
+    return "change_permitted", "inadvertent designation, changed without pause for thought"
+
+
+OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
+"""46B3b, 46B4, 46B5: the card chosen is played from dummy."""
+
+
+option_effects(OPTION_EFFECTS, __name__)

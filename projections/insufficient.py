@@ -1,0 +1,189 @@
+"""Law 27, an insufficient bid (both editions; 1997 from LAWS-DIGEST 14.9): its reading in the fold, supplied to
+the reading of calls (``projections.calls``) at its interception points."""
+
+from __future__ import annotations
+
+import attrs
+
+from ledger.bridge import Call, Seat
+from ledger.events import CallPlaced
+from projections.auction import why_illegal
+from projections.calls import (IB_OPEN, IB_SETTLED, call_interceptor, in_turn, record_call, refreshing, set_ruling,
+                               unprocessed, with_auction)
+from projections.fold import option_effects
+from projections.state import AuctionCall, CallRecord, Choice, TableState
+
+# -- Law 27: an insufficient bid (2017 edition) -----------------------------------
+#
+# Source: the 2017 Laws of Duplicate Bridge, Law 27 (the public text the digest
+# names as its 2017 source; LAWS-DIGEST does not summarise Law 27 and the seeds
+# leave it out: seed 000 "des enchères insuffisantes ... font l'objet de lois
+# particulières"). The 1997 Law 27 is read from LAWS-DIGEST 14.9 (issue 12):
+# 27A the LHO's option, 27B1(a) the lowest sufficient bid in the same strain
+# (``same_denomination`` in its 1997 meaning), 27B2 any other correction, 27B3.
+#
+# Records of the insufficient bid (its ``ruling``): ``insufficient`` (27A1, the
+# LHO's option open), ``ib_accepted`` (27A1, entered), ``ib_refused`` (27B, the
+# offender must correct), ``ib_b3_pending`` (27B3, a double or redouble
+# attempted and cancelled, a legal call still due), and once corrected
+# ``ib_b1a``, ``ib_b1b``, ``ib_b2``, ``ib_b3``. The correcting call's record:
+# ``ib_correction`` (entered), ``ib_cancelled_double`` (27B3) or ``undecided``
+# (the director's judgment: ``same_denomination`` for 27B1a, ``comparable``
+# for 27B1b).
+
+
+
+def pending_insufficient(state: TableState) -> CallRecord | None:
+    """An insufficient bid whose rectification is not complete yet."""
+    for rec in reversed(state.calls):
+        if rec.ruling in IB_OPEN:
+            return rec
+        if rec.ruling in IB_SETTLED:
+            return None
+    return None
+
+
+def accept_law(state: TableState) -> str:
+    """The LHO's option on an insufficient bid: 1997 27A, 2017 27A1."""
+    return state.cite("27A" if state.edition == "1997" else "27A1")
+
+
+def lowest_sufficient(state: TableState, call: Call) -> Call | None:
+    """The lowest sufficient bid in the strain of ``call`` (1997 27B1(a))."""
+    for level in range(1, 8):
+        bid = Call.parse(f"{level}{call.strain}")
+        if why_illegal(state.auction, Seat.N, bid) is None:
+            return bid
+    return None
+
+
+def _insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState:
+    return record_call(state, CallRecord(seq, seat, call, "insufficient", law=accept_law(state),
+                                     detail=f"{reason}: {seat.lho} may accept it"))
+
+
+def _law27_call(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord) -> TableState | None:
+    """A call while an insufficient bid waits (None: not Law 27's call)."""
+    seat, call = ev.seat, ev.call
+    if ib.ruling == "insufficient":
+        if seat is ib.seat.lho:  # 27A1: "It is accepted if that player calls."
+            state = accept_insufficient(state, ib, f"accepted: {seat} called over it")
+            return in_turn(state, seq, seat, call, ev.TYPE)
+        if seat is ib.seat:
+            return unprocessed(state, seq, ev.TYPE, seat,
+                                f"{call} replaces the insufficient {ib.call} before {seat.lho}'s option "
+                                "(27C premature replacement: not ruled by the ledger)")
+        return None
+    if seat is not ib.seat or seat is not state.turn:
+        return None
+    return _correct_insufficient(state, seq, ev, ib)
+
+
+def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord) -> TableState:
+    """27B: the offender's call in place of his insufficient bid, not accepted."""
+    seat, call, cite = ev.seat, ev.call, state.cite
+    reason = why_illegal(state.auction, seat, call)
+
+    def ask(key: str, question: str) -> TableState:
+        return record_call(state, CallRecord(seq, seat, call, "undecided", law=cite(key), replaces=ib.seq,
+                                         first_call=ib.call, detail=question))
+
+    def enter(ib_ruling: str, key: str, detail: str) -> TableState:
+        st = set_ruling(state, ib.seq, ib_ruling, cite(key), detail)
+        st = record_call(st, CallRecord(seq, seat, call, "ib_correction", law=cite(key), replaces=ib.seq,
+                                    first_call=ib.call, detail=detail))
+        return with_auction(st, st.auction + (AuctionCall(seq, seat, call, cite(key)),))
+
+    if ib.ruling == "ib_b3_pending":  # 27B3: "must replace it as the foregoing allows"
+        if reason is not None:
+            return unprocessed(state, seq, ev.TYPE, seat, f"{reason} by {seat} (27B3: a legal call is due)")
+        return enter("ib_b3", "27B3", f"{seat.partner} must pass whenever it is his turn to call")
+    if state.edition == "1997":
+        return _correct_insufficient_1997(state, seq, ev, ib, reason, ask, enter)
+    if call.kind in ("double", "redouble"):
+        if reason is None and ev.comparable is None:
+            return ask("27B1b", f"is {call} a comparable call (23A) in place of the insufficient {ib.call}?")
+        if reason is None and ev.comparable:
+            return enter("ib_b1b", "27B1b", "a comparable call: no further rectification (27D at the end)")
+        state = set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
+                            f"{call} attempted in place of the insufficient {ib.call}: cancelled")
+        return record_call(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"), replaces=ib.seq,
+                                         first_call=ib.call,
+                                         detail=f"cancelled; {seat} must make a legal call, "
+                                                f"{seat.partner} must pass whenever it is his turn to call"))
+    if reason is not None:  # 27B4: another insufficient bid (or an illegal call)
+        return unprocessed(state, seq, ev.TYPE, seat,
+                            f"{reason} by {seat} in place of the insufficient {ib.call} (27B4: not ruled by the ledger)")
+    if call.is_bid:
+        if ev.same_denomination is None:
+            return ask("27B1a", f"is {call} the lowest sufficient bid specifying the same denomination(s) as "
+                                f"the insufficient {ib.call}?")
+        if ev.same_denomination:
+            return enter("ib_b1a", "27B1a", "lowest sufficient bid, same denomination(s): no further "
+                                            "rectification (27D at the end)")
+    if ev.comparable is None:
+        return ask("27B1b", f"is {call} a comparable call (23A) in place of the insufficient {ib.call}?")
+    if ev.comparable:
+        return enter("ib_b1b", "27B1b", "a comparable call: no further rectification (27D at the end)")
+    return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
+
+
+def _correct_insufficient_1997(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord, reason: str | None,
+                               ask, enter) -> TableState:
+    """1997 27B: only a sufficient bid or a pass may replace it (LAWS-DIGEST 14.9, LEDGER-SPEC 9.D5)."""
+    seat, call, cite = ev.seat, ev.call, state.cite
+    if call.kind in ("double", "redouble"):  # 27B3 (LAWS-DIGEST 14.12, decision 6)
+        state = set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
+                           f"{call} attempted in place of the insufficient {ib.call}: cancelled")
+        return record_call(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"),
+                                             replaces=ib.seq, first_call=ib.call,
+                                             detail=f"cancelled; {seat} must bid sufficiently or pass, "
+                                                    f"{seat.partner} must pass whenever it is his turn to call"))
+    if reason is not None:  # another insufficient bid: no 1997 text (LAWS-DIGEST 14.12, decision 7)
+        return unprocessed(state, seq, ev.TYPE, seat,
+                           f"{reason} by {seat} in place of the insufficient {ib.call} (1997: no rule; the director's)")
+    if call.is_bid and call == lowest_sufficient(state, ib.call):
+        if ev.same_denomination is None:
+            return ask("27B1a", f"is {call}, the lowest sufficient bid in the strain of the insufficient {ib.call}, "
+                                "free of conventional meaning, and the insufficient bid too (same_denomination)?")
+        if ev.same_denomination:
+            return enter("ib_b1a", "27B1a", "lowest sufficient bid in the same denomination, neither conventional: "
+                                            "no penalty (the director may adjust, 27B1(b))")
+    return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
+
+
+def accept_insufficient(state: TableState, ib: CallRecord, detail: str) -> TableState:
+    """27A1 (1997 27A): the insufficient bid is treated as legal and entered; the LHO's option lapses."""
+    law_ = accept_law(state)
+    pending = tuple(o for o in state.pending if not (o.law == law_ and o.to is ib.seat.lho))
+    state = set_ruling(attrs.evolve(state, pending=pending), ib.seq, "ib_accepted", law_, detail)
+    return with_auction(state, state.auction + (AuctionCall(ib.seq, ib.seat, ib.call, law_),))
+
+
+def _on_27a1(state: TableState, choice: Choice) -> TableState:
+    ib = pending_insufficient(state)
+    if ib is None or ib.ruling != "insufficient":
+        return state
+    if choice.option == "accept":
+        return accept_insufficient(state, ib, f"accepted by {choice.seat}")
+    return set_ruling(state, ib.seq, "ib_refused", state.cite("27B"),
+                       f"not accepted by {choice.seat}: {ib.seat} must correct it")
+
+
+OPTION_EFFECTS = {"27A1": refreshing(_on_27a1), "27A": refreshing(_on_27a1)}  # 27A: 1997
+
+
+@call_interceptor("pending")
+def law27_pending(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
+    """A call while the insufficient bid's option or correction is open."""
+    ib = pending_insufficient(state)
+    return None if ib is None else _law27_call(state, seq, ev, ib)
+
+
+@call_interceptor("insufficient_bid")
+def law27_insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState | None:
+    """Law 27, both editions."""
+    return _insufficient(state, seq, seat, call, reason)
+
+
+option_effects(OPTION_EFFECTS, __name__)

@@ -1,0 +1,198 @@
+"""Withdrawals of a card (Law 47, with 41A and 45D) and the lead an opponent
+authorised (47E1), both editions side by side: 1997 47G, 2017 47F for an
+illegal withdrawal."""
+
+from __future__ import annotations
+
+import attrs
+
+from ledger.bridge import Seat
+from ledger.events import CardWithdrawn, LeadAuthorisedByOpponent
+from projections import play
+from projections.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
+                               replace_card, unprocessed)
+from projections.fold import Step, handles
+from projections.state import AUCTION, CardRecord, PlayedCard, TableState, Trick
+
+# -- CardWithdrawn: Law 47 (and 41A, 45D) -------------------------------------------
+
+def _corrections_since(state: TableState, seat: Seat, seq: int) -> list[int]:
+    """Seqs of corrections of an explanation by an opponent of ``seat`` after ``seq``."""
+    return [r.seq for r in state.calls if r.ruling == "explanation_corrected" and r.seat.side is not seat.side
+            and r.seq > seq]
+
+
+def _was_revoke(state: TableState, trick: Trick, p: PlayedCard) -> bool:
+    led = trick.suit_led
+    if trick.cards[0] is p or p.card.suit is led:
+        return False
+    later = [q.card for t in state.tricks for q in t.cards if q.seat is p.seat and q.seq > p.seq]
+    return any(c.suit is led for c in state.hand(p.seat) + tuple(later))
+
+
+def _changed_by_opponent(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> str | None:
+    """The Law that lets ``seat`` withdraw ``p`` after an opponent changed, on
+    this trick and after ``p`` was played, a card played before ``p``: 47D
+    (45C4b change of designation, a legal withdrawal), or 45D (dummy's misplaced
+    card withdrawn)."""
+    seqs = [q.seq for q in trick.cards]
+    for rec in state.card_records:
+        if rec.seat.side is seat.side:
+            continue
+        mine = trick.card_of(rec.seat)
+        if rec.ruling == "change_permitted" and rec.about is not None:
+            original, change = rec.about, rec.seq
+            on_trick = mine is not None and mine.seq == rec.seq
+        elif rec.ruling == "misplaced_corrected" and mine is not None:
+            original, change = rec.seq, mine.seq
+            on_trick = mine.card == rec.other
+        elif rec.ruling == "withdrawn" and rec.about is not None:
+            original, change = rec.about, rec.seq
+            on_trick = min(seqs) <= rec.about <= max(seqs)
+        else:
+            continue
+        if on_trick and original < p.seq < change:
+            return "45D" if rec.ruling == "misplaced_corrected" else "47D"
+    return None
+
+
+def _dummy_spread_since(state: TableState, seq: int) -> bool:
+    return any(s > seq for s in state.spreads) or \
+        any(i.type == "DummySpreadStarted" and i.seq > seq for i in state.irregularities)
+
+
+def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:
+    seat, card, replacement = ev.seat, ev.card, ev.replacement
+    if state.contract is None or state.phase == AUCTION:
+        return unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} withdrawn during the auction")
+    lead = state.face_down_lead
+    if lead is not None and lead.seat is seat and lead.card == card:
+        return _withdraw_face_down_lead(state, seq, ev)
+    found = locate(state, seat, card)
+    if found is None:
+        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "no_played_card",
+                                          detail=f"{card} is not a played card: nothing to withdraw",
+                                          other=replacement))
+        if replacement is not None:
+            state = record_played(state, seq, ev.TYPE, seat, replacement, play.play_law(state, seat))
+        return state
+    index, p = found
+    trick = state.tricks[index]
+    law, review = _withdrawal_law(state, seat, trick, p)
+    if law is None:
+        return _illegal_withdrawal(state, seq, ev, p, review)
+    cite = state.cite(law)
+    last = index == len(state.tricks) - 1
+    if not last and replacement is None:
+        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "irregular", cite, about=p.seq,
+                                          detail="withdrawn from a trick after the next trick began"))
+        return unprocessed(state, seq, ev.TYPE, seat, f"{card} withdrawn from trick {trick.number} after the "
+                                                       "next trick began: the director rules")
+    state = not_made(state, p.seq, seat, str(card), f"withdrawn ({_WITHDRAWAL_WORDS[law]})", cite)
+    if is_defender(state, seat) and law == "47B":
+        state = expose(state, seq, seat, card, "withdrawn", cite)
+    state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "withdrawn", cite, about=p.seq, other=replacement,
+                                      detail=_WITHDRAWAL_WORDS[law]))
+    if replacement is None:
+        return remove_card(state, index, seat)
+    ordinary = play.play_law(state, seat)
+    if last:
+        return record_played(remove_card(state, index, seat), seq, ev.TYPE, seat, replacement, ordinary)
+    state, question = replace_card(state, index, seat, replacement, seq, ordinary)
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, replacement, "played", ordinary,
+                                     review=question and f"{law} {question}"))
+
+
+_WITHDRAWAL_WORDS = {
+    "47B": "to correct an illegal play",
+    "47D": "after an opponent's change of play",
+    "45D": "played after dummy's misplaced card, which was withdrawn",
+    "47E2a": "after a mistaken explanation by an opponent, corrected after the card was played, "
+             "no card played to the trick since",
+    "41A": "face-down opening lead withdrawn after an opponent's explanation was corrected",
+}
+
+
+def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> tuple[str | None, str | None]:
+    """The Law that permits withdrawing ``p`` (None: not permitted), and a
+    question for the director (47E2b: too late after a mistaken explanation)."""
+    if _was_revoke(state, trick, p):
+        partner = seat.partner
+        later = [t for t in state.tricks if t.number > trick.number]
+        if not any(t.card_of(seat) or t.card_of(partner) for t in later):  # 63A1: not yet established
+            return "47B", None
+    changed = _changed_by_opponent(state, seat, trick, p)
+    if changed is not None:
+        return changed, None
+    if _corrections_since(state, seat, p.seq):
+        since = any(q.seq > p.seq for q in trick.cards)
+        opening = trick.number == 1 and p.seat is trick.leader
+        if not since and not (opening and _dummy_spread_since(state, p.seq)):
+            return "47E2a", None
+        return None, ("47E2b too late to retract the card (a card was played to the trick since"
+                      + (", or dummy had faced a card" if opening else "") + "): "
+                      + ("Law 40C applies, adjusted score possible" if state.edition == "1997"
+                         else "the director may award an adjusted score"))
+    return None, None
+
+
+def _illegal_withdrawal(state: TableState, seq: int, ev: CardWithdrawn, p: PlayedCard,
+                        review: str | None) -> TableState:
+    """1997 47G / 2017 47F: the played card stands. Declarer's substituted card
+    goes back to his hand; dummy's first card stands; a defender's substituted
+    card is exposed (a major penalty card, Law 50, in a later issue)."""
+    seat, replacement = ev.seat, ev.replacement
+    law = state.cite("47G" if state.edition == "1997" else "47F")
+    detail = f"{p.card} was played and stands"
+    if replacement is not None:
+        if is_defender(state, seat):
+            state = not_made(state, seq, seat, str(replacement),
+                              f"put in place of {p.card}, which stands: exposed, not played", law)
+            state = expose(state, seq, seat, replacement, "substituted", law)
+            detail += f"; {replacement} substituted is exposed"
+        else:
+            state = not_made(state, seq, seat, str(replacement),
+                              f"put in place of {p.card}, which stands: goes back to the hand", law)
+            detail += f"; {replacement} goes back"
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, ev.card, "illegal_withdrawal", law, about=p.seq,
+                                     other=replacement, detail=detail, review=review))
+
+
+def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:
+    """41A: a face-down opening lead may be withdrawn only on the director's
+    instruction after an irregularity (an opponent's mistaken explanation, 47E2)."""
+    lead = state.face_down_lead
+    assert lead is not None
+    if not _corrections_since(state, ev.seat, lead.seq):
+        law = state.cite("41A")
+        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "illegal_withdrawal", law,
+                                          about=lead.seq, other=ev.replacement,
+                                          detail=f"face-down lead {ev.card} withdrawn with no irregularity: "
+                                                 "it stands"))
+        if ev.replacement is not None:
+            state = not_made(state, seq, ev.seat, str(ev.replacement),
+                              f"put in place of the face-down lead {ev.card}, which stands: exposed", law)
+            state = expose(state, seq, ev.seat, ev.replacement, "substituted", law)
+        return state
+    law = state.cite("41A")
+    state = attrs.evolve(state, face_down_lead=None)
+    state = not_made(state, lead.seq, ev.seat, str(ev.card), _WITHDRAWAL_WORDS["41A"], law)
+    state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "withdrawn", law, about=lead.seq,
+                                      other=ev.replacement, detail=_WITHDRAWAL_WORDS["41A"]))
+    if ev.replacement is not None:
+        state = record_played(state, seq, ev.TYPE, ev.seat, ev.replacement, state.cite("45A"))
+    return state
+
+
+# -- LeadAuthorisedByOpponent: Law 47E1 ----------------------------------------
+
+@handles(LeadAuthorisedByOpponent)
+def on_lead_authorised(state: TableState, step: Step[LeadAuthorisedByOpponent]) -> TableState:
+    seq, ev = step.seq, step.event
+    if ev.by.side is ev.seat.side:
+        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "irregular", state.cite("47E1"),
+                                          detail=f"{ev.by} is {ev.seat}'s partner, not an opponent"))
+        return unprocessed(state, seq, ev.TYPE, ev.seat,
+                            f"{ev.seat} was told by his partner {ev.by} that it was his turn: 47E1 does not apply")
+    return record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "lead_authorised", state.cite("47E1"),
+                                     detail=f"{ev.by} told {ev.seat} it was his turn"))
