@@ -140,9 +140,11 @@ def test_opening_lead_by_the_wrong_defender_waits_for_declarers_option_and_is_no
     assert "DK" in doc["hands"]["E"]
 
 
-def test_a_card_during_the_auction_is_unprocessed():
+def test_a_card_during_the_auction_is_read_by_law_24():
+    # Issue 12: no longer unprocessed (ledger.laws.exposed): a card led during the auction is 24B.
     doc = doc_of([opened()] + cards(("W", "C9")))
-    assert "exposed during the auction" in doc["irregularities"][0]["detail"]
+    assert doc["irregularities"] == [] and doc["auction"] == []
+    assert [(r["ruling"], r["law"]) for r in doc["card_rulings"]] == [("auction_exposed", "2017:24B")]
     assert "C9" in doc["hands"]["W"]
 
 
