@@ -127,6 +127,8 @@ class CallRuling(StrEnum):
     """A double or redouble Law 19 does not allow, in rotation: cancelled (1997 36, 2017 36B)."""
     AFTER_FINAL_PASS = "after_final_pass"
     """A call after the final pass, before the opening lead is faced: cancelled (Law 39)."""
+    ABOVE_SEVEN = "above_seven"
+    """A bid of more than seven: cancelled, Pass substituted, both of the side pass to the end (Law 38)."""
 
 
 class CardRuling(StrEnum):

@@ -164,6 +164,8 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
         return reading.call_replaced(state, seq, CallReplaced(seat=seat, call=call, unintended=ev.unintended,
                                                               without_pause=ev.without_pause,
                                                               mi_influenced=ev.mi_influenced))
+    if call.is_bid and (call.level or 0) > 7:
+        return None  # a bid of more than seven out of rotation: never accepted, the director's (not built)
     if not call.is_bid and not call.is_pass and why_illegal(state.auction, seat, call) is not None:
         return None  # an inadmissible double or redouble out of rotation: Law 36, never accepted
     rel = "RHO" if turn is seat.rho else "partner" if turn is seat.partner else "LHO"
