@@ -109,7 +109,9 @@ def with_auction(state: TableState, auction: tuple[AuctionCall, ...]) -> TableSt
 
 
 def _index_of(state: TableState, seq: int | None) -> int | None:
-    return next((i for i, a in enumerate(state.auction) if a.seq == seq), None)
+    """The entry of the call fact ``seq`` (the last one: a 28A deemed pass shares the seq of the call
+    that made it, and comes before it)."""
+    return next((i for i in range(len(state.auction) - 1, -1, -1) if state.auction[i].seq == seq), None)
 
 
 def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:

@@ -79,3 +79,14 @@ def test_a_finding_on_the_lho_call_settles_28b():
     assert [(a["seat"], a["call"]) for a in doc["auction"]] == [("N", "1S")]
     assert [(n["call"], n["law"]) for n in doc["calls_not_made"]] == [("1H", "2017:28B")]
     assert doc["turn"] == "E" and doc["partner_must_pass"] == [] and doc["review"] == []
+
+
+def test_a_change_of_call_after_a_28a_deemed_pass_replaces_the_right_call():
+    ledger = table()
+    log(ledger, call("E", "Pass"), {"type": "OptionChosen", "seat": "S", "option": "refuse"}, call("N", "1S"),
+        call("S", "2S"))  # 28A: East, barred, is deemed to have passed
+    log(ledger, {"type": "CallReplaced", "seat": "S", "call": "3S", "unintended": True, "without_pause": True})
+    doc = ledger.state("t/b")
+    assert [(a["seat"], a["call"], a["law"]) for a in doc["auction"]] == [
+        ("N", "1S", "FFB:57.3"), ("E", "Pass", "2017:28A"), ("S", "3S", "2017:25A1")]
+    assert doc["turn"] == "W"
