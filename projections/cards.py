@@ -240,8 +240,8 @@ def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> Tab
 @handles(CardPlayed)
 def on_card_played(state: TableState, step: Step[CardPlayed]) -> TableState:
     seq, ev = step.seq, step.event
-    if state.phase == AUCTION and not ev.fifth_card:
-        read = _in_auction(state, seq, ev)  # Law 24
+    if state.phase in (AUCTION, OPENING_LEAD) and not ev.fifth_card:
+        read = _in_auction(state, seq, ev)  # Law 24; 2017 54E (the declaring side "leads" at trick one)
         if read is not None:
             return read
     if ev.fifth_card or state.phase in (AUCTION, ENDED):

@@ -13,7 +13,9 @@ auction closes: a card of the declaring side goes back to the hand
 one low card not led, else major), 1997, declarer's choice (``treat_as_penalty_card``
 or ``return_to_hand``, one choice for all the cards: LAWS-DIGEST 14.12 decision 9).
 
-Not built: 2017 54E (the declaring side "leads" at trick one).
+2017 54E (1997: Law 24, the auction period lasting until the opening lead is
+faced): a card the presumed declarer or dummy faces as if leading at trick one
+goes back to the hand, no penalty card; the correct defender still leads.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from ledger.events import CardReturned, IrregularityRecorded, OptionsOffered, PartnerMustPass, PenaltyCardDesignated
 from ledger.laws.base import Prescription
 from projections import cards as reading
-from projections.state import AUCTION, CardRecord, TableState
+from projections.state import AUCTION, OPENING_LEAD, CardRecord, TableState
 
 LAWS = ("24",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -34,7 +36,19 @@ OPTIONS_1997 = ("treat_as_penalty_card", "return_to_hand")
 @reading.auction_card_hook
 def read_card(state: TableState, seq: int, type_: str, seat, card) -> TableState | None:
     """A card dropped or played during the auction (None: not this family's)."""
-    if state.phase != AUCTION or card is None or not state.holds(seat, card):
+    if card is None or not state.holds(seat, card):
+        return None
+    if state.phase == OPENING_LEAD:
+        contract = state.contract
+        if (type_ != "CardPlayed" or contract is None or seat.side is not contract.side or state.tricks
+                or state.face_down_lead is not None or any(o.status == "pending" for o in state.out_of_turn)):
+            return None  # not 54E: e.g. declarer playing to a defender's lead out of turn (54B)
+        law = state.cite("54E" if state.edition == "2017" else "24")
+        return reading.record_card(state, CardRecord(
+            seq, type_, seat, card, EXPOSED, law,
+            detail=f"{card} of {seat} (declaring side) faced at the opening lead: back to the hand, "
+                   f"{contract.declarer.lho} leads"))
+    if state.phase != AUCTION:
         return None
     led = type_ == "CardPlayed"
     before = sum(1 for r in state.card_records if r.ruling == EXPOSED and r.seat is seat)
@@ -43,6 +57,11 @@ def read_card(state: TableState, seq: int, type_: str, seat, card) -> TableState
     what = "led prematurely" if led else "exposed"
     return reading.record_card(state, CardRecord(seq, type_, seat, card, EXPOSED, law,
                                                  detail=f"{card} of {seat} {what} during the auction"))
+
+
+def _at_lead(rec: CardRecord) -> bool:
+    """2017 54E (1997 24): the declaring side's card faced at the opening lead."""
+    return "faced at the opening lead" in rec.detail
 
 
 def _records(state) -> list[CardRecord]:
@@ -59,7 +78,9 @@ def exposed_in_auction(state) -> list[Prescription]:
             return Prescription(event, (rec.seq,), law or rec.law)
 
         out.append(p(IrregularityRecorded(kind="exposed_card", offender=str(rec.seat), about=rec.seq)))
-        if not rec.law.endswith(":24A"):
+        if _at_lead(rec):
+            out.append(p(CardReturned(seat=rec.seat, card=rec.card)))
+        elif not rec.law.endswith(":24A"):
             out.append(p(PartnerMustPass(seat=rec.seat.partner, until="next_turn")))
     contract = state.contract
     if contract is None or state.phase == AUCTION or not records:
@@ -68,7 +89,7 @@ def exposed_in_auction(state) -> list[Prescription]:
     defenders = [r for r in records if r.seat.side is not contract.side]
     for rec in records:
         assert rec.card is not None
-        if rec.seat.side is contract.side:
+        if rec.seat.side is contract.side and not _at_lead(rec):
             out.append(Prescription(CardReturned(seat=rec.seat, card=rec.card), (rec.seq,), state.cite("24")))
     if not defenders:
         return out
