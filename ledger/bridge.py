@@ -266,7 +266,8 @@ class Call:
             call = _CALLS.get(text.strip().upper())
             if call is not None:
                 return call
-        raise ValueError(f"not a call: {text!r} (expected Pass, X, XX or a bid 1C ... 7NT)")
+        raise ValueError(f"not a call: {text!r} (expected Pass, X, XX or a bid 1C ... 7NT; 8C ... 9NT are "
+                         "read as a bid of more than seven, Law 38)")
 
 
 _CALL_TEXT = {"pass": "Pass", "double": "X", "redouble": "XX"}
@@ -274,7 +275,7 @@ PASS = Call("pass")
 DOUBLE = Call("double")
 REDOUBLE = Call("redouble")
 _CALLS: dict[str, Call] = {"PASS": PASS, "P": PASS, "X": DOUBLE, "XX": REDOUBLE}
-for _level in range(1, 8):
+for _level in range(1, 10):  # 8 and 9: a bid of more than seven, accepted on input (spec 1.2, 9.A; Law 38)
     for _strain in _STRAIN_ORDER:
         _bid = Call("bid", _level, _strain)
         _CALLS[f"{_level}{_strain.value}"] = _bid

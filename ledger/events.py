@@ -382,6 +382,13 @@ class CallPlaced(Event):
     # 2017 Law 27B1, on the call that corrects an insufficient bid (docs/EXTENSIONS.md):
     same_denomination: bool | None = Opt(_bool, _plain)  # 27B1a: lowest sufficient bid, same denomination(s)
     comparable: bool | None = Opt(_bool, _plain)  # 27B1b / 23A: a comparable call
+    # Spec 1.2 (section 9.B): Laws 29 to 32
+    artificial: bool | None = Opt(_bool, _plain)  # 29C, 30C: a conventional (1997) / artificial (2017) call
+    over_call_out_of_rotation: bool | None = Opt(_bool, _plain)  # 29A (true) or 28B (false)
+    # A CallPlaced at the caller's LHO's turn is a change of call (2017 30B2/31C/32C, 1997 30B3): Law 25's fields
+    unintended: bool | None = Opt(_bool, _plain)
+    without_pause: bool | None = Opt(_bool, _plain)
+    mi_influenced: bool | None = Opt(_bool, _plain)
 
 
 @register("auction", FACT_ROLES)
@@ -834,6 +841,30 @@ class PenaltyCardDesignated(Event):
 class PenaltyCardCleared(Event):
     seat: Seat = F(Seat.parse)
     card: Card = F(Card.parse)
+
+
+def _calls(value: object) -> tuple[Call, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a list of calls")
+    return tuple(Call.parse(v) for v in value)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class CallRequired(Event):
+    """Spec 1.2: the offender must repeat his call out of rotation at his next
+    turn (31A1, 2017 32A1, 1997 32B1)."""
+    seat: Seat = F(Seat.parse)
+    call: Call = F(Call.parse)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class CallsForbidden(Event):
+    """Spec 1.2: calls a player may not make at his next turn (1997 30B2(b))."""
+    seat: Seat = F(Seat.parse)
+    calls: tuple[Call, ...] = F(_calls, _list_str)
+    until: str = F(_one_of("next_turn"))
 
 
 @register("rectification", SYSTEM_ROLES)

@@ -344,6 +344,7 @@ class Ledger:
                                event_type=event.TYPE)
             if isinstance(event, ev.FindingMade):
                 check_finding(event, target.event)
+                _check_change_of_call_finding(event, target, records)
 
     @staticmethod
     def _stored(stream: str, seq: int, event_id: str, event: ev.Event, actor: Actor, at: str,
@@ -483,3 +484,18 @@ def fold_events(stored: Iterable[StoredEvent]) -> TableState | None:
 
 def chain_ok(stored: Sequence[StoredEvent]) -> bool:
     return first_break(stored) is None
+
+
+LAW_25_FIELDS = ("unintended", "without_pause", "mi_influenced")
+
+
+def _check_change_of_call_finding(finding: ev.FindingMade, target, records) -> None:
+    """Law 25's fields on a ``CallPlaced`` only where it reads as a change of call: the
+    player who made the last call calls again (spec 1.2, 9.B; ledger.laws.rotation)."""
+    if not isinstance(target.event, ev.CallPlaced) or finding.field not in LAW_25_FIELDS:
+        return
+    before = [r.event for r in records if r.seq < target.seq and isinstance(r.event, ev.CallPlaced)]
+    if not before or before[-1].seat is not target.event.seat:
+        raise BadInput(f"CallPlaced has no judgment field {finding.field!r} unless it changes the caller's "
+                       "last call (a call at his LHO's turn, Law 25)", field="field", value=finding.field,
+                       event_type=finding.TYPE)

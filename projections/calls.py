@@ -109,7 +109,9 @@ def with_auction(state: TableState, auction: tuple[AuctionCall, ...]) -> TableSt
 
 
 def _index_of(state: TableState, seq: int | None) -> int | None:
-    return next((i for i, a in enumerate(state.auction) if a.seq == seq), None)
+    """The entry of the call fact ``seq`` (the last one: a 28A deemed pass shares the seq of the call
+    that made it, and comes before it)."""
+    return next((i for i in range(len(state.auction) - 1, -1, -1) if state.auction[i].seq == seq), None)
 
 
 def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
@@ -157,10 +159,15 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
 
 CALL_INTERCEPTORS: dict[str, Callable[..., TableState | None]] = {}
 """What the call families supply to the reading of ``CallPlaced`` (the calls module imports
-none of them): ``pending`` (a call while an option is open) and ``insufficient_bid``; each
-returns None when it does not rule on the call."""
+none of them): ``inadmissible`` (Laws 36, 39) and ``rotation`` (28 to 34), consulted first,
+``pending`` (a call while an option is open) and ``insufficient_bid``; each returns None
+when it does not rule on the call."""
 
-CALL_POINTS = ("pending", "insufficient_bid")
+CALL_POINTS = ("inadmissible", "rotation", "pending", "insufficient_bid")
+
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
+"""Rulings of other families whose call is not in the auction: the reason shown in
+``calls_not_made`` (its Law is the record's)."""
 
 
 def call_interceptor(point: str) -> Callable[[C], C]:
@@ -185,6 +192,11 @@ def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
         return record_call(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
+    for point in ("inadmissible", "rotation"):  # Laws 36 and 39; 28 to 34 (issue 12)
+        reader = CALL_INTERCEPTORS.get(point)
+        handled = reader(state, seq, ev) if reader is not None else None
+        if handled is not None:
+            return handled
     if state.phase != AUCTION:
         return unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} after the auction closed")
     pending = CALL_INTERCEPTORS.get("pending")  # a call while an option is open (27A1, 27B)
@@ -310,6 +322,11 @@ def _illegal_call_since(state: TableState, seat: Seat, seq: int) -> bool:
 def on_call_replaced(state: TableState, step: Step[CallReplaced]) -> TableState:
     seq, ev = step.seq, step.event
     return refresh_not_made(_call_replaced(state, seq, ev))
+
+
+def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
+    """A ``CallReplaced`` as Law 25 reads it (also a ``CallPlaced`` that changes the caller's last call)."""
+    return _call_replaced(state, seq, ev)
 
 
 def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
@@ -527,6 +544,9 @@ def _not_made(rec: CallRecord) -> list[NotMade]:
         return [entry(rec.seq, rec.call, "insufficient bid not accepted: withdrawn")]
     if ruling == "ib_cancelled_double":
         return [entry(rec.seq, rec.call, f"cancelled: attempted in place of the insufficient {rec.first_call}")]
+    reason = NOT_ENTERED.get(ruling)
+    if reason is not None:
+        return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]
     return []
 
 

@@ -203,8 +203,31 @@ def record_played(state: TableState, seq: int, type_: str, seat: Seat, card: Car
     return state
 
 
+AUCTION_CARD_HOOKS: list = []
+"""Law 24's reader of a card dropped or played during the auction (ledger.laws.exposed):
+``hook(state, seq, type, seat, card)`` returns the new state, or None (issue 12)."""
+
+
+def auction_card_hook(fn):
+    """Register the reader of a card during the auction; one only."""
+    if AUCTION_CARD_HOOKS:
+        raise RuntimeError("auction card hook supplied twice")
+    AUCTION_CARD_HOOKS.append(fn)
+    return fn
+
+
+def _in_auction(state: TableState, seq: int, ev) -> TableState | None:
+    for hook in AUCTION_CARD_HOOKS:
+        return hook(state, seq, ev.TYPE, ev.seat, ev.card)
+    return None
+
+
 def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> TableState | None:
     """A card fact before the auction closed or after play ended: not ruled here."""
+    if state.phase == AUCTION and isinstance(ev, CardDropped):
+        read = _in_auction(state, seq, ev)  # Law 24
+        if read is not None:
+            return read
     if state.phase == AUCTION or state.contract is None:
         return unprocessed(state, seq, ev.TYPE, seat, f"{what} during the auction (Law 24): no ruling on it yet")
     if state.phase == ENDED:
@@ -217,6 +240,10 @@ def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> Tab
 @handles(CardPlayed)
 def on_card_played(state: TableState, step: Step[CardPlayed]) -> TableState:
     seq, ev = step.seq, step.event
+    if state.phase in (AUCTION, OPENING_LEAD) and not ev.fifth_card:
+        read = _in_auction(state, seq, ev)  # Law 24; 2017 54E (the declaring side "leads" at trick one)
+        if read is not None:
+            return read
     if ev.fifth_card or state.phase in (AUCTION, ENDED):
         return play.on_card_played(state, seq, ev)
     return play_card(state, seq, ev.TYPE, ev.seat, ev.card, play.play_law(state, ev.seat))[0]

@@ -17,6 +17,7 @@ from typing import Any
 
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
+from ledger.laws.rotation import call_restrictions, required_calls
 from projections.adjusted import adjusted_document, appeals_document, decisions_document
 from projections.play import result_in_force
 from projections.calls import call_rulings
@@ -71,6 +72,8 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "lead_restrictions": [{"seat": str(r.seat), "suit": str(r.suit), "mode": r.mode, "lasts": r.lasts}
                               for r in active_restrictions(state)],
         "partner_must_pass": [{"seat": str(m.seat), "until": m.until} for m in active_must_pass(state)],
+        "required_calls": required_calls(state),
+        "call_restrictions": call_restrictions(state),
         "caps": [{"side": str(c.side), "max": c.max} for c in state.caps],
         "pending": [{"to": str(o.to), "options": list(o.options), "law": o.law, "seq": o.seq}
                     for o in state.pending],

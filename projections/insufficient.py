@@ -1,4 +1,4 @@
-"""Law 27, an insufficient bid (2017 edition): its reading in the fold, supplied to
+"""Law 27, an insufficient bid (both editions; 1997 from LAWS-DIGEST 14.9): its reading in the fold, supplied to
 the reading of calls (``projections.calls``) at its interception points."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from projections.state import AuctionCall, CallRecord, Choice, TableState
 # Source: the 2017 Laws of Duplicate Bridge, Law 27 (the public text the digest
 # names as its 2017 source; LAWS-DIGEST does not summarise Law 27 and the seeds
 # leave it out: seed 000 "des enchères insuffisantes ... font l'objet de lois
-# particulières"). The 1997 Law 27 text is in none of the project's sources:
-# a 1997 insufficient bid stays ``unprocessed`` (docs/EXTENSIONS.md).
+# particulières"). The 1997 Law 27 is read from LAWS-DIGEST 14.9 (issue 12):
+# 27A the LHO's option, 27B1(a) the lowest sufficient bid in the same strain
+# (``same_denomination`` in its 1997 meaning), 27B2 any other correction, 27B3.
 #
 # Records of the insufficient bid (its ``ruling``): ``insufficient`` (27A1, the
 # LHO's option open), ``ib_accepted`` (27A1, entered), ``ib_refused`` (27B, the
@@ -42,8 +43,22 @@ def pending_insufficient(state: TableState) -> CallRecord | None:
     return None
 
 
+def accept_law(state: TableState) -> str:
+    """The LHO's option on an insufficient bid: 1997 27A, 2017 27A1."""
+    return state.cite("27A" if state.edition == "1997" else "27A1")
+
+
+def lowest_sufficient(state: TableState, call: Call) -> Call | None:
+    """The lowest sufficient bid in the strain of ``call`` (1997 27B1(a))."""
+    for level in range(1, 8):
+        bid = Call.parse(f"{level}{call.strain}")
+        if why_illegal(state.auction, Seat.N, bid) is None:
+            return bid
+    return None
+
+
 def _insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState:
-    return record_call(state, CallRecord(seq, seat, call, "insufficient", law=state.cite("27A1"),
+    return record_call(state, CallRecord(seq, seat, call, "insufficient", law=accept_law(state),
                                      detail=f"{reason}: {seat.lho} may accept it"))
 
 
@@ -83,6 +98,8 @@ def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallR
         if reason is not None:
             return unprocessed(state, seq, ev.TYPE, seat, f"{reason} by {seat} (27B3: a legal call is due)")
         return enter("ib_b3", "27B3", f"{seat.partner} must pass whenever it is his turn to call")
+    if state.edition == "1997":
+        return _correct_insufficient_1997(state, seq, ev, ib, reason, ask, enter)
     if call.kind in ("double", "redouble"):
         if reason is None and ev.comparable is None:
             return ask("27B1b", f"is {call} a comparable call (23A) in place of the insufficient {ib.call}?")
@@ -111,11 +128,36 @@ def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallR
     return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
 
 
+def _correct_insufficient_1997(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord, reason: str | None,
+                               ask, enter) -> TableState:
+    """1997 27B: only a sufficient bid or a pass may replace it (LAWS-DIGEST 14.9, LEDGER-SPEC 9.D5)."""
+    seat, call, cite = ev.seat, ev.call, state.cite
+    if call.kind in ("double", "redouble"):  # 27B3 (LAWS-DIGEST 14.12, decision 6)
+        state = set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
+                           f"{call} attempted in place of the insufficient {ib.call}: cancelled")
+        return record_call(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"),
+                                             replaces=ib.seq, first_call=ib.call,
+                                             detail=f"cancelled; {seat} must bid sufficiently or pass, "
+                                                    f"{seat.partner} must pass whenever it is his turn to call"))
+    if reason is not None:  # another insufficient bid: no 1997 text (LAWS-DIGEST 14.12, decision 7)
+        return unprocessed(state, seq, ev.TYPE, seat,
+                           f"{reason} by {seat} in place of the insufficient {ib.call} (1997: no rule; the director's)")
+    if call.is_bid and call == lowest_sufficient(state, ib.call):
+        if ev.same_denomination is None:
+            return ask("27B1a", f"is {call}, the lowest sufficient bid in the strain of the insufficient {ib.call}, "
+                                "free of conventional meaning, and the insufficient bid too (same_denomination)?")
+        if ev.same_denomination:
+            return enter("ib_b1a", "27B1a", "lowest sufficient bid in the same denomination, neither conventional: "
+                                            "no penalty (the director may adjust, 27B1(b))")
+    return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
+
+
 def accept_insufficient(state: TableState, ib: CallRecord, detail: str) -> TableState:
-    """27A1: the insufficient bid is treated as legal and entered; the LHO's option lapses."""
-    pending = tuple(o for o in state.pending if not (o.law.endswith(":27A1") and o.to is ib.seat.lho))
-    state = set_ruling(attrs.evolve(state, pending=pending), ib.seq, "ib_accepted", state.cite("27A1"), detail)
-    return with_auction(state, state.auction + (AuctionCall(ib.seq, ib.seat, ib.call, state.cite("27A1")),))
+    """27A1 (1997 27A): the insufficient bid is treated as legal and entered; the LHO's option lapses."""
+    law_ = accept_law(state)
+    pending = tuple(o for o in state.pending if not (o.law == law_ and o.to is ib.seat.lho))
+    state = set_ruling(attrs.evolve(state, pending=pending), ib.seq, "ib_accepted", law_, detail)
+    return with_auction(state, state.auction + (AuctionCall(ib.seq, ib.seat, ib.call, law_),))
 
 
 def _on_27a1(state: TableState, choice: Choice) -> TableState:
@@ -128,7 +170,7 @@ def _on_27a1(state: TableState, choice: Choice) -> TableState:
                        f"not accepted by {choice.seat}: {ib.seat} must correct it")
 
 
-OPTION_EFFECTS = {"27A1": refreshing(_on_27a1)}
+OPTION_EFFECTS = {"27A1": refreshing(_on_27a1), "27A": refreshing(_on_27a1)}  # 27A: 1997
 
 
 @call_interceptor("pending")
@@ -140,8 +182,8 @@ def law27_pending(state: TableState, seq: int, ev: CallPlaced) -> TableState | N
 
 @call_interceptor("insufficient_bid")
 def law27_insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState | None:
-    """2017 Law 27 (a 1997 insufficient bid is not built: left to the reading of calls)."""
-    return _insufficient(state, seq, seat, call, reason) if state.edition == "2017" else None
+    """Law 27, both editions."""
+    return _insufficient(state, seq, seat, call, reason)
 
 
 option_effects(OPTION_EFFECTS, __name__)

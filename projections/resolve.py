@@ -22,7 +22,9 @@ import attrs
 from ledger import events as ev
 
 JUDGMENT_FIELDS: dict[type[ev.Event], frozenset[str]] = {
-    ev.CallPlaced: frozenset({"intentional", "over_substitute", "same_denomination", "comparable"}),
+    ev.CallPlaced: frozenset({"intentional", "over_substitute", "same_denomination", "comparable",
+                                 "artificial", "over_call_out_of_rotation", "unintended", "without_pause",
+                                 "mi_influenced"}),
     ev.CallReplaced: frozenset({"unintended", "without_pause", "mi_influenced"}),
     ev.CardPlayed: frozenset({"fifth_card"}),
     ev.CardHeld: frozenset({"partner_could_see", "face_up_near_table"}),

@@ -320,8 +320,8 @@ class TableState:
         """The seat whose call or card is due (dummy's seat on dummy's turn)."""
         dealer = self.board.dealer
         assert dealer is not None
-        if self.phase == AUCTION:
-            return dealer.next(len(self.auction))
+        if self.phase == AUCTION:  # after the last call (a call out of rotation accepted, 29A, skips turns)
+            return self.auction[-1].seat.lho if self.auction else dealer
         if self.phase == OPENING_LEAD:
             assert self.contract is not None
             return self.contract.declarer.lho

@@ -3,10 +3,10 @@ append path (the fold and the ruling engine).
 
 Source: the 2017 Laws of Duplicate Bridge, Law 27 (LAWS-DIGEST names the public
 2017 text as its 2017 source; the digest does not summarise Law 27, the seeds
-leave it out). The 1997 Law 27 is in none of the project's sources: a 1997
-insufficient bid stays ``unprocessed``. Laws 28 to 32 (calls out of rotation)
-are not built. The scenario files tests/scenarios/calls-27-*.jsonl tell whole
-boards; these tests pin each rule on its own.
+leave it out). The 1997 Law 27 is read from LAWS-DIGEST 14.9 (issue 12); Laws 28
+to 32 are ledger.laws.rotation (tests/scenarios/rotation-*.jsonl). The scenario
+files tests/scenarios/calls-27-*.jsonl tell whole boards; these tests pin each
+rule on its own.
 """
 
 from __future__ import annotations
@@ -239,14 +239,31 @@ def test_27b1b_comparable_call_leaves_no_lead_restriction():
     assert t.doc["phase"] == "opening_lead" and t.doc["pending"] == []
 
 
-# -- 1997: not built ----------------------------------------------------------------
+# -- 1997 Law 27 (issue 12; LAWS-DIGEST 14.9) ------------------------------------------
 
-def test_1997_an_insufficient_bid_is_still_stored_as_logged():
+def test_1997_the_lho_may_accept_an_insufficient_bid():
     t = Table("1997").calls("N 1S", "E 1H")
     doc = t.doc
-    assert doc["pending"] == [] and t.auction() == [("N", "1S", "FFB:57.3")]
-    assert [(i["kind"], i["seq"]) for i in doc["irregularities"]] == [("unprocessed", 3)]
-    t.refused({"type": "OptionChosen", "seat": "S", "option": "accept"}, "option not offered")
+    assert [(o["to"], o["law"]) for o in doc["pending"]] == [("S", "1997:27A")] and t.auction() == [("N", "1S", "FFB:57.3")]
+    assert [(i["kind"], i["law"]) for i in doc["irregularities"]] == [("insufficient_bid", "1997:27")]
+    t.refused({"type": "OptionChosen", "seat": "W", "option": "accept"}, "not W's")
+    t.choose("S", "accept")
+    assert t.auction()[-1] == ("E", "1H", "1997:27A") and t.doc["turn"] == "S"
+
+
+@pytest.mark.parametrize("correction", ["3H", "2C", "Pass"])
+def test_1997_any_correction_but_the_lowest_in_the_same_strain_is_27b2_without_a_judgment(correction):
+    t = Table("1997").calls("N 1S", "E 1H").choose("S", "refuse").calls(f"E {correction}")
+    assert t.auction()[-1] == ("E", correction, "1997:27B2") and t.doc["review"] == []
+    assert t.doc["partner_must_pass"] == [{"seat": "W", "until": "end_of_auction"}]
+
+
+def test_1997_the_lowest_sufficient_bid_in_the_same_strain_asks_whether_either_bid_is_conventional():
+    t = Table("1997").calls("N 1S", "E 1H").choose("S", "refuse").calls("E 2H")
+    assert t.auction() == [("N", "1S", "FFB:57.3")] and t.doc["review"][0]["reason"].startswith("27B1a")
+    t.log({"type": "FindingMade", "about": 7, "field": "same_denomination", "value": False})
+    assert t.auction()[-1] == ("E", "2H", "1997:27B2")
+    assert t.doc["partner_must_pass"] == [{"seat": "W", "until": "end_of_auction"}]
 
 
 # -- the readable state -----------------------------------------------------------

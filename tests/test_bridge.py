@@ -53,7 +53,7 @@ def test_call_accepts_the_spec_forms(text, canonical):
     assert str(Call.parse(text)) == canonical
 
 
-@pytest.mark.parametrize("bad", ["8C", "0S", "1X", "XXX", "1", "PP", "", None])
+@pytest.mark.parametrize("bad", ["10C", "0S", "1X", "XXX", "1", "PP", "", None])
 def test_call_refuses_anything_else(bad):
     with pytest.raises(ValueError, match="not a call"):
         Call.parse(bad)

@@ -93,7 +93,7 @@ BAD_LINES = [
     ({"type": "CallPlaced", "seat": "S"}, "field 'call'", "missing field"),
     ({"type": "CallPlaced", "seat": "S", "call": "1S", "colour": "red"}, "field 'colour'", "unknown field"),
     ({"type": "CallPlaced", "seat": "Q", "call": "1S"}, "field 'seat', value 'Q'", "not a seat"),
-    ({"type": "CallPlaced", "seat": "S", "call": "8S"}, "field 'call', value '8S'", "not a call"),
+    ({"type": "CallPlaced", "seat": "S", "call": "10S"}, "field 'call', value '10S'", "not a call"),
     ({"type": "CardPlayed", "seat": "W", "card": "C1"}, "field 'card', value 'C1'", "not a card"),
     (OPEN, "field 'type', value 'BoardOpened'", "already opened"),
     ({"type": "CardPlayed", "seat": "W", "card": "SA"}, "field 'card', value 'SA'", "was not dealt SA"),

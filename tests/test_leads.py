@@ -71,10 +71,12 @@ def test_the_correct_leaders_face_down_lead_is_retracted_while_a_faced_lead_out_
     assert [e.data for e in logged(ledger, "CardReturned")] == [{"seat": "W", "card": "S5"}]
 
 
-def test_a_lead_by_the_presumed_declarer_is_left_to_the_director(ledger):
+def test_a_lead_by_the_presumed_declarer_is_a_card_exposed_54e(ledger):
+    # Issue 12: 2017 54E (it was left to the director): Law 24, the card goes back, West still leads.
     doc = given(ledger, [opened()] + THREE_NT + cards(("S", "H5")))
-    assert doc["pending"] == [] and doc["leads_out_of_turn"] == []
-    assert doc["irregularities"][0]["kind"] == "unprocessed"
+    assert doc["pending"] == [] and doc["leads_out_of_turn"] == [] and doc["turn"] == "W"
+    assert [(i["kind"], i["law"]) for i in doc["irregularities"]] == [("exposed_card", "2017:54E")]
+    assert [e.data for e in logged(ledger, "CardReturned")] == [{"seat": "S", "card": "H5"}]
 
 
 def test_a_choice_only_from_the_offer_and_only_by_the_entitled_seat(ledger):

@@ -91,33 +91,37 @@ def test_four_passes_pass_the_board_out():
     (calls(("S", "X")), "inadmissible double"),
     (calls(("S", "1S"), ("W", "X"), ("N", "Pass"), ("E", "XX")), "inadmissible redouble"),
     (calls(("S", "1S"), ("W", "Pass"), ("N", "XX")), "inadmissible redouble"),
-    (calls(("W", "1S")), "out of turn (S to call)"),
 ])
-def test_an_irregular_call_is_kept_unprocessed_and_leaves_the_auction_alone(facts, detail):
+def test_an_inadmissible_double_is_not_entered_and_read_by_law_36(facts, detail):
+    # Issue 12: no longer unprocessed (ledger.laws.inadmissible, 2017 36B).
     doc = doc_of([opened()] + facts)
-    irregular = doc["irregularities"]
-    assert len(irregular) == 1
-    assert irregular[0]["kind"] == "unprocessed" and detail in irregular[0]["detail"]
-    assert irregular[0]["seq"] == len(facts) + 1 and irregular[0]["type"] == "CallPlaced"
-    assert len(doc["auction"]) == len(facts) - 1
+    assert doc["irregularities"] == [] and len(doc["auction"]) == len(facts) - 1
+    last = doc["call_rulings"][-1]
+    assert (last["ruling"], last["law"], last["seq"]) == ("inadmissible_double", "2017:36B", len(facts) + 1)
+    assert detail in last["detail"]
 
 
-def test_an_insufficient_bid_is_unprocessed_in_1997_and_read_by_law_27_in_2017():
-    # 1997: Law 27 is not in the project's sources, the bid is stored as logged (unprocessed).
-    # 2017: it was unprocessed too before Law 27 was built; now it waits for LHO's option (27A1).
+def test_a_call_out_of_rotation_is_not_entered_and_waits_for_the_lho():
+    # Issue 12: no longer unprocessed; Laws 28 to 32 (ledger.laws.rotation) read it.
+    doc = doc_of([opened()] + calls(("W", "1S")))
+    assert doc["auction"] == [] and doc["turn"] == "S" and doc["irregularities"] == []
+    assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("coor", "2017:31")]
+    assert "awaiting N's option (29A)" in doc["calls_not_made"][0]["reason"]
+
+
+def test_an_insufficient_bid_is_read_by_law_27_in_both_editions():
+    # It was unprocessed before Law 27 was built (2017) and before issue 12 (1997); it waits for LHO's option.
     facts = calls(("S", "1S"), ("W", "1H"))
-    doc = doc_of([opened(laws="1997")] + facts)
-    assert [(i["kind"], i["seq"]) for i in doc["irregularities"]] == [("unprocessed", 3)]
-    assert "insufficient bid: 1H after 1S" in doc["irregularities"][0]["detail"]
-    doc = doc_of([opened()] + facts)
-    assert doc["irregularities"] == [] and len(doc["auction"]) == 1 and doc["turn"] == "W"
-    assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("insufficient", "2017:27A1")]
+    for laws, option in (("1997", "1997:27A"), ("2017", "2017:27A1")):
+        doc = doc_of([opened(laws=laws)] + facts)
+        assert doc["irregularities"] == [] and len(doc["auction"]) == 1 and doc["turn"] == "W"
+        assert [(r["ruling"], r["law"]) for r in doc["call_rulings"]] == [("insufficient", option)]
 
 
-def test_a_call_after_the_auction_closed_is_unprocessed():
+def test_a_call_after_the_final_pass_is_read_by_law_39():
     doc = doc_of([opened()] + AUCTION_1NT + calls(("W", "2H")))
-    assert doc["irregularities"][0]["detail"].endswith("after the auction closed")
-    assert doc["phase"] == "opening_lead"
+    assert doc["irregularities"] == [] and doc["phase"] == "opening_lead"
+    assert [(n["call"], n["law"]) for n in doc["calls_not_made"]] == [("2H", "2017:39")]
 
 
 def test_an_accidental_call_is_not_a_call_ffb_57_3():
@@ -136,9 +140,11 @@ def test_opening_lead_by_the_wrong_defender_waits_for_declarers_option_and_is_no
     assert "DK" in doc["hands"]["E"]
 
 
-def test_a_card_during_the_auction_is_unprocessed():
+def test_a_card_during_the_auction_is_read_by_law_24():
+    # Issue 12: no longer unprocessed (ledger.laws.exposed): a card led during the auction is 24B.
     doc = doc_of([opened()] + cards(("W", "C9")))
-    assert "exposed during the auction" in doc["irregularities"][0]["detail"]
+    assert doc["irregularities"] == [] and doc["auction"] == []
+    assert [(r["ruling"], r["law"]) for r in doc["card_rulings"]] == [("auction_exposed", "2017:24B")]
     assert "C9" in doc["hands"]["W"]
 
 

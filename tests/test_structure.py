@@ -263,10 +263,12 @@ def test_an_earlier_family_takes_precedence(monkeypatch):
     """The README's Law 31 example: a family placed before calls rules on 31."""
     import ledger.laws as laws
 
-    rotation = laws.Family("calls out of rotation", ("28", "29", "30", "31", "32"), (), "projections.calls")
-    assert laws.find_law("31").name == "calls"
-    monkeypatch.setattr(laws, "FAMILIES", (rotation,) + laws.FAMILIES)
-    assert laws.find_law("2017:31A2").name == "calls out of rotation"
+    assert laws.find_law("31").name == "calls out of rotation"  # issue 12: the family the README foresaw
+    assert laws.find_law("2017:36B").name == "inadmissible calls"
+    obliged = laws.Family("obliged to pass", ("37",), (), "projections.calls")
+    assert laws.find_law("37").name == "calls"
+    monkeypatch.setattr(laws, "FAMILIES", (obliged,) + laws.FAMILIES)
+    assert laws.find_law("2017:37B").name == "obliged to pass"
     assert laws.find_law("25A").name == "calls"
 
 
@@ -356,7 +358,9 @@ def test_law_27_reaches_the_calls_through_their_interception_points():
     from projections.table import REGISTERED  # noqa: F401
 
     assert sorted(CALL_INTERCEPTORS) == sorted(CALL_POINTS)
-    assert {f.__module__ for f in CALL_INTERCEPTORS.values()} == {"projections.insufficient"}
+    assert {p: f.__module__ for p, f in CALL_INTERCEPTORS.items()} == {
+        "pending": "projections.insufficient", "insufficient_bid": "projections.insufficient",
+        "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible"}  # issue 12
     with pytest.raises(RuntimeError, match="supplied twice"):
         call_interceptor("pending")(lambda *a: None)
     assert "projections.insufficient" not in {t for t, _, _ in _imports("projections.calls")}

@@ -19,7 +19,8 @@ import re
 
 import attrs
 
-from ledger.laws import boards, calls, cards, claims, leads, penalty, results, revokes
+from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, leads, penalty, results, revokes,
+                         rotation)
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -38,9 +39,11 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
+    Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation"),
+    Family("inadmissible calls", inadmissible.LAWS, (inadmissible.inadmissible_calls,), "ledger.laws.inadmissible"),
     Family("insufficient bids", ("27",), (), "projections.insufficient"),
-    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "28", "29", "30", "31", "32",
-                     "33", "34", "35", "36", "37", "38", "39", "40", "57.3", "57.4"),
+    Family("cards exposed in the auction", exposed.LAWS, (exposed.exposed_in_auction,), "ledger.laws.exposed"),
+    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4"),
            (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
     Family("cards played or not", ("45", "48", "49"), (cards.card_rulings, cards.dummy_indications),
            "projections.cards"),

@@ -12,15 +12,18 @@ differences sit side by side:
 | 25B rejected | offender keeps the first call (partner passes once) or makes another call (side capped at average minus) | the first call stands |
 | 26 | declarer may require or forbid the suit of a withdrawn suit bid; forbid any one suit otherwise | declarer may forbid one suit not named by the offender in the legal auction |
 | 37 | call by a player who must pass: cancelled, Pass substituted, both of his side pass to the end | the same (37B) |
-| 27 | not built (the 1997 text is in none of the project's sources): `unprocessed` | LHO may accept (27A1); corrected: 27B1a / 27B1b no rectification, 27D review; 27B2 / 27B3 partner passes throughout, Law 26 |
+| 27 | LHO may accept (27A); corrected by the lowest sufficient bid in the same strain, neither conventional: no penalty, 27B1(b) review; any other sufficient bid or pass, or a double attempted (27B3): partner passes throughout, Law 26 (LAWS-DIGEST 14.9) | LHO may accept (27A1); corrected: 27B1a / 27B1b no rectification, 27D review; 27B2 / 27B3 partner passes throughout, Law 26 |
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from ledger.bridge import SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
                            OptionsOffered, PartnerMustPass, ScoreCapped)
 from ledger.laws.base import Prescription
+from projections.insufficient import accept_law
 from projections.state import CallRecord
 
 _FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",
@@ -138,15 +141,19 @@ def _law_27(state, rec) -> list[Prescription]:
     or redouble attempted, which is cancelled) and Law 26 may apply."""
     cite = state.cite
     out = [_irregular("insufficient_bid", rec, cite("27")),
-           Prescription(OptionsOffered(to=rec.seat.lho, options=("accept", "refuse"), law=cite("27A1")),
-                        (rec.seq,), cite("27A1"))]
+           Prescription(OptionsOffered(to=rec.seat.lho, options=("accept", "refuse"), law=accept_law(state)),
+                        (rec.seq,), accept_law(state))]
     if rec.ruling == "ib_b2":
         out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"), (rec.seq,),
                                 cite("27B2")))
     if rec.ruling in ("ib_b3_pending", "ib_b3"):
         out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"), (rec.seq,),
                                 cite("27B3")))
-    if rec.ruling in ("ib_b1a", "ib_b1b"):
+    if rec.ruling == "ib_b1a" and state.edition == "1997":
+        out.append(_review(f"1997:27B1b {rec.seat}'s insufficient {rec.call} was corrected by the lowest sufficient "
+                           "bid in the same denomination: if the insufficient bid gave information that damaged the "
+                           "non-offending side, the director may award an adjusted score", rec, cite("27B1b")))
+    elif rec.ruling in ("ib_b1a", "ib_b1b"):
         how = "the lowest sufficient bid in the same denomination" if rec.ruling == "ib_b1a" else "a comparable call"
         out.append(_review(f"27D {rec.seat}'s insufficient {rec.call} was corrected by {how} ({_label(rec.law)}): "
                            "at the end of play, could the outcome well have been different without the "
@@ -200,7 +207,7 @@ def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
     for rec in state.calls:
         if rec.ruling == "obliged_to_pass":
             out.append((rec, rec.call))
-        elif state.edition == "2017" and rec.ruling in ("ib_b2", "ib_b3", "ib_cancelled_double"):
+        elif rec.ruling in ("ib_b2", "ib_b3", "ib_cancelled_double"):
             out.append((rec, rec.call))  # 27B2, 27B3: the insufficient bid, a cancelled double
         elif state.edition == "2017":
             if rec.ruling == "substitute_accepted":
@@ -212,7 +219,13 @@ def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
         elif rec.ruling == "other_call":
             final = _final_call_after(state, rec)
             out.extend((rec, c) for c in (rec.first_call, rec.call) if c is not None and c != final)
+    for reader in WITHDRAWN_READERS.values():  # the families of Laws 28 to 39
+        out.extend(reader(state))
     return out
+
+
+WITHDRAWN_READERS: dict[str, Callable[..., list[tuple[CallRecord, Call]]]] = {}
+"""Other families' withdrawn calls Law 26 reaches (``reader(state)``), by family name."""
 
 
 def _final_call_after(state, rec) -> Call | None:
