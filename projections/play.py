@@ -11,6 +11,7 @@ played card); ``projections.revoke`` reads the revokes from the tricks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
 import attrs
@@ -99,16 +100,18 @@ def result_in_force(state: TableState) -> Result | None:
     if award is None or award.kind != "assigned" or len(award.results) != 1 \
             or award.results[0].get("side", "both") != "both":
         return state.result
-    r = award.results[0]
+    r: Mapping[str, Any] = award.results[0]  # checked on append: contract, declarer, tricks
     law = award.law or state.cite("12C")
-    if r["contract"] == "Pass":
+    contract = str(r["contract"])
+    if contract == "Pass":
         return Result("Pass", None, "", None, 0, law)
     declarer = Seat.parse(r["declarer"])
-    level, strain = int(r["contract"][0]), r["contract"][1:]
-    score = duplicate_score(level, strain, r.get("risk", ""), state.board.vulnerability.is_vulnerable(declarer.side),
-                            r["tricks"])
-    return Result(r["contract"], declarer, r.get("risk", ""), r["tricks"],
-                  score if declarer.side.value == "NS" else -score, law)
+    level, strain = int(contract[0]), contract[1:]
+    risk, tricks = str(r.get("risk", "")), int(r["tricks"])
+    vulnerability = state.board.vulnerability
+    vulnerable = vulnerability is not None and vulnerability.is_vulnerable(declarer.side)
+    score = duplicate_score(level, strain, risk, vulnerable, tricks)
+    return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
 
 
 INTERCEPTORS: dict[str, Callable[..., Any]] = {}
