@@ -348,3 +348,34 @@ def test_after_the_last_trick_the_table_may_still_call_the_director_about_that_b
     r = post(client, "club/eve/t2/b3", [{"type": "DirectorCalled", "by": "W"}], site.tokens[1])
     assert r.status_code == 403 and "or the board it just played, club/eve/t1/b1" in r.json()["message"]
     assert site.count() == before
+
+
+def test_a_busy_store_is_503_with_retry_after_and_the_same_append_then_goes_through(site, store_url):
+    """Issue 16: a writer that finds the store locked past its busy timeout gets 503 and
+    Retry-After (the CLI's exit 5), nothing written; the same append sent again is stored."""
+    if not store_url.startswith("sqlite"):
+        pytest.skip("the store is locked from outside with SQLite's BEGIN IMMEDIATE")
+    import sqlite3
+
+    from ledger.service import Ledger
+
+    opened_seqs = None
+    busy_ledger = Ledger.open(store_url, busy_timeout=0.2)
+    with TestClient(create_app(store_url, ledger=busy_ledger)) as c:
+        opened_seqs = opened(c, site)["seqs"]
+        count = site.count()
+        locker = sqlite3.connect(store_url.removeprefix("sqlite:///"), isolation_level=None)
+        locker.execute("BEGIN IMMEDIATE")
+        try:
+            r = post(c, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1H", "id": "busy-1"}],
+                     site.tokens[1], expected=1)
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        assert r.status_code == 503, r.text
+        assert r.headers["Retry-After"] == "1" and r.json()["error"] == "store_busy"
+        assert site.count() == count
+        again = post(c, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1H", "id": "busy-1"}],
+                     site.tokens[1], expected=1)
+        assert again.status_code == 201 and again.json()["seqs"] == [2]
+    assert opened_seqs == [1]

@@ -37,7 +37,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ledger.errors import BadInput, ConcurrencyError, LedgerError, NotAllowed, StoreUnavailable, StreamNotFound
+from ledger.errors import (BadInput, ConcurrencyError, LedgerError, NotAllowed, StoreBusy, StoreUnavailable,
+                           StreamNotFound)
 from ledger.live import accounts, views
 from ledger.live.accounts import Refused, TableGrant, User
 from ledger.live.feed import Feed, notify, read_after
@@ -94,6 +95,10 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
+RETRY_AFTER_S = 1
+"""Seconds a terminal waits before re-sending an append the busy store refused (503)."""
+
+
 def error_body(exc: Exception) -> tuple[int, dict[str, Any]]:
     if isinstance(exc, BadInput):
         return 400, {"error": "bad_input", "message": str(exc), "reason": exc.reason,
@@ -110,6 +115,8 @@ def error_body(exc: Exception) -> tuple[int, dict[str, Any]]:
                      "head_seq": exc.actual}
     if isinstance(exc, StreamNotFound):
         return 404, {"error": "unknown_stream", "message": str(exc), "stream": exc.stream}
+    if isinstance(exc, StoreBusy):  # a condition, not a failure: nothing written, send it again
+        return 503, {"error": "store_busy", "message": str(exc), "retry_after": RETRY_AFTER_S}
     if isinstance(exc, StoreUnavailable):
         return 503, {"error": "store_unavailable", "message": str(exc)}
     return 500, {"error": "internal", "message": str(exc)}
@@ -155,7 +162,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     @app.exception_handler(LedgerError)
     async def _ledger_error(_: Request, exc: LedgerError) -> JSONResponse:
         status, body = error_body(exc)
-        return JSONResponse(body, status_code=status)
+        headers = {"Retry-After": str(RETRY_AFTER_S)} if isinstance(exc, StoreBusy) else None
+        return JSONResponse(body, status_code=status, headers=headers)
 
     @app.exception_handler(HttpError)
     async def _http_error(_: Request, exc: HttpError) -> JSONResponse:
