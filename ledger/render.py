@@ -67,7 +67,10 @@ IRREGULARITY_WORDS = {
     "dummy_misplay": "dummy misplaced a card",
     "illegal_withdrawal": "card illegally withdrawn",
     "unintended_call_corrected": "unintended call corrected",
-    "inadmissible_call": "call by a player obliged to pass",
+    "inadmissible_call": "inadmissible call (Laws 36 to 39: a double Law 19 does not allow, a call by a player "
+                         "obliged to pass, a bid above seven, a call after the final pass)",
+    "call_out_of_rotation": "call out of rotation",
+    "insufficient_bid": "insufficient bid",
     "dummy_drew_attention": "dummy drew attention to an irregularity during play (43A1b)",
     "dummy_inquiry": "dummy asked a defender about a revoke (42B1)",
 }

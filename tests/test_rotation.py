@@ -90,3 +90,9 @@ def test_a_change_of_call_after_a_28a_deemed_pass_replaces_the_right_call():
     assert [(a["seat"], a["call"], a["law"]) for a in doc["auction"]] == [
         ("N", "1S", "FFB:57.3"), ("E", "Pass", "2017:28A"), ("S", "3S", "2017:25A1")]
     assert doc["turn"] == "W"
+
+
+def test_the_readable_state_names_the_irregularity_kinds_in_words():
+    ledger = table("1997")
+    log(ledger, call("E", "1H"))
+    assert "Irregularity: call out of rotation by E (seq 2) — 1997:31" in rendered(ledger)
