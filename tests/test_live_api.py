@@ -144,7 +144,7 @@ def test_a_stale_expected_seq_is_409_and_nothing_is_written(client, site):
 
 @pytest.mark.parametrize("facts,line,field", [
     ([{"type": "CallPlaced", "seat": "N", "call": "1H"}, {"type": "Nonsense"}], 2, "type"),
-    ([{"type": "CallPlaced", "seat": "N", "call": "8H"}], 1, "call"),
+    ([{"type": "CallPlaced", "seat": "N", "call": "10H"}], 1, "call"),  # 8H is a bid of more than seven (38)
     ([{"type": "CallPlaced", "seat": "Q", "call": "1H"}], 1, "seat"),
     ([{"type": "CallPlaced", "seat": "N", "call": "1H", "id": "has space"}], 1, "id"),
     ([{"type": "BoardOpened"}], 1, None),  # a second BoardOpened
