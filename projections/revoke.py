@@ -678,7 +678,14 @@ def on_revoke_rectification(state: TableState, step: Step) -> TableState:
 
 
 def on_dummy_lead_choice(state: TableState, choice) -> TableState:
-    return state  # 43B2a: the choice is kept in state.choices; the lead rules read it
+    """43B2a: declarer's next lead is from the hand the defender chose; that lead is in turn
+    (no lead out of turn, no Law 55 option)."""
+    trick = state.current_trick
+    if state.contract is None or state.phase != "play" or trick is None or not trick.complete \
+            or trick.winner is None or trick.winner.side is not state.contract.side:
+        return state
+    seat = state.contract.declarer if choice.option == "lead_from_hand" else state.contract.declarer.partner
+    return attrs.evolve(state, lead_hand=(len(state.tricks) + 1, seat))
 
 
 OPTION_EFFECTS = {"43B2a": on_dummy_lead_choice}
