@@ -179,7 +179,7 @@ def _detect(state: TableState) -> list[Revoke]:
         if led is None:
             continue
         for p in t.cards[1:]:
-            if p.card.suit is not led and led in held[p.seat]:
+            if p.card.suit is not led and led in held[p.seat] and not _played_before_change(state, t, p):
                 out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
         for p in t.cards:
             held[p.seat].add(p.card.suit)
@@ -216,6 +216,14 @@ def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
         out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False,
                           corrected=withdrawn.seq if withdrawn is not None else None, breach=True))
     return out
+
+
+def _played_before_change(state: TableState, trick, p) -> bool:
+    """``p`` was played before an opponent's permitted change of designation (45C4b) of a
+    card played before it on this trick: it was legal when played (47D), no revoke."""
+    seqs = {q.seq for q in trick.cards}
+    return any(rec.ruling == "change_permitted" and rec.about is not None and rec.seq in seqs
+               and rec.about < p.seq < rec.seq and rec.seat.side is not p.seat.side for rec in state.card_records)
 
 
 def _violation(state: TableState, before: int) -> ProcedureFact | None:
