@@ -245,24 +245,27 @@ def on_designation_chosen(state: TableState, choice: Choice) -> TableState:
 
 # -- DesignationChanged: Law 45C4b ------------------------------------------------
 
-def _last_named(state: TableState) -> tuple[int, PlayedCard] | None:
-    """The card just named or designated (the latest one on a trick)."""
+def _last_named(state: TableState, seat) -> tuple[int, PlayedCard] | None:
+    """The card just designated from ``seat``'s hand: the last card played from that hand,
+    when it was named or designated (45C4b); None when that card was played otherwise (a
+    dummy card touched, 45C3, stands) or none was played."""
     best: tuple[int, PlayedCard] | None = None
     for i, trick in enumerate(state.tricks):
         for p in trick.cards:
-            if law_of(p.law) in NAMING_LAWS and (best is None or p.seq > best[1].seq):
+            if p.seat is seat and (best is None or p.seq > best[1].seq):
                 best = (i, p)
-    return best
+    return best if best is not None and law_of(best[1].law) in NAMING_LAWS else None
 
 
 @handles(DesignationChanged)
 def on_designation_changed(state: TableState, step: Step[DesignationChanged]) -> TableState:
     seq, ev = step.seq, step.event
     new = ev.card
-    found = _last_named(state)
     holder = state.board.deal.holder(new)
+    found = _last_named(state, holder)
     if found is None or state.phase not in (PLAY, ENDED):
-        return unprocessed(state, seq, ev.TYPE, holder, f"designation changed to {new}, but no card was named")
+        return unprocessed(state, seq, ev.TYPE, holder, f"designation changed to {new}, but no card was named "
+                           f"(45C4b: the last card played from {holder}'s hand was not named or designated; it stands)")
     index, first = found
     seat = first.seat
     if holder is not seat or new == first.card:

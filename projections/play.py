@@ -21,7 +21,7 @@ from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
 from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, Exposure, FaceDownLead, Irregularity, NotMade,
                                PlayedCard, Result, TableState, Trick)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -114,6 +114,19 @@ def result_in_force(state: TableState) -> Result | None:
     return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
 
 
+def _stands_after_illegal_withdrawal(state: TableState, seat: Seat):
+    """A defender's card on the last trick (no card of the next one played yet) whose
+    withdrawal was illegal (1997 47G, 2017 47F): its record, else None."""
+    trick = state.current_trick
+    if state.contract is None or seat.side is state.contract.side or trick is None:
+        return None
+    played = trick.card_of(seat)
+    if played is None:
+        return None
+    return next((r for r in reversed(state.card_records) if r.ruling == "illegal_withdrawal"
+                 and r.about == played.seq), None)
+
+
 INTERCEPTORS: dict[str, Callable[..., Any]] = {}
 """Play-time interceptors supplied by the families (the play core imports none of them):
 ``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``breach`` (penalty
@@ -185,6 +198,13 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
     if state.claim is not None:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} played after a claim (68D)"), False
+    standing = _stands_after_illegal_withdrawal(state, seat) if seat is not state.turn else None
+    if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
+        return attrs.evolve(
+            state, plays_not_made=state.plays_not_made + (NotMade(
+                seq, seat, str(card), f"faced while {standing.card}, played to the last trick, stands: exposed, "
+                "not played", standing.law),),
+            exposures=state.exposures + (Exposure(seq, seat, card, "substituted", standing.law),)), False
     state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed

@@ -179,7 +179,7 @@ def _detect(state: TableState) -> list[Revoke]:
         if led is None:
             continue
         for p in t.cards[1:]:
-            if p.card.suit is not led and led in held[p.seat]:
+            if p.card.suit is not led and led in held[p.seat] and not _played_before_change(state, t, p):
                 out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
         for p in t.cards:
             held[p.seat].add(p.card.suit)
@@ -216,6 +216,14 @@ def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
         out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False,
                           corrected=withdrawn.seq if withdrawn is not None else None, breach=True))
     return out
+
+
+def _played_before_change(state: TableState, trick, p) -> bool:
+    """``p`` was played before an opponent's permitted change of designation (45C4b) of a
+    card played before it on this trick: it was legal when played (47D), no revoke."""
+    seqs = {q.seq for q in trick.cards}
+    return any(rec.ruling == "change_permitted" and rec.about is not None and rec.seq in seqs
+               and rec.about < p.seq < rec.seq and rec.seat.side is not p.seat.side for rec in state.card_records)
 
 
 def _violation(state: TableState, before: int) -> ProcedureFact | None:
@@ -619,6 +627,8 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
     before the hands went back in the board: tricks 12 and 13 are restored (and the 62D1 question
     answered). Otherwise Law 47 (``projections.cards``)."""
     seq, event = step.seq, step.event
+    if _returned_by_62d1(state, event):
+        return state  # already back in the hand: the 62D1 restoration returned the cards of trick 13
     restored = _trick12_restored(state, seq, event)
     if restored is None:
         return withdrawals.on_card_withdrawn(state, seq, event)
@@ -628,19 +638,30 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
         for r in restored.review))
 
 
+def _returned_by_62d1(state: TableState, event: ev.CardWithdrawn) -> bool:
+    """A card of trick 13 withdrawn after the 62D1 restoration already returned it to the hand."""
+    return event.replacement is None and len(state.tricks) <= 12 and state.holds(event.seat, event.card) \
+        and any(_law_of(n.law) == "62D1" and n.seat is event.seat and n.what == str(event.card)
+                for n in state.plays_not_made)
+
+
 def restores_trick12(state: TableState, event: ev.CardWithdrawn):
     """The revoke card of trick 12 (a PlayedCard) that ``event`` corrects under 62D1, or None:
     trick 13 begun, the hands not yet returned, a card of the suit led put in its place (it may
     come back from trick 13)."""
-    if event.replacement is None or state.contract is None or len(state.tricks) != 13 or state.claim is not None:
+    if state.contract is None or len(state.tricks) != 13 or state.claim is not None:
         return None
     if _facts(state, "HandsReturned"):
         return None  # too late: 62D1 needs the hands still out of the board
     t12 = state.tricks[11]
     p = t12.card_of(event.seat)
     led = t12.suit_led
-    if p is None or p.card != event.card or p is t12.cards[0] or p.card.suit is led \
-            or event.replacement.suit is not led:
+    if p is None or p.card != event.card or p is t12.cards[0] or p.card.suit is led:
+        return None
+    if event.replacement is None:  # the correction logged as withdrawals, then the cards played (62D1)
+        return p if led in {c.suit for c in state.hand(event.seat)} | {
+            q.card.suit for q in state.tricks[12].cards if q.seat is event.seat} else None
+    if event.replacement.suit is not led:
         return None
     mine = state.tricks[12].card_of(event.seat)
     if not state.holds(event.seat, event.replacement) and (mine is None or mine.card != event.replacement):
@@ -660,9 +681,11 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
         state = cards.not_made(state, q.seq, q.seat, str(q.card), words, law)
     state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase="play", result=None)
     state = cards.not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
-    assert event.replacement is not None  # restores_trick12 found one
-    state, _ = cards.replace_card(state, 11, event.seat, event.replacement, seq,
-                                   play.play_law(state, event.seat))
+    if event.replacement is None:
+        state = cards.remove_card(state, 11, event.seat)  # the corrected card follows as a CardPlayed
+    else:
+        state, _ = cards.replace_card(state, 11, event.seat, event.replacement, seq,
+                                       play.play_law(state, event.seat))
     return cards.record_card(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
                                            detail="revoke on trick 12 corrected, tricks 12 and 13 restored",
                                            about=p.seq, other=event.replacement))
@@ -678,7 +701,14 @@ def on_revoke_rectification(state: TableState, step: Step) -> TableState:
 
 
 def on_dummy_lead_choice(state: TableState, choice) -> TableState:
-    return state  # 43B2a: the choice is kept in state.choices; the lead rules read it
+    """43B2a: declarer's next lead is from the hand the defender chose; that lead is in turn
+    (no lead out of turn, no Law 55 option)."""
+    trick = state.current_trick
+    if state.contract is None or state.phase != "play" or trick is None or not trick.complete \
+            or trick.winner is None or trick.winner.side is not state.contract.side:
+        return state
+    seat = state.contract.declarer if choice.option == "lead_from_hand" else state.contract.declarer.partner
+    return attrs.evolve(state, lead_hand=(len(state.tricks) + 1, seat))
 
 
 OPTION_EFFECTS = {"43B2a": on_dummy_lead_choice}

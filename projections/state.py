@@ -248,6 +248,8 @@ class TableState:
     cancelled: tuple[str, ...] = ()
     """Keys of rectifications a director or committee cancelled: never emitted again."""
     breaches: tuple["Breach", ...] = ()
+    lead_hand: tuple[int, Seat] | None = None
+    """43B2a: (trick, seat): the hand the defenders chose for declarer's lead to that trick."""
     """Leads or plays against a restriction or a penalty card when able to comply (61A)."""
     calls: tuple["CallRecord", ...] = ()
     """Every call-related fact with how the Laws classified it (projections.calls)."""
@@ -329,6 +331,8 @@ class TableState:
             trick = self.current_trick
             assert trick is not None
             if trick.complete:
+                if self.lead_hand is not None and self.lead_hand[0] == len(self.tricks) + 1:
+                    return self.lead_hand[1]  # 43B2a: the hand the defenders chose
                 return trick.winner
             return trick.next_seat
         return None

@@ -92,8 +92,19 @@ def _entry_voided(state: TableState, step: Step[ev.EntryVoided]) -> TableState:
 @handles(ev.OptionsOffered)
 def _options_offered(state: TableState, step: Step[ev.OptionsOffered]) -> TableState:
     event = step.event
+    if event.law.endswith(":25B1") and _lho_has_called(state, event.to):
+        return state  # 25B1: the LHO's call after the substitution has decided it; nothing left to choose
     offer = Offer(step.seq, event.to, event.options, event.law)
     return attrs.evolve(state, pending=state.pending + (offer,))
+
+
+def _lho_has_called(state: TableState, lho) -> bool:
+    """The latest change of call by ``lho``'s RHO was settled by ``lho``'s own call over it
+    (2017 25B1 accepted / 25B2 not accepted; 1997 25B1 the substitute stands)."""
+    rec = next((r for r in reversed(state.calls) if r.seat is lho.rho
+                and r.ruling in ("change_of_mind", "substitute_accepted", "substitute_rejected",
+                                 "substitute_cancelled", "first_call_kept", "other_call")), None)
+    return rec is not None and rec.ruling in ("substitute_accepted", "substitute_cancelled")
 
 
 @handles(ev.OptionChosen)

@@ -118,14 +118,14 @@ _WITHDRAWAL_WORDS = {
 def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> tuple[str | None, str | None]:
     """The Law that permits withdrawing ``p`` (None: not permitted), and a
     question for the director (47E2b: too late after a mistaken explanation)."""
+    changed = _changed_by_opponent(state, seat, trick, p)  # first: a card legal when played is no revoke
+    if changed is not None:
+        return changed, None
     if _was_revoke(state, trick, p):
         partner = seat.partner
         later = [t for t in state.tricks if t.number > trick.number]
         if not any(t.card_of(seat) or t.card_of(partner) for t in later):  # 63A1: not yet established
             return "47B", None
-    changed = _changed_by_opponent(state, seat, trick, p)
-    if changed is not None:
-        return changed, None
     if _corrections_since(state, seat, p.seq):
         since = any(q.seq > p.seq for q in trick.cards)
         opening = trick.number == 1 and p.seat is trick.leader
