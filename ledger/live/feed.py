@@ -68,14 +68,16 @@ class Feed:
 
     async def stop(self) -> None:
         self._stop.set()
+        # Bounded waits only: a shutdown must never hang on a task or a thread
+        # that is itself waiting on the database (nor on a busy thread pool).
         if self._task is not None:
             self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
+            await asyncio.wait({self._task}, timeout=5)
         if self._listener is not None:
-            await asyncio.to_thread(self._listener.join, 3)
+            for _ in range(30):  # the listener wakes every few hundred ms to see _stop
+                if not self._listener.is_alive():
+                    break
+                await asyncio.sleep(0.1)
 
     def poke(self) -> None:
         """Thread-safe: something may have been appended; look at the log."""
