@@ -74,22 +74,28 @@ def _free_port() -> int:
 
 
 class ServerProcess:
-    """``cli.py serve`` on a free loopback port."""
+    """``cli.py --db DB serve`` on a free loopback port (the bench's servers and the tests'):
+    ``poll`` is the server's ``--poll``; the server's errors are kept in a temporary file and
+    quoted when it exits before answering."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, *, poll: float | None = None, log_level: str = "ERROR") -> None:
         import httpx
 
         self.port = _free_port()
         self.base = f"http://{LOOPBACK}:{self.port}"
-        env = {**os.environ, "LEDGER_LOG_LEVEL": "ERROR"}
-        self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "cli.py"), "--db", db, "serve", "--host", LOOPBACK,
-             "--port", str(self.port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
+        args = [sys.executable, str(ROOT / "cli.py"), "--db", db, "serve", "--host", LOOPBACK,
+                "--port", str(self.port)]
+        if poll is not None:
+            args += ["--poll", str(poll)]
+        env = {**os.environ, "LEDGER_LOG_LEVEL": log_level}
+        self._errors = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block it
+        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                     stderr=self._errors)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("the server process exited")
+                self._errors.seek(0)
+                raise RuntimeError("the server exited: " + self._errors.read().decode()[-2000:])
             try:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return
@@ -105,6 +111,8 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(5)
+        self._errors.close()
 
 
 async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, board: int,
