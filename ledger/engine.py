@@ -16,9 +16,10 @@ committee cancelled is never emitted again.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from ledger.laws import RULES, Prescription, Rule
+from projections.derived import derive, shared_values
 from projections.table import rectification_key
 
 MAX_ROUNDS = 64
@@ -27,28 +28,52 @@ MAX_ROUNDS = 64
 OVERRIDE_TEXT = "no longer prescribed by the Laws after the director's finding or ruling"
 
 
-def prescribe(state, rules: Iterable[Rule] = RULES) -> list[Prescription]:
-    """Every prescription of every rule for this state, in rule order, once each."""
-    out: list[Prescription] = []
+def _keyed(rule: Rule) -> Callable[[Any], list[tuple[Prescription, str]]]:
+    """The rule with each prescription's key (computed once, kept with the rule's value)."""
+    def keyed(state: Any) -> list[tuple[Prescription, str]]:
+        return [(p, rectification_key(p.event)) for p in rule(state)]
+    return keyed
+
+
+def prescribe_keyed(state, rules: Iterable[Rule] = RULES) -> list[tuple[Prescription, str]]:
+    """Every prescription of every rule for this state with its key, in rule order, once each.
+
+    Incremental: each rule's value is derived (:mod:`projections.derived`), so a rule runs
+    again only when a field of the state it read has changed (is another object) since the
+    state it last ran on; otherwise its value stands. The check is inlined here (the same
+    as :func:`projections.derived.derive`): most rules read two or three fields."""
+    out: list[tuple[Prescription, str]] = []
     seen: set[str] = set()
+    shared = shared_values(state)
     for rule in rules:
-        for p in rule(state):
-            key = rectification_key(p.event)
+        entry = shared.get(rule)
+        if entry is not None:
+            for name, value in entry[1]:
+                if getattr(state, name) is not value:
+                    entry = None
+                    break
+        value = entry[0] if entry is not None else derive(state, rule, _keyed(rule))
+        for p, key in value:
             if key not in seen:
                 seen.add(key)
-                out.append(p)
+                out.append((p, key))
     return out
+
+
+def prescribe(state, rules: Iterable[Rule] = RULES) -> list[Prescription]:
+    """Every prescription of every rule for this state, in rule order, once each."""
+    return [p for p, _ in prescribe_keyed(state, rules)]
 
 
 def reconcile(state, *, may_override: bool = False,
               rules: Iterable[Rule] = RULES) -> tuple[list[Prescription], list[int]]:
     """(rectifications to emit, seqs of rectifications to cancel)."""
-    desired = prescribe(state, rules)
+    desired = prescribe_keyed(state, rules)
     active = {key for key, _ in state.rectifications}
-    emit = [p for p in desired
-            if rectification_key(p.event) not in active and rectification_key(p.event) not in state.cancelled]
+    cancelled = state.cancelled
+    emit = [p for p, key in desired if key not in active and key not in cancelled]
     overrides: list[int] = []
     if may_override:
-        wanted = {rectification_key(p.event) for p in desired}
+        wanted = {key for _, key in desired}
         overrides = [seq for key, seq in state.rectifications if key not in wanted]
     return emit, overrides

@@ -64,6 +64,7 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from projections import cards, play, withdrawals
 from projections.play import final_result
+from projections.derived import derive
 from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Irregularity, ProcedureFact, TableState
@@ -142,19 +143,19 @@ def _law_of(citation: str | None) -> str:
 
 def revokes(state: TableState) -> tuple[Revoke, ...]:
     """Every revoke of the board, in the order played, read as the Laws read it now
-    (memoised on the frozen state: the fold, the engine's rules and the document read
-    the same state in turn)."""
-    memo = state.memo
-    if "revokes" in memo:
-        return memo["revokes"]
-    out: tuple[Revoke, ...] = ()
-    if state.contract is not None and state.tricks:
-        found = _detect(state)
-        if found:
-            found = [_discover(state, _establish(state, rv)) for rv in found]
-            out = tuple(_rectify(state, found))
-    memo["revokes"] = out
-    return out
+    (derived once per state, and reused by the next states while the facts it reads are
+    unchanged: :mod:`projections.derived`)."""
+    return derive(state, "revokes", _revokes)
+
+
+def _revokes(state: TableState) -> tuple[Revoke, ...]:
+    if state.contract is None or not state.tricks:
+        return ()
+    found = _detect(state)
+    if not found:
+        return ()
+    found = [_discover(state, _establish(state, rv)) for rv in found]
+    return tuple(_rectify(state, found))
 
 
 def _may_hold_revoke(state: TableState) -> bool:

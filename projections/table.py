@@ -25,6 +25,7 @@ import ledger.laws
 from projections import (adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
                          revoke, withdrawals)
 from projections import reported  # noqa: F401  (registers the ResultReported handler)
+from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
@@ -163,17 +164,24 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
             return _opened(event, stream, seq, record.hash)
         raise ValueError(f"stream {stream!r} does not start with BoardOpened (seq {seq} is {event.TYPE})")
     if not in_force:
-        if event.FAMILY == "rectification" and cancelled_by in ("director", "committee"):
-            state = attrs.evolve(state, cancelled=state.cancelled + (rectification_key(event),))
-        return attrs.evolve(state, seq=seq, head=record.hash)
+        cancelled = state.cancelled + (rectification_key(event),) \
+            if event.FAMILY == "rectification" and cancelled_by in ("director", "committee") else state.cancelled
+        new = attrs.evolve(state, seq=seq, head=record.hash, cancelled=cancelled)
+        carry(state, new)
+        return new
     # Every type has its owner (tests/test_structure.py); a type added without one is kept as
     # unprocessed rather than failing: the fold never raises on a stored event.
     new = HANDLERS.get(type(event), _unprocessed)(state, Step(seq, event, record.role, record.law))
-    new = revoke.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
+    carry(state, new)  # the derived values of the state before (projections.derived)
+    reread = revoke.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
+    carry(new, reread)
+    new = reread
     rectifications = new.rectifications + ((rectification_key(event), seq),) \
         if event.FAMILY == "rectification" else new.rectifications
     if new is state:  # the handler changed nothing: a copy for the new seq and head
-        return attrs.evolve(new, seq=seq, head=record.hash, rectifications=rectifications)
+        new = attrs.evolve(state, seq=seq, head=record.hash, rectifications=rectifications)
+        carry(state, new)
+        return new
     return _stamp(new, seq, record.hash, rectifications)
 
 

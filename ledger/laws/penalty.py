@@ -111,6 +111,8 @@ def _majors_at(state, hist: list[History], number: int) -> list[History]:
 
 def _lead_offers(state, hist: list[History]) -> list[Prescription]:
     out: list[Prescription] = []
+    if not hist:  # no penalty card: no offer (and no read of the tricks, which change at every card)
+        return out
     if state.phase == ENDED and not state.tricks:
         return out
     last = len(state.tricks) + (1 if _leading_now(state) else 0)
@@ -154,6 +156,8 @@ def _designations(state) -> list[Prescription]:
         if law_of(data.get("law")) == "51A":
             out.append(Prescription(OptionsOffered.from_data(data), (data.get("about"),) if data.get("about")
                                     else (), data["law"]))
+    if not state.penalty_cards:  # no penalty card in force: none to designate (playable_majors)
+        return out
     seat = state.turn
     if (seat is None or state.phase not in (OPENING_LEAD, PLAY) or state.claim is not None
             or pending_lead(state) is not None or seat.side is state.contract.side):

@@ -1,0 +1,133 @@
+"""Values derived from a folded state, recomputed only when what they read has changed.
+
+A derived value (the revokes of a board, a rule's prescriptions) is a pure function of
+some fields of the frozen :class:`~projections.state.TableState`. :func:`derive` runs it
+on a :class:`Reads` view of the state that records every field the function reads
+(properties and methods of the state run on the view, so what they read is recorded
+too), and keeps the value with the objects it read. The next state of the same fold
+(a fold step shares every field it does not change, by reference) reuses the value when
+each of those fields still holds the *same object* (``is``): the function read the same
+inputs, so it would return the same value. Nothing is declared by hand, so a rule that
+starts reading another field is still reused correctly; a rule that reads the state's
+``seq`` or ``memo`` is simply recomputed every time.
+
+The values live in one dictionary per fold (``state.memo[SHARED]``, handed from a state
+to the next by the fold step, :func:`carry`): one entry per derived value, so it does
+not grow with the board. It is not part of the state (not compared, not in the
+snapshot); a state loaded from a snapshot starts with an empty one.
+"""
+
+from __future__ import annotations
+
+from types import MethodType
+from typing import Any, Callable, Hashable, TypeVar
+
+import attrs
+
+from projections.state import TableState
+
+T = TypeVar("T")
+
+SHARED = "derived"
+"""The key of the fold's dictionary of derived values in ``state.memo``."""
+
+_FIELDS = frozenset(a.name for a in attrs.fields(TableState)) - {"memo"}
+_PROPERTIES: dict[str, Callable[[Any], Any]] = {}
+_METHODS: dict[str, Callable[..., Any]] = {}
+for _klass in reversed(TableState.__mro__):
+    for _name, _value in vars(_klass).items():
+        if _name.startswith("__"):
+            continue
+        if isinstance(_value, property) and _value.fget is not None:
+            _PROPERTIES[_name] = _value.fget
+        elif callable(_value) and not isinstance(_value, (type, staticmethod, classmethod)):
+            _METHODS[_name] = _value
+
+
+class _Never:
+    """A read that never matches a later state's (the memo: a value read from it is not reused)."""
+
+
+NEVER = _Never()
+
+
+class Reads:
+    """A read-only view of a state that records the fields read through it.
+
+    The first read of a name goes through ``__getattr__``, which records it and keeps the
+    value in the view's ``__dict__`` (fields, and properties and bound methods run on the
+    view: the state is frozen, so they cannot change), so every later read of it is an
+    ordinary attribute read."""
+
+    def __init__(self, state: TableState) -> None:
+        self.__dict__["_real"] = state
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _FIELDS:
+            value = getattr(self._real, name)
+        elif name in _PROPERTIES:
+            value = _PROPERTIES[name](self)
+        elif name in _METHODS:
+            value = MethodType(_METHODS[name], self)
+        elif name == "memo":
+            self.__dict__["_memo_read"] = True
+            return self._real.memo
+        else:
+            return getattr(self._real, name)
+        self.__dict__[name] = value
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def reads(self) -> tuple[tuple[str, Any], ...]:
+        """(field, the object read) for every field read through the view."""
+        out = tuple((name, value) for name, value in self.__dict__.items() if name in _FIELDS)
+        return out + (("memo", NEVER),) if "_memo_read" in self.__dict__ else out
+
+
+def state_of(state: Any) -> TableState:
+    """The state itself, under a :class:`Reads` view or not."""
+    return state._real if type(state) is Reads else state
+
+
+def _valid(state: TableState, reads: tuple[tuple[str, Any], ...]) -> bool:
+    for name, value in reads:
+        if getattr(state, name, NEVER) is not value:
+            return False
+    return True
+
+
+def shared_values(state: TableState) -> dict[Hashable, Any]:
+    """The fold's derived values (created empty for a state that has none)."""
+    shared = state.memo.get(SHARED)
+    if shared is None:
+        shared = state.memo[SHARED] = {}
+    return shared
+
+
+def derive(state: Any, key: Hashable, fn: Callable[[Any], T]) -> T:
+    """``fn(state)``, reused from an earlier state of the fold when every field it read
+    then is the same object now. ``state`` may itself be a :class:`Reads` view (a
+    derived value read by another): the inner value's reads are recorded in it."""
+    outer = state if type(state) is Reads else None
+    real = state_of(state)
+    shared = shared_values(real)
+    entry = shared.get(key)
+    if entry is None or not _valid(real, entry[1]):
+        view = Reads(real)
+        value = fn(view)
+        entry = shared[key] = (value, view.reads())
+    if outer is not None:
+        for name, value in entry[1]:
+            if name == "memo":
+                outer.__dict__["_memo_read"] = True
+            else:
+                outer.__dict__.setdefault(name, value)
+    return entry[0]
+
+
+def carry(old: TableState, new: TableState) -> None:
+    """Hand the fold's derived values from a state to the next (the fold step)."""
+    if new is not old:
+        new.memo[SHARED] = shared_values(old)
