@@ -158,32 +158,40 @@ def _revokes(state: TableState) -> tuple[Revoke, ...]:
     return tuple(_rectify(state, found))
 
 
-def _may_hold_revoke(state: TableState) -> bool:
-    """Cheap test first: a card off the suit led, or a revoke card withdrawn (47B)."""
-    for t in state.tricks:
-        led = t.suit_led
-        if any(p.card.suit is not led for p in t.cards[1:]):
-            return True
-    return bool(state.breaches) or any(r.ruling == "withdrawn" for r in state.card_records)
+def _off_suit(state: TableState) -> list[tuple[int, Any]]:
+    """(trick index, card) of every card on a trick, not the lead, off the suit led: the
+    only cards that can be revokes (one pass over the tricks, no set of suits built)."""
+    out = []
+    for i, t in enumerate(state.tricks):
+        cards = t.cards
+        if len(cards) > 1:
+            led = cards[0].card.suit
+            for p in cards[1:]:
+                if p.card.suit is not led:
+                    out.append((i, p))
+    return out
+
+
+def _held_when_led(state: TableState, seat: Seat, suit: Suit, index: int) -> bool:
+    """Whether ``seat`` held a card of ``suit`` when the trick at ``index`` began: one in his
+    hand now, or one he played to a later trick."""
+    if any(c.suit is suit for c in state.hand(seat)):
+        return True
+    return any(q.seat is seat and q.card.suit is suit for t in state.tricks[index + 1:] for q in t.cards)
 
 
 def _detect(state: TableState) -> list[Revoke]:
-    if not _may_hold_revoke(state):
-        return []
+    off = _off_suit(state)
+    if not off and not state.breaches and not any(r.ruling == "withdrawn" for r in state.card_records):
+        return []  # no card off the suit led, no breach, no card withdrawn: no revoke
     dummy = state.dummy
-    # The suits each seat held when a trick began: its hand now and every card it played from that
-    # trick on (read backwards from the last trick).
-    held: dict[Seat, set[Suit]] = {seat: {c.suit for c in state.hand(seat)} for seat in Seat}
     out: list[Revoke] = []
-    for t in reversed(state.tricks):
-        led = t.suit_led
-        if led is None:
-            continue
-        for p in t.cards[1:]:
-            if p.card.suit is not led and led in held[p.seat] and not _played_before_change(state, t, p):
-                out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
-        for p in t.cards:
-            held[p.seat].add(p.card.suit)
+    tricks = state.tricks
+    for i, p in off:
+        t = tricks[i]
+        led = t.cards[0].card.suit
+        if _held_when_led(state, p.seat, led, i) and not _played_before_change(state, t, p):
+            out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
     breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
         if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
