@@ -61,11 +61,14 @@ class Reads:
 
     def __init__(self, state: TableState) -> None:
         self.__dict__["_real"] = state
+        self.__dict__["_read"] = []
 
     def __getattr__(self, name: str) -> Any:
         if name in _FIELDS:
-            value = getattr(self._real, name)
-        elif name in _PROPERTIES:
+            value = self.__dict__[name] = getattr(self._real, name)
+            self._read.append((name, value))
+            return value
+        if name in _PROPERTIES:
             value = _PROPERTIES[name](self)
         elif name in _METHODS:
             value = MethodType(_METHODS[name], self)
@@ -82,7 +85,7 @@ class Reads:
 
     def reads(self) -> tuple[tuple[str, Any], ...]:
         """(field, the object read) for every field read through the view."""
-        out = tuple((name, value) for name, value in self.__dict__.items() if name in _FIELDS)
+        out = tuple(self._read)
         return out + (("memo", NEVER),) if "_memo_read" in self.__dict__ else out
 
 
@@ -119,11 +122,13 @@ def derive(state: Any, key: Hashable, fn: Callable[[Any], T]) -> T:
         value = fn(view)
         entry = shared[key] = (value, view.reads())
     if outer is not None:
+        known = outer.__dict__
         for name, value in entry[1]:
             if name == "memo":
-                outer.__dict__["_memo_read"] = True
-            else:
-                outer.__dict__.setdefault(name, value)
+                known["_memo_read"] = True
+            elif name not in known:
+                known[name] = value
+                outer._read.append((name, value))
     return entry[0]
 
 
