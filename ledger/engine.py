@@ -65,11 +65,16 @@ def prescribe(state, rules: Iterable[Rule] = RULES) -> list[Prescription]:
     return [p for p, _ in prescribe_keyed(state, rules)]
 
 
+def _active(state) -> frozenset[str]:
+    """The keys of the rectifications in force."""
+    return frozenset(key for key, _ in state.rectifications)
+
+
 def reconcile(state, *, may_override: bool = False,
               rules: Iterable[Rule] = RULES) -> tuple[list[Prescription], list[int]]:
     """(rectifications to emit, seqs of rectifications to cancel)."""
     desired = prescribe_keyed(state, rules)
-    active = {key for key, _ in state.rectifications}
+    active = derive(state, "active", _active)
     cancelled = state.cancelled
     emit = [p for p, key in desired if key not in active and key not in cancelled]
     overrides: list[int] = []

@@ -22,7 +22,7 @@ from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, Exposure, FaceDownLead, Irregularity, NotMade,
-                               PlayedCard, Result, TableState, Trick)
+                               PlayedCard, Result, TableState, Trick, replace)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,11 +67,11 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
     cards = tuple(sorted(trick.cards + (PlayedCard(seat, card, seq, law),),
                          key=lambda p: (p.seat.index - trick.leader.index) % 4))
     winner = trick_winner(cards, state.contract.strain) if len(cards) == 4 else None
-    trick = attrs.evolve(trick, cards=cards, winner=winner)
+    trick = Trick(trick.number, trick.leader, cards, winner)
     tricks = tricks[:-1] + (trick,)
-    state = attrs.evolve(state, tricks=tricks, hands=state.without_card(seat, card), phase=PLAY)
+    state = replace(state, tricks=tricks, hands=state.without_card(seat, card), phase=PLAY)
     if trick.number == 13 and trick.complete:
-        state = attrs.evolve(state, phase=ENDED, result=played_result(state))
+        state = replace(state, phase=ENDED, result=played_result(state))
     return state
 
 

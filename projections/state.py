@@ -54,8 +54,13 @@ class Trick:
     def next_seat(self) -> Seat:
         """The first seat, from the leader round, with no card on the trick
         (a card legally withdrawn leaves its seat's place open, Law 47)."""
-        present = {p.seat for p in self.cards}
-        return next(self.leader.next(i) for i in range(4) if self.leader.next(i) not in present)
+        present = [p.seat for p in self.cards]  # a list: seats compare by identity, no hashing
+        leader = self.leader
+        for i in range(4):
+            seat = leader.next(i)
+            if seat not in present:
+                return seat
+        raise StopIteration  # a complete trick has no next seat (as before: next() of nothing)
 
     def card_of(self, seat: Seat) -> "PlayedCard | None":
         return next((p for p in self.cards if p.seat is seat), None)
@@ -354,6 +359,24 @@ class TableState:
 
     def choice_for(self, offer_seq: int) -> "Choice | None":
         return next((c for c in self.choices if c.offer == offer_seq), None)
+
+
+_STATE_FIELDS = tuple(a.name for a in attrs.fields(TableState) if a.init)
+_set = object.__setattr__
+
+
+def replace(state: TableState, **changes: Any) -> TableState:
+    """``attrs.evolve(state, **changes)`` for the fold's hot paths (a card played, a fact
+    recorded): the same new state, with fresh derived values (``memo``), built without
+    introspecting the class or re-running ``__init__`` (a third of the cost of a copy).
+    ``phase`` is converted as ``__init__`` would; every other field is taken as given."""
+    new = object.__new__(TableState)
+    for name in _STATE_FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    if "phase" in changes and type(changes["phase"]) is not Phase:
+        _set(new, "phase", Phase(changes["phase"]))
+    _set(new, "memo", {})
+    return new
 
 
 @attrs.frozen

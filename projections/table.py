@@ -29,7 +29,7 @@ from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
-                               TableState, Voided, initial_hands)
+                               TableState, Voided, initial_hands, replace)
 
 UNRULED: tuple[type[ev.Event], ...] = ()
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
@@ -46,7 +46,7 @@ def _opened(board: ev.BoardOpened, stream: str, seq: int, head: str) -> TableSta
 
 @handles(ev.ResultRecorded)
 def _result_recorded(state: TableState, step: Step) -> TableState:
-    return attrs.evolve(state, result_recorded=step.seq)
+    return replace(state, result_recorded=step.seq)
 
 
 @handles(ev.CallCancelled, ev.CardReturned,  # the fold of the call's or card's record already says so
@@ -166,7 +166,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     if not in_force:
         cancelled = state.cancelled + (rectification_key(event),) \
             if event.FAMILY == "rectification" and cancelled_by in ("director", "committee") else state.cancelled
-        new = attrs.evolve(state, seq=seq, head=record.hash, cancelled=cancelled)
+        new = replace(state, seq=seq, head=record.hash, cancelled=cancelled)
         carry(state, new)
         return new
     # Every type has its owner (tests/test_structure.py); a type added without one is kept as
@@ -179,7 +179,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     rectifications = new.rectifications + ((rectification_key(event), seq),) \
         if event.FAMILY == "rectification" else new.rectifications
     if new is state:  # the handler changed nothing: a copy for the new seq and head
-        new = attrs.evolve(state, seq=seq, head=record.hash, rectifications=rectifications)
+        new = replace(state, seq=seq, head=record.hash, rectifications=rectifications)
         carry(state, new)
         return new
     return _stamp(new, seq, record.hash, rectifications)
