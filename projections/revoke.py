@@ -244,7 +244,9 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
     side = rv.seat.side
     candidates: list[tuple[int, str]] = []
     if rv.corrected is None:
-        later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards if p.seat.side is side]
+        offender, partner = rv.seat, rv.seat.partner  # the offending side (compared by identity)
+        later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards
+                 if p.seat is offender or p.seat is partner]
         if later:
             candidates.append((min(later), "63A1"))
         claim = state.claim
