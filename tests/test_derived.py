@@ -124,3 +124,16 @@ def test_a_view_is_read_only_and_a_memo_read_is_never_reused():
 
     assert derived.derive(state, "memo-test", reads_memo) == 1
     assert derived.derive(state, "memo-test", reads_memo) == 2  # read the memo: never reused
+
+
+def test_replace_is_evolve_with_fresh_derived_values():
+    from projections.state import Phase, replace
+
+    stream, records = _records(SCENARIOS[0])
+    state = _states(stream, records)[-1]
+    assert derived.SHARED in state.memo
+    for changes in ({}, {"seq": 99, "head": "x"}, {"phase": "play"}, {"tricks": (), "result": None}):
+        new = replace(state, **changes)
+        assert new == attrs.evolve(state, **changes)
+        assert new.memo == {} and new is not state
+    assert replace(state, phase="ended").phase is Phase.ENDED
