@@ -31,29 +31,34 @@ class Seat(enum.Enum):
             return _SEATS[text.upper()]
         raise ValueError(f"not a seat: {text!r} (expected one of N E S W)")
 
+    # Read on every event: answered from attributes set once below, not by
+    # searching a tuple or hashing the member (an Enum's hash is Python code).
+    _index: int
+    _side: "Side"
+
     @property
     def index(self) -> int:
-        return _SEAT_ORDER.index(self)
+        return self._index
 
     def next(self, steps: int = 1) -> "Seat":
         """The seat ``steps`` places clockwise (LHO for 1)."""
-        return _SEAT_ORDER[(self.index + steps) % 4]
+        return _SEAT_ORDER[(self._index + steps) % 4]
 
     @property
     def lho(self) -> "Seat":
-        return self.next(1)
+        return _SEAT_ORDER[(self._index + 1) % 4]
 
     @property
     def partner(self) -> "Seat":
-        return self.next(2)
+        return _SEAT_ORDER[(self._index + 2) % 4]
 
     @property
     def rho(self) -> "Seat":
-        return self.next(3)
+        return _SEAT_ORDER[(self._index + 3) % 4]
 
     @property
     def side(self) -> "Side":
-        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+        return self._side
 
 
 _SEAT_ORDER = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -85,6 +90,11 @@ class Side(enum.Enum):
         return (Seat.N, Seat.S) if self is Side.NS else (Seat.E, Seat.W)
 
 
+for _i, _seat in enumerate(_SEAT_ORDER):
+    _seat._index = _i
+    _seat._side = Side.NS if _i % 2 == 0 else Side.EW
+
+
 class Suit(enum.Enum):
     """Suits, highest first (PBN order S H D C)."""
 
@@ -103,7 +113,9 @@ class Suit(enum.Enum):
     @property
     def order(self) -> int:
         """0 for spades ... 3 for clubs (display order)."""
-        return _SUIT_ORDER.index(self)
+        return self._order
+
+    _order: int
 
     @classmethod
     def parse(cls, text: object) -> "Suit":
@@ -118,6 +130,8 @@ class Suit(enum.Enum):
 
 _SUIT_ORDER = (Suit.S, Suit.H, Suit.D, Suit.C)
 SUITS = _SUIT_ORDER
+for _i, _suit in enumerate(_SUIT_ORDER):
+    _suit._order = _i
 _SUIT_SYMBOLS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SYMBOL_TO_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
