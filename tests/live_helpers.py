@@ -3,6 +3,7 @@ member, an open session and a token per table, and the app over it."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
@@ -60,9 +61,20 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def login_csrf(client: Any) -> str:
+    """Open the sign-in form (which sets its CSRF cookie); return the form's CSRF token."""
+    r = client.get("/login")
+    assert r.status_code == 200, r.text
+    found = re.search(r'name="csrf" value="([^"]+)"', r.text)
+    assert found, r.text
+    return found.group(1)
+
+
 def sign_in(client: TestClient, name: str) -> str:
-    """Sign in on ``client``; return the session's CSRF token."""
-    r = client.post("/login", data={"name": name, "password": PASSWORD}, follow_redirects=False)
+    """Sign in on ``client`` through the form; return the session's CSRF token."""
+    form_csrf = login_csrf(client)
+    r = client.post("/login", data={"name": name, "password": PASSWORD, "csrf": form_csrf},
+                    follow_redirects=False)
     assert r.status_code == 303, r.text
     cookie = client.cookies.get("ledger_session")
     ws = accounts.web_session(client.app.state.ledger.store.engine, cookie)

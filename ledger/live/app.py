@@ -21,8 +21,10 @@ line, field and value; 403 role or scope; 404 unknown stream; 409 stale
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
+import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Mapping
@@ -42,6 +44,7 @@ from ledger.errors import (BadInput, ConcurrencyError, LedgerError, NotAllowed, 
 from ledger.live import accounts, views
 from ledger.live.accounts import Refused, TableGrant, User
 from ledger.live.feed import Feed, notify, read_after
+from ledger.live.limits import Buckets, Limits, RateLimited
 from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
 from ledger.service import Ledger, check_stream_id, json_lines, parse_fact
 
@@ -51,6 +54,8 @@ MAX_BODY = 256 * 1024
 """Largest request body accepted (413 beyond): a whole board is about 20 KiB."""
 MAX_LINES = 500
 COOKIE = "ledger_session"
+LOGIN_CSRF_COOKIE = "ledger_login_csrf"
+"""The sign-in form's CSRF token (double submit: this cookie and the form's ``csrf`` field)."""
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines",
                "application/json-lines")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -64,6 +69,8 @@ class Table:
 
     grant: TableGrant
     session: Session
+    token_key: str = ""
+    """The token's digest: the key of its rate limit."""
 
     @property
     def actor(self) -> dict[str, str]:
@@ -130,8 +137,12 @@ class HttpError(Exception):
 
 
 def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
-               ledger: Ledger | None = None) -> FastAPI:
+               ledger: Ledger | None = None, limits: Limits | None = None) -> FastAPI:
     ledger = ledger or Ledger.open(db_url)
+    limits = limits or Limits()
+    signin_address = Buckets(limits.signin_per_address)
+    signin_name = Buckets(limits.signin_per_name)
+    table_appends = Buckets(limits.table_appends)
     engine = ledger.store.engine  # type: ignore[attr-defined]
     feed = Feed(engine, poll=poll)
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape())
@@ -165,6 +176,12 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         headers = {"Retry-After": str(RETRY_AFTER_S)} if isinstance(exc, StoreBusy) else None
         return JSONResponse(body, status_code=status, headers=headers)
 
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse({"error": "rate_limited", "message": str(exc), "limit": exc.limit.name,
+                             "retry_after": exc.retry_after}, status_code=429,
+                            headers={"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(HttpError)
     async def _http_error(_: Request, exc: HttpError) -> JSONResponse:
         return JSONResponse(exc.body, status_code=exc.status)
@@ -191,7 +208,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         assert session is not None
         if session.closed_at is not None:
             raise Refused(f"session {session.tournament}/{session.name} is closed", 403)
-        return Table(grant, session)
+        return Table(grant, session, accounts.digest(token or ""))
 
     def principal(request: Request, *, write: bool = False) -> Principal:
         header = request.headers.get("authorization", "")
@@ -371,6 +388,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             if len(body) > MAX_BODY:
                 raise HttpError(413, "too_large", f"the body is over {MAX_BODY} bytes")
         who = await run_in_threadpool(principal, request, write=True)
+        if isinstance(who, Table):
+            table_appends.take(who.token_key)
         expected = parse_expected(request.query_params.get("expected_seq"))
         lines = parse_body(body, request.headers.get("content-type", ""))
         answer = await run_in_threadpool(do_append, who, stream, lines, expected)
@@ -538,27 +557,47 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         return RedirectResponse("/director" if who.user.role == "director" else "/committee",
                                 status_code=303)
 
+    def login_form(next: str, error: str | None, status: int,
+                   headers: dict[str, str] | None = None) -> HTMLResponse:
+        """The sign-in form with a fresh CSRF token (in the form and in its cookie)."""
+        token = secrets.token_urlsafe(32)
+        page = env.get_template("login.html").render(title="Sign in", error=error, next=next,
+                                                     csrf=token)
+        response = HTMLResponse(page, status_code=status, headers=headers)
+        response.set_cookie(LOGIN_CSRF_COOKIE, token, httponly=True, samesite="strict",
+                            secure=secure_cookies, max_age=3600, path="/login")
+        return response
+
     @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
     def login_page(next: str = "") -> HTMLResponse:
-        return HTMLResponse(env.get_template("login.html").render(title="Sign in", error=None,
-                                                                   next=next))
+        return login_form(next, None, 200)
 
     @app.post("/login", include_in_schema=False)
     async def login(request: Request) -> Response:
         body = (await request.body())[:4096].decode("utf-8", "replace")
         form = {k: v[0] for k, v in parse_qs(body).items()}
+        sent, kept = form.get("csrf", ""), request.cookies.get(LOGIN_CSRF_COOKIE, "")
+        if not sent or not kept or not hmac.compare_digest(sent.encode(), kept.encode()):
+            return login_form(form.get("next", ""), "missing or wrong CSRF token of the sign-in "
+                              "form: sign in from this page", 403)
+        address = request.client.host if request.client else "unknown"
+        try:
+            signin_address.take(address)
+            signin_name.take(form.get("name", "").lower())
+        except RateLimited as exc:
+            return login_form(form.get("next", ""), str(exc), 429,
+                              {"Retry-After": str(exc.retry_after)})
         try:
             user = await run_in_threadpool(accounts.authenticate, engine, form.get("name", ""),
                                            form.get("password", ""))
         except Refused as exc:
-            page = env.get_template("login.html").render(title="Sign in", error=exc.reason,
-                                                         next=form.get("next", ""))
-            return HTMLResponse(page, status_code=401)
+            return login_form(form.get("next", ""), exc.reason, 401)
         cookie, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
         target = form.get("next", "")
         if not target.startswith("/") or target.startswith("//") or "\\" in target:
             target = "/director" if user.role == "director" else "/committee"
         response = RedirectResponse(target, status_code=303)
+        response.delete_cookie(LOGIN_CSRF_COOKIE, path="/login")
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", secure=secure_cookies,
                             max_age=accounts.SESSION_HOURS * 3600, path="/")
         return response
