@@ -456,3 +456,32 @@ def test_table_token_appends_are_rate_limited_429_and_nothing_is_written(site):
         assert site.count() == before
         # Another table's token has its own bucket.
         opened(client, site, table=2)
+
+
+def test_a_table_logs_an_explanation_a_change_of_call_and_attention_drawn(client, site):
+    """What the table page's forms send (ExplanationGiven/Corrected, CallReplaced, AttentionDrawn):
+    table facts the token may log, ruled by the engine (an unintended call corrected without
+    pause stands, 2017 Law 25A1)."""
+    opened(client, site)
+    t1 = site.tokens[1]
+    calls = [{"type": "CallPlaced", "seat": s, "call": c} for s, c in (("N", "1NT"), ("E", "Pass"), ("S", "2NT"))]
+    assert post(client, T1_B1, calls, t1, expected=1).status_code == 201
+    r = post(client, T1_B1, [{"type": "ExplanationGiven", "by": "S", "call_index": 1, "text": "15-17"}], t1, expected=4)
+    assert r.status_code == 201 and r.json()["events"][0]["actor"] == {"role": "table", "name": "t1"}
+    r = post(client, T1_B1, [{"type": "CallReplaced", "seat": "S", "call": "3NT", "unintended": True,
+                              "without_pause": True}], t1, expected=5)
+    assert r.status_code == 201 and [e["type"] for e in r.json()["events"]] == ["CallReplaced", "IrregularityRecorded"]
+    r = post(client, T1_B1, [{"type": "ExplanationCorrected", "by": "S", "call_index": 1, "text": "14-16"}],
+             t1, expected=r.json()["head_seq"])
+    assert r.status_code == 201
+    r = post(client, T1_B1, [{"type": "AttentionDrawn", "by": "W"}], t1, expected=r.json()["head_seq"])
+    assert r.status_code == 201
+    state = client.get(f"/api/streams/{T1_B1}/state", headers=bearer(t1)).json()
+    assert [a["call"] for a in state["auction"]] == ["1NT", "Pass", "3NT"]
+    assert state["auction"][-1]["law"] == "2017:25A1"
+    assert any(p["type"] == "AttentionDrawn" and p["by"] == "W" for p in state["procedure"])
+    # The page offers each as a form or a button.
+    panel = client.get(f"/table/{t1}/panel").text
+    for marker in ('id="form-explanation"', 'value="ExplanationCorrected"', 'id="form-change"',
+                   'data-type="CallReplaced"', '"type": "AttentionDrawn"'):
+        assert marker in panel, marker
