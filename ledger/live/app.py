@@ -74,11 +74,15 @@ class Table:
 
     @property
     def actor(self) -> dict[str, str]:
-        return {"role": "table", "name": f"t{self.grant.table}"}
+        return {"role": "table", "name": self.session.table_actor_name(self.grant.table)}
 
     @property
     def prefix(self) -> str:
-        return f"{self.session.prefix}t{self.grant.table}/"
+        return self.session.table_prefix(self.grant.table)
+
+    @property
+    def label(self) -> str:
+        return self.session.table_label(self.grant.table)
 
 
 @attrs.frozen
@@ -226,7 +230,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
 
     def may_read(who: Principal, stream: str) -> None:
         if isinstance(who, Table) and not stream.startswith(who.prefix):
-            raise Refused(f"table {who.grant.table}'s token may read only its own table's boards "
+            raise Refused(f"{who.label}'s token may read only its own table's boards "
                           f"({who.prefix}...)", 403)
 
     def person_page(request: Request, roles: tuple[str, ...]) -> Person | None:
@@ -280,7 +284,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             if stream != now["stream"] and stream != previous:
                 where = now["stream"] or "nothing (the session is finished for this table)"
                 also = f" (or the board it just played, {previous})" if previous else ""
-                raise NotAllowed("table", "events", f"table {who.grant.table}'s token may append only "
+                raise NotAllowed("table", "events", f"{who.label}'s token may append only "
                                  f"to its current board, {where}{also}; not to {stream}")
             if not exists:
                 expected = board_opened_fact(who.session, who.grant.table, now["board"],

@@ -58,7 +58,7 @@ def session() -> None:
 def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> None:
     for table, token in tokens.items():
         url = f"{base_url.rstrip('/')}/table/{token}"
-        click.echo(f"table {table}: {url}")
+        click.echo(f"{sess.table_label(table)}: {url}")
         if qr:
             import segno
 
@@ -74,7 +74,10 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 @click.option("--laws", type=click.Choice(["2017", "1997"]), default="2017", show_default=True)
 @click.option("--scoring", type=click.Choice(["MP", "IMP"]), default="MP", show_default=True)
 @click.option("--rounds", type=int, default=None,
-              help="Play only the movement's first ROUNDS rounds (default: all).")
+              help="Play only the movement's first ROUNDS rounds (default: all; two rooms: 1).")
+@click.option("--two-rooms", is_flag=True,
+              help="Teams (with --scoring IMP): --tables matches, each at an open-room and a "
+                   "closed-room table on the same boards; streams T/S/open/tN/bB and T/S/closed/tN/bB.")
 @click.option("--seed", type=int, default=None, help="Seed of the generated deals.")
 @click.option("--movement-file", default=None,
               help="Read the movement: lines ROUND TABLE NS EW SET (instead of --movement).")
@@ -88,7 +91,7 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
                  laws: str, scoring: str, rounds: int | None, seed: int | None,
                  movement_file: str | None, deals_file: str | None, base_url: str,
-                 qr: bool, as_json: bool) -> None:
+                 qr: bool, as_json: bool, two_rooms: bool) -> None:
     """Open a session: movement, deals, and one token (a URL) per table."""
     from ledger.live.accounts import issue_table_token
     from ledger.live.sessions import open_session
@@ -102,8 +105,9 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
                             boards_per_round=boards_per_round, movement=movement, laws=laws,
                             scoring=scoring, seed=seed, rounds=rounds,
                             movement_text=_read_input(movement_file) if movement_file else None,
-                            deals_text=_read_input(deals_file) if deals_file else None)
-        tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, tables + 1)}
+                            deals_text=_read_input(deals_file) if deals_file else None,
+                            two_rooms=two_rooms)
+        tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, sess.tables + 1)}
     if as_json:
         doc = sess.to_json()
         doc["table_urls"] = {str(t): f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}
@@ -142,14 +146,14 @@ def session_show(ctx: click.Context, ref: str, as_json: bool) -> None:
     console.print(f"[bold]{sess.tournament}/{sess.name}[/] ({status}): {sess.tables} tables, "
                   f"{sess.kind}, {sess.rounds} rounds x {sess.boards_per_round} boards, "
                   f"{sess.laws} Laws, {sess.scoring}")
-    grid = Table("round", *[f"table {t}" for t in range(1, sess.tables + 1)])
+    grid = Table("round", *[sess.table_label(t) for t in range(1, sess.tables + 1)])
     for rnd, seatings in enumerate(sess.movement, start=1):
         grid.add_row(str(rnd), *[f"{s.ns} v {s.ew}: b{sess.boards_of_set(s.set)[0]}-"
                                  f"{sess.boards_of_set(s.set)[-1]}" for s in seatings])
     console.print(grid)
     now = Table("table", "round", "board", "phase", "stream")
     for row in overview:
-        now.add_row(str(row["table"]), str(row["round"] or "-"), str(row["board"] or "-"),
+        now.add_row(row["label"], str(row["round"] or "-"), str(row["board"] or "-"),
                     row["phase"], row["stream"] or "")
     console.print(now)
 

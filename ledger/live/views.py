@@ -77,7 +77,8 @@ def table_overview(ledger: Ledger, session: Session, table: int) -> dict[str, An
     now = current_board(ledger, session, table)
     doc = now["doc"]
     phase = "finished" if now["done"] else ("not started" if doc is None else doc["phase"])
-    return {"table": table, "round": now["round"], "board": now["board"], "stream": now["stream"],
+    return {"table": table, "label": session.table_label(table), "room": session.room_of(table),
+            "round": now["round"], "board": now["board"], "stream": now["stream"],
             "ns": now["ns"], "ew": now["ew"], "phase": phase}
 
 
