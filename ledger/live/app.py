@@ -660,9 +660,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         check_stream_id(stream)
         doc = ledger.state(stream)
         envelopes = [e.envelope() for e in ledger.events(stream)]
-        matters = views.open_matters(doc, envelopes)
-        for m in matters:
-            m["waited"] = views.waited(m["at"])
+        matters = views.matters(ledger, [stream])
         page = env.get_template("board.html").render(
             who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
             grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}",
