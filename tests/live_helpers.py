@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from ledger.live import accounts
+from ledger.live.db import live_engine
 from ledger.live.sessions import Session, open_session
 from ledger.service import Ledger
 from ledger.store.migrate import upgrade
@@ -33,10 +34,8 @@ class Site:
     ledger: Ledger
     session: Session
     tokens: dict[int, str]
-
-    @property
-    def engine(self) -> Any:
-        return self.ledger.store.engine
+    engine: Any
+    """The live tables' engine (ledger.live.db), as the server has its own."""
 
     def count(self) -> int:
         return sum(1 for _ in self.ledger.store.iter_all())
@@ -48,13 +47,13 @@ class Site:
 def make_site(url: str, *, tables: int = 3, boards_per_round: int = 2, seed: int = 5) -> Site:
     upgrade(url)
     ledger = Ledger.open(url)
-    accounts.add_user(ledger.store.engine, "alice", "director", PASSWORD)
-    accounts.add_user(ledger.store.engine, "carol", "committee", PASSWORD)
-    session = open_session(ledger.store.engine, tournament="club", name="eve", tables=tables,
+    engine = live_engine(url)
+    accounts.add_user(engine, "alice", "director", PASSWORD)
+    accounts.add_user(engine, "carol", "committee", PASSWORD)
+    session = open_session(engine, tournament="club", name="eve", tables=tables,
                            boards_per_round=boards_per_round, seed=seed)
-    tokens = {t: accounts.issue_table_token(ledger.store.engine, session.id, t)
-              for t in range(1, tables + 1)}
-    return Site(url, ledger, session, tokens)
+    tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, tables + 1)}
+    return Site(url, ledger, session, tokens, engine)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -77,6 +76,6 @@ def sign_in(client: TestClient, name: str) -> str:
                     follow_redirects=False)
     assert r.status_code == 303, r.text
     cookie = client.cookies.get("ledger_session")
-    ws = accounts.web_session(client.app.state.ledger.store.engine, cookie)
+    ws = accounts.web_session(client.app.state.live_engine, cookie)
     assert ws is not None
     return ws.csrf

@@ -33,7 +33,6 @@ from typing import Any
 
 from ledger.bridge import SEATS, Deal, dealer_for
 from ledger.simulate import random_auction, winning_seat
-from ledger.store.sql import SqlEventStore
 
 MAX_TERMINALS = 300
 MAX_SECONDS = 120.0
@@ -188,7 +187,7 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
                    servers: int | None = None, seed: int = 2026) -> dict[str, Any]:
     from ledger.live import accounts
     from ledger.live.sessions import open_session
-    from ledger.service import Ledger
+    from ledger.live.db import live_engine
     from ledger.store.migrate import upgrade
 
     if any(not 1 <= k <= MAX_TERMINALS for k in terminals):
@@ -203,7 +202,7 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
     backend = "postgresql" if db.startswith("postgres") else "sqlite"
     count = servers or (2 if backend == "postgresql" else 1)
     run = uuid.uuid4().hex[:6]
-    ledger = Ledger.open(db)
+    engine = live_engine(db)
     procs: list[ServerProcess] = []
     figures: dict[str, Any] = {"backend": backend, "servers": count, "interval_s": interval,
                                "phase_seconds": seconds, "runs": []}
@@ -212,9 +211,6 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
         bases = [p.base for p in procs]
 
         def enrol(k: int, name: str) -> tuple[dict[int, str], dict[int, str], dict[int, tuple[str, int]]]:
-            store = ledger.store
-            assert isinstance(store, SqlEventStore)  # the bench runs on the SQL store
-            engine = store.engine
             session = open_session(engine, tournament=f"bench-{run}", name=name, tables=max(k, 2),
                                    boards_per_round=1, rounds=1, seed=seed)
             tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, k + 1)}
@@ -237,7 +233,7 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
     finally:
         for p in procs:
             p.stop()
-        ledger.close()
+        engine.dispose()
         if tmp is not None:
             tmp.cleanup()
     return figures

@@ -10,8 +10,25 @@ import sys
 
 import click
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 from ledger.cli import _open, _read_input, cli, safe_url
 from ledger.errors import BadInput
+
+
+@contextmanager
+def _live(ctx: click.Context) -> Iterator[tuple[Any, Any]]:
+    """The ledger and the live tables' engine (ledger.live.db) on ``--db``."""
+    from ledger.live.db import live_engine
+
+    with _open(ctx) as ledger:
+        engine = live_engine(ctx.obj["db"])
+        try:
+            yield ledger, engine
+        finally:
+            engine.dispose()
 
 
 @cli.group()
@@ -33,8 +50,8 @@ def user_add(ctx: click.Context, name: str, role: str, password_stdin: bool) -> 
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = click.prompt("password", hide_input=True, confirmation_prompt=True)
-    with _open(ctx) as ledger:
-        added = add_user(ledger.store.engine, name, role, password)
+    with _live(ctx) as (_ledger, engine):
+        added = add_user(engine, name, role, password)
     click.echo(f"user {added.name} added, role {added.role}")
 
 
@@ -44,8 +61,8 @@ def user_list(ctx: click.Context) -> None:
     """The accounts (never their passwords)."""
     from ledger.live.accounts import list_users
 
-    with _open(ctx) as ledger:
-        for row in list_users(ledger.store.engine):
+    with _live(ctx) as (_ledger, engine):
+        for row in list_users(engine):
             state = f"disabled {row['disabled_at']}" if row["disabled_at"] else "active"
             click.echo(f"{row['name']}\t{row['role']}\t{state}")
 
@@ -99,8 +116,7 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
     if "/" not in ref:
         raise BadInput("give the session as TOURNAMENT/NAME", field="TOURNAMENT/NAME", value=ref)
     tournament, name = ref.split("/", 1)
-    with _open(ctx) as ledger:
-        engine = ledger.store.engine
+    with _live(ctx) as (ledger, engine):
         sess = open_session(engine, tournament=tournament, name=name, tables=tables,
                             boards_per_round=boards_per_round, movement=movement, laws=laws,
                             scoring=scoring, seed=seed, rounds=rounds,
@@ -129,8 +145,8 @@ def session_show(ctx: click.Context, ref: str, as_json: bool) -> None:
     from ledger.live.sessions import find_session
     from ledger.live.views import table_overview
 
-    with _open(ctx) as ledger:
-        sess = find_session(ledger.store.engine, ref)
+    with _live(ctx) as (ledger, engine):
+        sess = find_session(engine, ref)
         overview = [table_overview(ledger, sess, t) for t in range(1, sess.tables + 1)]
     if as_json:
         doc = sess.to_json()
@@ -166,8 +182,7 @@ def session_close(ctx: click.Context, ref: str) -> None:
     from ledger.live.accounts import revoke_table_tokens
     from ledger.live.sessions import close_session, find_session
 
-    with _open(ctx) as ledger:
-        engine = ledger.store.engine
+    with _live(ctx) as (ledger, engine):
         sess = find_session(engine, ref)
         close_session(engine, sess)
         revoked = sum(revoke_table_tokens(engine, sess.id, t) for t in range(1, sess.tables + 1))
@@ -187,8 +202,7 @@ def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_u
     from ledger.live.accounts import issue_table_token, revoke_table_tokens
     from ledger.live.sessions import find_session
 
-    with _open(ctx) as ledger:
-        engine = ledger.store.engine
+    with _live(ctx) as (ledger, engine):
         sess = find_session(engine, ref)
         if not 1 <= table <= sess.tables:
             raise BadInput(f"the session has tables 1 to {sess.tables}", field="--table", value=table)

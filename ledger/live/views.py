@@ -41,33 +41,44 @@ def board_phase(ledger: Ledger, stream: str) -> str | None:
     return None if doc is None else doc["phase"]
 
 
+def locate(ledger: Ledger, session: Session, table: int, start: int = 0) -> int:
+    """The index in the table's schedule of the first board from ``start`` on that has
+    not ended (the log decides); the schedule's length when every one has."""
+    schedule = session.schedule(table)
+    for index in range(start, len(schedule)):
+        if board_phase(ledger, session.stream(table, schedule[index][2])) != "ended":
+            return index
+    return len(schedule)
+
+
+def board_at(ledger: Ledger, session: Session, table: int, index: int, *,
+             with_doc: bool = True) -> dict[str, Any]:
+    """The table's board at ``index`` of its schedule (past the end: the session is done)."""
+    schedule = session.schedule(table)
+    if index >= len(schedule):
+        return {"round": None, "board": None, "stream": None, "ns": None, "ew": None, "doc": None,
+                "done": True}
+    rnd, seating, board = schedule[index]
+    stream = session.stream(table, board)
+    doc = head_document(ledger, stream) if with_doc else None
+    return {"round": rnd, "board": board, "stream": stream, "ns": seating.ns, "ew": seating.ew,
+            "doc": doc, "done": False}
+
+
 def current_board(ledger: Ledger, session: Session, table: int) -> dict[str, Any]:
     """The first board of the table's schedule that has not ended (the log decides)."""
-    schedule = session.schedule(table)
-    for rnd, seating, board in schedule:
-        stream = session.stream(table, board)
-        phase = board_phase(ledger, stream)
-        if phase != "ended":
-            doc = None if phase is None else head_document(ledger, stream)
-            return {"round": rnd, "board": board, "stream": stream, "ns": seating.ns,
-                    "ew": seating.ew, "doc": doc, "done": False}
-    return {"round": None, "board": None, "stream": None, "ns": None, "ew": None, "doc": None,
-            "done": True}
+    return board_at(ledger, session, table, locate(ledger, session, table))
 
 
 def writable_streams(ledger: Ledger, session: Session, table: int) -> tuple[dict[str, Any], str | None]:
     """What a table's token may append to: its current board, and the board it
     played just before (a director call or attention drawn after the last
     trick, Law 64), when that one was opened."""
-    now = current_board(ledger, session, table)
-    boards = [b for _r, _s, b in session.schedule(table)]
-    if now["done"]:
-        before = boards[-1]
-    elif boards.index(now["board"]) > 0:
-        before = boards[boards.index(now["board"]) - 1]
-    else:
+    index = locate(ledger, session, table)
+    now = board_at(ledger, session, table, index, with_doc=False)
+    if index == 0:
         return now, None
-    stream = session.stream(table, before)
+    stream = session.stream(table, session.schedule(table)[index - 1][2])
     return now, (stream if ledger.store.read(stream, 1) else None)
 
 
