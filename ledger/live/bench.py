@@ -10,10 +10,19 @@ nothing but 127.0.0.1 is ever contacted. Every run is bounded: at most
 ``MAX_TERMINALS`` terminals, at most ``MAX_SECONDS`` seconds a phase, and it
 stops by itself.
 
-Figures per K: appends per second, the p50/p99/max latency of an append (ms),
-and the errors seen (any non-2xx answer; a 409 would mean two writers on one
-table). Then the saturation run: the first K terminals with no pause at all,
-for ``saturation_seconds``: the events per second the server(s) sustain.
+The load is paced, not flat-out: each terminal's event i is due at its start
+plus i x ``interval`` (the terminals' starts spread over the first interval),
+so K terminals offer K / ``interval`` events a second (60 at K = 120 and 2 s)
+whatever the latency; a terminal sends one event at a time (it needs the
+answer's seq), so a send due while an answer is awaited goes when it comes and
+is counted as behind schedule.
+
+Figures per K: the offered and the achieved appends per second, the
+p50/p99/max latency of an append (ms, from the send to the answer), the sends
+behind schedule, and the errors seen (any non-2xx answer; a 409 would mean two
+writers on one table). Then, separately, the saturation run: the first K
+terminals with no pause at all, for ``saturation_seconds``: the events per
+second the server(s) sustain (its latencies are queueing, not service).
 """
 
 from __future__ import annotations
@@ -116,7 +125,10 @@ class ServerProcess:
 
 async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, board: int,
                     interval: float, until: float, rng: random.Random, latencies: list[float],
-                    errors: list[int]) -> int:
+                    errors: list[int], late: list[float]) -> int:
+    """One terminal: its events at a fixed pace, event i due at ``start + i * interval``
+    (open-loop: a slow answer does not slow the schedule down; a send that is due while
+    the previous answer is awaited goes as soon as it comes, and its lateness is kept)."""
     import httpx
 
     headers = {"Authorization": f"Bearer {token}"}
@@ -126,10 +138,16 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
         fact["id"] = f"{stream.replace('/', ':')}:{i}"
     seq = 0
     sent = 0
-    await asyncio.sleep(rng.uniform(0, interval))  # terminals do not start in step
-    for fact in facts:
-        if time.monotonic() >= until:
+    start = time.monotonic() + rng.uniform(0, interval)  # terminals do not start in step
+    for i, fact in enumerate(facts):
+        due = start + i * interval
+        if due >= until:
             break
+        now = time.monotonic()
+        if now < due:
+            await asyncio.sleep(due - now)
+        elif interval > 0:
+            late.append((now - due) * 1000)
         started = time.monotonic()
         r = None
         for _attempt in range(2):  # one retry when the connection dropped
@@ -147,9 +165,6 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
             break
         seq = r.json()["head_seq"]
         sent += 1
-        pause = interval - (time.monotonic() - started)
-        if pause > 0:
-            await asyncio.sleep(pause)
     return sent
 
 
@@ -160,12 +175,14 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
 
     latencies: list[float] = []
     errors: list[int] = []
+    late: list[float] = []
     limits = httpx.Limits(max_connections=len(tokens) + 10, max_keepalive_connections=len(tokens) + 10)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         started = time.monotonic()
         until = started + seconds
         jobs = [_terminal(client, bases[(t - 1) % len(bases)], tokens[t], streams[t], deals[t][0],
-                          deals[t][1], interval, until, random.Random(seed + t), latencies, errors)
+                          deals[t][1], interval, until, random.Random(seed + t), latencies, errors,
+                          late)
                 for t in sorted(tokens)]
         sent = sum(await asyncio.gather(*jobs))
         elapsed = time.monotonic() - started
@@ -175,7 +192,10 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
         return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 2) if ordered else 0.0
 
     return {"terminals": len(tokens), "events": sent, "seconds": round(elapsed, 2),
+            "offered_events_per_s": round(len(tokens) / interval, 1) if interval else None,
             "events_per_s": round(sent / elapsed, 1) if elapsed else 0.0,
+            "sends_behind_schedule": len(late),
+            "behind_ms_max": round(max(late), 1) if late else 0.0,
             "append_ms_p50": pct(0.5), "append_ms_p99": pct(0.99),
             "append_ms_max": round(ordered[-1], 2) if ordered else 0.0,
             "append_ms_mean": round(statistics.fmean(ordered), 2) if ordered else 0.0,

@@ -270,7 +270,9 @@ def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: flo
         click.echo(json.dumps(figures))
         return
     for run in figures["runs"]:
-        click.echo(f"K={run['terminals']:>3}: {run['events_per_s']:>7} events/s  p50 "
-                   f"{run['append_ms_p50']} ms  p99 {run['append_ms_p99']} ms  errors {run['errors']}")
+        click.echo(f"K={run['terminals']:>3}: offered {run['offered_events_per_s']} events/s, achieved "
+                   f"{run['events_per_s']}  p50 {run['append_ms_p50']} ms  p99 "
+                   f"{run['append_ms_p99']} ms  behind schedule {run['sends_behind_schedule']}  "
+                   f"errors {run['errors']}")
     click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
                f"{figures['saturation_events_per_s']} events/s")
