@@ -146,7 +146,7 @@ class HttpError(Exception):
 
 def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                ledger: Ledger | None = None, limits: Limits | None = None,
-               threads: int = 64) -> FastAPI:
+               threads: int = 16) -> FastAPI:
     ledger = ledger or Ledger.open(db_url)
     limits = limits or Limits()
     signin_address = Buckets(limits.signin_per_address)

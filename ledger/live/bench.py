@@ -86,7 +86,8 @@ class ServerProcess:
     ``poll`` is the server's ``--poll``; the server's errors are kept in a temporary file and
     quoted when it exits before answering."""
 
-    def __init__(self, db: str, *, poll: float | None = None, log_level: str = "ERROR") -> None:
+    def __init__(self, db: str, *, poll: float | None = None, log_level: str = "ERROR",
+                 threads: int | None = None) -> None:
         import httpx
 
         self.port = _free_port()
@@ -95,6 +96,8 @@ class ServerProcess:
                 "--port", str(self.port)]
         if poll is not None:
             args += ["--poll", str(poll)]
+        if threads is not None:
+            args += ["--threads", str(threads)]
         env = {**os.environ, "LEDGER_LOG_LEVEL": log_level}
         self._errors = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block it
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -204,7 +207,8 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
 
 def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 120, 300),
                    interval: float = 2.0, seconds: float = 20.0, saturation_seconds: float = 10.0,
-                   servers: int | None = None, seed: int = 2026) -> dict[str, Any]:
+                   servers: int | None = None, seed: int = 2026,
+                   server_threads: int | None = None) -> dict[str, Any]:
     from ledger.live import accounts
     from ledger.live.sessions import open_session
     from ledger.live.db import live_engine
@@ -224,10 +228,11 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
     run = uuid.uuid4().hex[:6]
     engine = live_engine(db)
     procs: list[ServerProcess] = []
-    figures: dict[str, Any] = {"backend": backend, "servers": count, "interval_s": interval,
+    figures: dict[str, Any] = {"backend": backend, "servers": count, "server_threads": server_threads or 16,
+                               "interval_s": interval,
                                "phase_seconds": seconds, "runs": []}
     try:
-        procs = [ServerProcess(db) for _ in range(count)]
+        procs = [ServerProcess(db, threads=server_threads) for _ in range(count)]
         bases = [p.base for p in procs]
 
         def enrol(k: int, name: str) -> tuple[dict[int, str], dict[int, str], dict[int, tuple[str, int]]]:

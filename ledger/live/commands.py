@@ -223,8 +223,12 @@ def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_u
 @click.option("--poll", type=click.FloatRange(0.05, 600), default=1.0, show_default=True,
               help="Seconds between looks at the log when nothing woke the feed (PostgreSQL "
                    "processes also wake each other with NOTIFY).")
+@click.option("--threads", type=click.IntRange(2, 256), default=16, show_default=True,
+              help="Threads for the requests that wait on the database (appends on SQLite "
+                   "take turns anyway: more threads only compete with the writer for the GIL).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: float) -> None:
+def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: float,
+          threads: int) -> None:
     """Serve the live service (table pages, console, API) with uvicorn."""
     import uvicorn
 
@@ -232,7 +236,7 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     from ledger.store.migrate import upgrade
 
     upgrade(ctx.obj["db"])
-    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
+    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll, threads=threads)
     click.echo(f"serving {safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
     # Terminals pause between events: keep their connections open a while.
