@@ -32,3 +32,20 @@ def test_last_position_is_the_newest_events_position(store_url):
         result = led.append("T/t1/b1", [opened, {"type": "CallPlaced", "seat": "N", "call": "1C"}])
         assert led.store.last_position() == result.stored[-1].position == max(
             e.position for e in led.store.iter_all())
+
+
+def test_the_feeds_window_answers_from_memory_and_sends_older_readers_to_the_log():
+    from ledger.live.feed import Feed
+
+    feed = Feed(store=None, live=None, window=8)  # type: ignore[arg-type]
+    feed.last = feed.base = 100  # the log stood at 100 when the process started
+    feed._add([{"stream": f"club/eve/t{1 + p % 2}/b1", "position": p} for p in range(101, 121)])
+    assert feed.last == 120 and feed.base > 100  # trimmed: the window keeps the newest events
+    assert feed.since(100, lambda s: True) is None  # too old: read the log itself
+    t1 = lambda s: s.startswith("club/eve/t1/")  # noqa: E731
+    found, scanned = feed.since(feed.base, t1)
+    assert [e["position"] for e in found] == [p for p in range(feed.base + 1, 121) if p % 2 == 0]
+    assert scanned == 120
+    found, scanned = feed.since(feed.base, lambda s: True, limit=2)
+    assert [e["position"] for e in found] == [feed.base + 1, feed.base + 2] and scanned == feed.base + 2
+    assert feed.since(120, t1) == ([], 120) and feed.since(130, t1) == ([], 130)
