@@ -37,6 +37,7 @@ def test_bench_live_reports_rates_and_latencies(capsys):
     # Paced: K terminals offer K / interval events a second; the saturation run is flat-out.
     assert [r["offered_events_per_s"] for r in figures["runs"]] == [10.0, 15.0]
     assert figures["saturation"]["offered_events_per_s"] is None
+    assert all(r.get("server_cpu_ms_per_event", 1) > 0 for r in figures["runs"])
     for run in figures["runs"]:  # never more than offered (each run lasts about 2 s, plus a straggler)
         assert run["events"] <= run["terminals"] * (2 / 0.2 + 1)
 

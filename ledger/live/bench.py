@@ -81,6 +81,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds a process has used (Linux /proc), None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class ServerProcess:
     """``cli.py --db DB serve`` on a free loopback port (the bench's servers and the tests'):
     ``poll`` is the server's ``--poll``; the server's errors are kept in a temporary file and
@@ -246,13 +255,26 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
                 deals[t] = (session.deals[board], board)
             return tokens, streams, deals
 
+        def measured(phase: Any) -> dict[str, Any]:
+            """The phase's figures, with the servers' CPU per append: what an append costs
+            the server whatever else the machine is doing (1000 / it = appends a second a
+            free core would sustain)."""
+            before = [cpu_seconds(p.proc.pid) for p in procs]
+            out = asyncio.run(phase)
+            after = [cpu_seconds(p.proc.pid) for p in procs]
+            pairs = [(a, b) for a, b in zip(after, before) if a is not None and b is not None]
+            if out["events"] and len(pairs) == len(procs):
+                used = sum(a - b for a, b in pairs)
+                out["server_cpu_ms_per_event"] = round(used * 1000 / out["events"], 2)
+            return out
+
         for k in terminals:
             tokens, streams, deals = enrol(k, f"k{k}")
-            figures["runs"].append(asyncio.run(_phase(bases, tokens, streams, deals, interval,
-                                                      seconds, seed)))
+            figures["runs"].append(measured(_phase(bases, tokens, streams, deals, interval,
+                                                   seconds, seed)))
         k = terminals[0]
         tokens, streams, deals = enrol(k, "saturation")
-        sat = asyncio.run(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed))
+        sat = measured(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed))
         figures["saturation"] = sat
         figures["saturation_events_per_s"] = sat["events_per_s"]
     finally:

@@ -277,6 +277,6 @@ def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: flo
         click.echo(f"K={run['terminals']:>3}: offered {run['offered_events_per_s']} events/s, achieved "
                    f"{run['events_per_s']}  p50 {run['append_ms_p50']} ms  p99 "
                    f"{run['append_ms_p99']} ms  behind schedule {run['sends_behind_schedule']}  "
-                   f"errors {run['errors']}")
+                   f"errors {run['errors']}  server CPU {run.get('server_cpu_ms_per_event', '?')} ms/event")
     click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
                f"{figures['saturation_events_per_s']} events/s")
