@@ -171,6 +171,10 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             director.fill("#form-ruling input[name=text]", "Lead out of turn: declarer may accept it")
             director.click("#form-ruling button[type=submit]")
             expect(table.locator("[id^=decision-]")).to_contain_text("declarer may accept it", timeout=20_000)
+            # The board page reloads: the ruling answered the call (projections.waiting), the
+            # option still waits for declarer.
+            expect(director.locator('.matter[data-kind="director call"]')).to_have_count(0)
+            expect(director.locator('.matter[data-kind="option"]')).to_be_visible()
             expect(director.locator('#message')).to_contain_text("RulingGiven recorded")
             shot(director, tmp_path, "board")
             shot(table, tmp_path, "table-ruling")
