@@ -9,9 +9,17 @@ For one board, :func:`waiting` lists, each with the seq it has waited since:
 * ``unprocessed``: an action stored as logged that no Law module rules on
   (``irregularities`` of kind ``unprocessed``): the director rules;
 * ``appeal``: an appeal not decided (``AppealDecided``), or decided ``changed``
-  with the committee's score still to come.
+  with the committee's score still to come;
+* ``director_call`` (only with ``director_calls=True``, as :func:`open_rulings`
+  asks): a ``DirectorCalled`` after which the director has not acted on the
+  board yet (no ``RulingGiven``, adjusted score, finding or other decision of a
+  director or the committee logged after it). The director may answer at the
+  table without a ruling to log; the call then stays listed until he logs
+  one, so the results checks (``projections.results``) leave it out.
 
-:func:`open_rulings` is the list for a set of boards, longest wait first. Waiting
+:func:`open_rulings` is the list for a set of boards, longest wait first: it is
+what ``cli.py open`` prints and what the live director's console shows (one
+function decides what is open and since when). Waiting
 times are ``now`` minus the ``at`` of the event waited on (the caller gives ``now``:
 no clock here).
 """
@@ -48,11 +56,29 @@ class Waiting:
         return attrs.asdict(self)
 
 
+DIRECTOR_ACTS = ("RulingGiven", "AdjustedScoreAwarded")
+"""Procedure facts that are the director acting on the board (besides decisions and findings)."""
+
+
+def last_director_act(state: TableState) -> int:
+    """The seq of the director's (or the committee's) last act on the board, 0 when none."""
+    seqs = [p.seq for p in state.procedure if p.type in DIRECTOR_ACTS]
+    seqs += [d.seq for d in state.decisions if d.by in ("director", "committee")]
+    seqs += [f.seq for f in state.findings]
+    return max(seqs, default=0)
+
+
 def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = None,
-            now: datetime | None = None) -> list[Waiting]:
+            now: datetime | None = None, *, director_calls: bool = False) -> list[Waiting]:
     """What waits on this board, in seq order."""
     b = state.board
     items: list[tuple[str, int, str, str | None]] = []
+    if director_calls:
+        answered = last_director_act(state)
+        for p in state.procedure:
+            if p.type == "DirectorCalled" and p.seq > answered:
+                who = f"{p.by} called" if p.by is not None else "called"
+                items.append(("director_call", p.seq, f"{who} the director", state.cite("9B")))
     for r in state.review:
         if not r.resolved:
             items.append(("review", r.seq, with_edition(r.reason, state.edition),
@@ -107,9 +133,11 @@ def _seconds(since: str | None, now: datetime | None) -> float | None:
 
 
 def open_rulings(boards: Iterable[tuple[str, TableState, Mapping[int, str] | None]],
-                 now: datetime | None = None) -> list[Waiting]:
-    """Everything waiting on these boards: longest wait first (then by board, table, seq)."""
-    found = [w for stream, state, times in boards for w in waiting(stream, state, times, now)]
+                 now: datetime | None = None, *, director_calls: bool = True) -> list[Waiting]:
+    """Everything waiting on these boards (unanswered director calls too): longest wait
+    first (then by board, table, seq)."""
+    found = [w for stream, state, times in boards
+             for w in waiting(stream, state, times, now, director_calls=director_calls)]
     return sorted(found, key=lambda w: (-(w.waited_s or 0.0), w.tournament, w.board, w.table, w.seq))
 
 

@@ -3,12 +3,14 @@ member, an open session and a token per table, and the app over it."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
 import attrs
 
 from ledger.live import accounts
+from ledger.live.db import live_engine
 from ledger.live.sessions import Session, open_session
 from ledger.service import Ledger
 from ledger.store.migrate import upgrade
@@ -32,10 +34,8 @@ class Site:
     ledger: Ledger
     session: Session
     tokens: dict[int, str]
-
-    @property
-    def engine(self) -> Any:
-        return self.ledger.store.engine
+    engine: Any
+    """The live tables' engine (ledger.live.db), as the server has its own."""
 
     def count(self) -> int:
         return sum(1 for _ in self.ledger.store.iter_all())
@@ -47,24 +47,35 @@ class Site:
 def make_site(url: str, *, tables: int = 3, boards_per_round: int = 2, seed: int = 5) -> Site:
     upgrade(url)
     ledger = Ledger.open(url)
-    accounts.add_user(ledger.store.engine, "alice", "director", PASSWORD)
-    accounts.add_user(ledger.store.engine, "carol", "committee", PASSWORD)
-    session = open_session(ledger.store.engine, tournament="club", name="eve", tables=tables,
+    engine = live_engine(url)
+    accounts.add_user(engine, "alice", "director", PASSWORD)
+    accounts.add_user(engine, "carol", "committee", PASSWORD)
+    session = open_session(engine, tournament="club", name="eve", tables=tables,
                            boards_per_round=boards_per_round, seed=seed)
-    tokens = {t: accounts.issue_table_token(ledger.store.engine, session.id, t)
-              for t in range(1, tables + 1)}
-    return Site(url, ledger, session, tokens)
+    tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, tables + 1)}
+    return Site(url, ledger, session, tokens, engine)
 
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def login_csrf(client: Any) -> str:
+    """Open the sign-in form (which sets its CSRF cookie); return the form's CSRF token."""
+    r = client.get("/login")
+    assert r.status_code == 200, r.text
+    found = re.search(r'name="csrf" value="([^"]+)"', r.text)
+    assert found, r.text
+    return found.group(1)
+
+
 def sign_in(client: TestClient, name: str) -> str:
-    """Sign in on ``client``; return the session's CSRF token."""
-    r = client.post("/login", data={"name": name, "password": PASSWORD}, follow_redirects=False)
+    """Sign in on ``client`` through the form; return the session's CSRF token."""
+    form_csrf = login_csrf(client)
+    r = client.post("/login", data={"name": name, "password": PASSWORD, "csrf": form_csrf},
+                    follow_redirects=False)
     assert r.status_code == 303, r.text
     cookie = client.cookies.get("ledger_session")
-    ws = accounts.web_session(client.app.state.ledger.store.engine, cookie)
+    ws = accounts.web_session(client.app.state.live_engine, cookie)
     assert ws is not None
     return ws.csrf

@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from live_helpers import TestClient, bearer, make_site, sign_in
+from live_helpers import PASSWORD, TestClient, bearer, login_csrf, make_site, sign_in
 
 from ledger.live.app import MAX_BODY, create_app
 
@@ -247,7 +247,8 @@ def test_roles_of_people_director_and_committee(client, site):
 
 
 def test_a_wrong_password_signs_nobody_in(client, site):
-    r = client.post("/login", data={"name": "alice", "password": "wrong password"}, follow_redirects=False)
+    r = client.post("/login", data={"name": "alice", "password": "wrong password",
+                                     "csrf": login_csrf(client)}, follow_redirects=False)
     assert r.status_code == 401 and "wrong password" in r.text
     assert client.get("/director", follow_redirects=False).status_code == 303
 
@@ -379,3 +380,108 @@ def test_a_busy_store_is_503_with_retry_after_and_the_same_append_then_goes_thro
                      site.tokens[1], expected=1)
         assert again.status_code == 201 and again.json()["seqs"] == [2]
     assert opened_seqs == [1]
+
+
+def test_the_sign_in_form_needs_its_csrf_token(client, site):
+    # No token, or a token that is not the form's cookie: 403, nobody signed in.
+    r = client.post("/login", data={"name": "alice", "password": PASSWORD}, follow_redirects=False)
+    assert r.status_code == 403 and "CSRF" in r.text
+    login_csrf(client)
+    r = client.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": "forged"},
+                    follow_redirects=False)
+    assert r.status_code == 403 and "CSRF" in r.text
+    assert client.get("/director", follow_redirects=False).status_code == 303
+    # The form's own token signs in.
+    r = client.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": login_csrf(client)},
+                    follow_redirects=False)
+    assert r.status_code == 303 and client.get("/director").status_code == 200
+
+
+def test_every_cookie_authenticated_post_needs_a_csrf_token(client, site):
+    """Each POST route of the app is listed here with how it is protected: a new POST route
+    fails this test until it is added."""
+    posts = sorted(r.path for r in client.app.routes if "POST" in getattr(r, "methods", ()))
+    assert posts == ["/api/streams/{stream:path}/events", "/login", "/logout"]
+    sign_in(client, "alice")
+    facts = [{"type": "DirectorCalled", "by": "N"}]
+    assert post(client, T1_B1, facts).status_code == 403  # the cookie alone
+    assert client.post("/logout", data={}, follow_redirects=False).status_code == 403
+    assert client.get("/director", follow_redirects=False).status_code == 200  # still signed in
+
+
+def limited_client(site, **limits):
+    import attrs
+
+    from ledger.live.limits import Limits
+
+    default = Limits()
+    chosen = attrs.evolve(default, **{k: attrs.evolve(getattr(default, k), burst=b, rate=r)
+                                      for k, (b, r) in limits.items()})
+    return TestClient(create_app(site.url, ledger=site.ledger, limits=chosen))
+
+
+def test_sign_in_attempts_are_rate_limited_429_with_retry_after(site):
+    with limited_client(site, signin_per_name=(3, 1 / 60)) as client:
+        for _ in range(3):
+            r = client.post("/login", data={"name": "alice", "password": "wrong password",
+                                             "csrf": login_csrf(client)}, follow_redirects=False)
+            assert r.status_code == 401
+        # The right password no longer helps: the limit is checked before the password.
+        r = client.post("/login", data={"name": "alice", "password": PASSWORD,
+                                         "csrf": login_csrf(client)}, follow_redirects=False)
+        assert r.status_code == 429 and "sign-in attempts for one user name" in r.text
+        assert 1 <= int(r.headers["Retry-After"]) <= 60
+        assert client.get("/director", follow_redirects=False).status_code == 303
+        # Another name is not limited by alice's bucket.
+        r = client.post("/login", data={"name": "carol", "password": PASSWORD,
+                                         "csrf": login_csrf(client)}, follow_redirects=False)
+        assert r.status_code == 303
+    with limited_client(site, signin_per_address=(2, 1 / 60)) as client:
+        codes = [client.post("/login", data={"name": name, "password": "wrong password",
+                                              "csrf": login_csrf(client)}).status_code
+                 for name in ("a1", "a2", "a3")]
+        assert codes == [401, 401, 429]
+
+
+def test_table_token_appends_are_rate_limited_429_and_nothing_is_written(site):
+    with limited_client(site, table_appends=(2, 0.01)) as client:
+        opened(client, site)
+        r = post(client, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1C"}], site.tokens[1], expected=1)
+        assert r.status_code == 201
+        before = site.count()
+        r = post(client, T1_B1, [{"type": "CallPlaced", "seat": "E", "call": "Pass"}], site.tokens[1], expected=2)
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert "appends with one table token" in r.json()["message"]
+        assert int(r.headers["Retry-After"]) >= 1 and r.json()["retry_after"] >= 1
+        assert site.count() == before
+        # Another table's token has its own bucket.
+        opened(client, site, table=2)
+
+
+def test_a_table_logs_an_explanation_a_change_of_call_and_attention_drawn(client, site):
+    """What the table page's forms send (ExplanationGiven/Corrected, CallReplaced, AttentionDrawn):
+    table facts the token may log, ruled by the engine (an unintended call corrected without
+    pause stands, 2017 Law 25A1)."""
+    opened(client, site)
+    t1 = site.tokens[1]
+    calls = [{"type": "CallPlaced", "seat": s, "call": c} for s, c in (("N", "1NT"), ("E", "Pass"), ("S", "2NT"))]
+    assert post(client, T1_B1, calls, t1, expected=1).status_code == 201
+    r = post(client, T1_B1, [{"type": "ExplanationGiven", "by": "S", "call_index": 1, "text": "15-17"}], t1, expected=4)
+    assert r.status_code == 201 and r.json()["events"][0]["actor"] == {"role": "table", "name": "t1"}
+    r = post(client, T1_B1, [{"type": "CallReplaced", "seat": "S", "call": "3NT", "unintended": True,
+                              "without_pause": True}], t1, expected=5)
+    assert r.status_code == 201 and [e["type"] for e in r.json()["events"]] == ["CallReplaced", "IrregularityRecorded"]
+    r = post(client, T1_B1, [{"type": "ExplanationCorrected", "by": "S", "call_index": 1, "text": "14-16"}],
+             t1, expected=r.json()["head_seq"])
+    assert r.status_code == 201
+    r = post(client, T1_B1, [{"type": "AttentionDrawn", "by": "W"}], t1, expected=r.json()["head_seq"])
+    assert r.status_code == 201
+    state = client.get(f"/api/streams/{T1_B1}/state", headers=bearer(t1)).json()
+    assert [a["call"] for a in state["auction"]] == ["1NT", "Pass", "3NT"]
+    assert state["auction"][-1]["law"] == "2017:25A1"
+    assert any(p["type"] == "AttentionDrawn" and p["by"] == "W" for p in state["procedure"])
+    # The page offers each as a form or a button.
+    panel = client.get(f"/table/{t1}/panel").text
+    for marker in ('id="form-explanation"', 'value="ExplanationCorrected"', 'id="form-change"',
+                   'data-type="CallReplaced"', '"type": "AttentionDrawn"'):
+        assert marker in panel, marker

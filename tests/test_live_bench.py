@@ -34,6 +34,12 @@ def test_bench_live_reports_rates_and_latencies(capsys):
         assert run["errors"] == 0 and run["events"] > 0
         assert 0 < run["append_ms_p50"] <= run["append_ms_p99"] <= run["append_ms_max"]
     assert figures["saturation_events_per_s"] > 0 and figures["servers"] == 1
+    # Paced: K terminals offer K / interval events a second; the saturation run is flat-out.
+    assert [r["offered_events_per_s"] for r in figures["runs"]] == [10.0, 15.0]
+    assert figures["saturation"]["offered_events_per_s"] is None
+    assert all(r.get("server_cpu_ms_per_event", 1) > 0 for r in figures["runs"])
+    for run in figures["runs"]:  # never more than offered (each run lasts about 2 s, plus a straggler)
+        assert run["events"] <= run["terminals"] * (2 / 0.2 + 1)
 
 
 def test_bench_live_bounds_its_terminals(capsys):

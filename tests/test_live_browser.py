@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not 
 
 def shot(page, tmp_path: Path, name: str) -> Path:
     path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, timeout=90_000)  # a loaded CI machine is slow
     target = os.environ.get("LEDGER_SCREENSHOTS")
     if target:
         Path(target).mkdir(parents=True, exist_ok=True)
@@ -91,7 +91,32 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             assert [a["call"] for a in api.get("/api/streams/club/eve/t1/b1/state").json()["auction"]] == ["1NT"]
             bid(table, ["Pass"])
             expect(table.locator("#turn")).to_have_text("South")
-            bid(table, ["3NT"])
+            bid(table, ["2NT"])
+            # South meant 3NT: the change of call by its form (a slip of the hand corrected at
+            # once: the new call stands, 2017 Law 25A1).
+            change = table.locator("#form-change")
+            change.locator("select[name=seat]").select_option("S")
+            change.locator("select[name=call]").select_option("3NT")
+            change.locator("select[name=unintended]").select_option("true")
+            change.locator("select[name=without_pause]").select_option("true")
+            tap(table, "#form-change button[type=submit]")
+            expect(table.locator("#message")).to_contain_text("CallReplaced logged")
+            # North's 1NT explained (an explanation fact), and West draws attention.
+            explain = table.locator("#form-explanation")
+            explain.locator("select[name=by]").select_option("S")
+            explain.locator("select[name=call_index]").select_option("1")
+            explain.locator("input[name=text]").fill("15 to 17, balanced")
+            tap(table, "#form-explanation button[type=submit]")
+            tap(table, '#attention button:has-text("West")')
+            state = api.get("/api/streams/club/eve/t1/b1/state").json()
+            assert [a["call"] for a in state["auction"]] == ["1NT", "Pass", "3NT"]
+            assert state["auction"][-1]["law"] == "2017:25A1" and state["turn"] == "W"
+            logged = [e for e in api.get("/api/streams/club/eve/t1/b1/log").json()["events"]]
+            explained = [e for e in logged if e["type"] == "ExplanationGiven"]
+            assert [e["data"]["text"] for e in explained] == ["15 to 17, balanced"]
+            assert explained[0]["data"]["call_index"] == 1 and explained[0]["data"]["by"] == "S"
+            assert [e["data"]["by"] for e in logged if e["type"] == "AttentionDrawn"] == ["W"]
+            assert [e["data"]["call"] for e in logged if e["type"] == "CallReplaced"] == ["3NT"]
             shot(table, tmp_path, "table-auction")
             bid(table, ["Pass", "Pass", "Pass"])
             for _ in range(52):
@@ -146,6 +171,10 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             director.fill("#form-ruling input[name=text]", "Lead out of turn: declarer may accept it")
             director.click("#form-ruling button[type=submit]")
             expect(table.locator("[id^=decision-]")).to_contain_text("declarer may accept it", timeout=20_000)
+            # The board page reloads: the ruling answered the call (projections.waiting), the
+            # option still waits for declarer.
+            expect(director.locator('.matter[data-kind="director call"]')).to_have_count(0)
+            expect(director.locator('.matter[data-kind="option"]')).to_be_visible()
             expect(director.locator('#message')).to_contain_text("RulingGiven recorded")
             shot(director, tmp_path, "board")
             shot(table, tmp_path, "table-ruling")

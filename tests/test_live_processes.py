@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from live_helpers import PASSWORD, bearer, make_site
+from live_helpers import PASSWORD, bearer, login_csrf, make_site
 from live_server import Server
 
 
@@ -25,7 +25,8 @@ def test_an_append_through_one_process_reaches_the_feed_of_the_other(store_url):
         opened_feed = threading.Event()
 
         console = httpx.Client(base_url=follower.base, follow_redirects=True)  # the director's console, on the follower
-        r = console.post("/login", data={"name": "alice", "password": PASSWORD})
+        r = console.post("/login", data={"name": "alice", "password": PASSWORD,
+                                         "csrf": login_csrf(console)})
         assert r.status_code == 200 and 'id="tables"' in r.text
 
         def follow() -> None:

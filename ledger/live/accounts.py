@@ -23,7 +23,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy.engine import Engine
 
 from ledger.errors import BadInput, LedgerError
-from ledger.live.schema import live_table_tokens, live_users, live_web_sessions
+from ledger.live.schema import live_sessions, live_table_tokens, live_users, live_web_sessions
 
 PEOPLE_ROLES = ("director", "committee")
 USER_NAME = re.compile(r"^[A-Za-z0-9._@-]{1,100}$")
@@ -75,6 +75,7 @@ class TableGrant:
 
     session_id: int
     table: int
+    session_closed_at: str | None = None
 
 
 def add_user(engine: Engine, name: str, role: str, password: str) -> User:
@@ -183,12 +184,13 @@ def revoke_table_tokens(engine: Engine, session_id: int, table: int) -> int:
 def table_grant(engine: Engine, token: str | None) -> TableGrant:
     if not token:
         raise Refused("no table token: open the URL the director gave for this table", 401)
-    with engine.connect() as conn:
-        row = conn.execute(sa.select(live_table_tokens)
+    with engine.connect() as conn:  # one query: the token and whether its session is closed
+        row = conn.execute(sa.select(live_table_tokens, live_sessions.c.closed_at)
+                           .join(live_sessions, live_sessions.c.id == live_table_tokens.c.session_id)
                            .where(live_table_tokens.c.token_hash == digest(token))).first()
     if row is None:
         raise Refused("unknown table token", 401)
     if row.revoked_at is not None:
         raise Refused(f"this table token was revoked at {row.revoked_at}; ask the director for a "
                       "new one", 403)
-    return TableGrant(row.session_id, row.table_no)
+    return TableGrant(row.session_id, row.table_no, row.closed_at)

@@ -21,13 +21,18 @@ line, field and value; 403 role or scope; 404 unknown stream; 409 stale
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
-from contextlib import asynccontextmanager
+import secrets
+from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any, AsyncIterator, Mapping
 from urllib.parse import parse_qs, quote
 
+import threading
+
+import anyio.to_thread
 import attrs
 import structlog
 from fastapi import FastAPI, Request
@@ -41,7 +46,9 @@ from ledger.errors import (BadInput, ConcurrencyError, LedgerError, NotAllowed, 
                            StreamNotFound)
 from ledger.live import accounts, views
 from ledger.live.accounts import Refused, TableGrant, User
-from ledger.live.feed import Feed, notify, read_after
+from ledger.live.db import live_engine, notify
+from ledger.live.feed import Feed, brief, read_after
+from ledger.live.limits import Buckets, Limits, RateLimited
 from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
 from ledger.service import Ledger, check_stream_id, json_lines, parse_fact
 
@@ -51,6 +58,8 @@ MAX_BODY = 256 * 1024
 """Largest request body accepted (413 beyond): a whole board is about 20 KiB."""
 MAX_LINES = 500
 COOKIE = "ledger_session"
+LOGIN_CSRF_COOKIE = "ledger_login_csrf"
+"""The sign-in form's CSRF token (double submit: this cookie and the form's ``csrf`` field)."""
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines",
                "application/json-lines")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -64,14 +73,20 @@ class Table:
 
     grant: TableGrant
     session: Session
+    token_key: str = ""
+    """The token's digest: the key of its rate limit."""
 
     @property
     def actor(self) -> dict[str, str]:
-        return {"role": "table", "name": f"t{self.grant.table}"}
+        return {"role": "table", "name": self.session.table_actor_name(self.grant.table)}
 
     @property
     def prefix(self) -> str:
-        return f"{self.session.prefix}t{self.grant.table}/"
+        return self.session.table_prefix(self.grant.table)
+
+    @property
+    def label(self) -> str:
+        return self.session.table_label(self.grant.table)
 
 
 @attrs.frozen
@@ -130,21 +145,36 @@ class HttpError(Exception):
 
 
 def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
-               ledger: Ledger | None = None) -> FastAPI:
+               ledger: Ledger | None = None, limits: Limits | None = None,
+               threads: int = 16) -> FastAPI:
     ledger = ledger or Ledger.open(db_url)
-    engine = ledger.store.engine  # type: ignore[attr-defined]
-    feed = Feed(engine, poll=poll)
+    limits = limits or Limits()
+    signin_address = Buckets(limits.signin_per_address)
+    signin_name = Buckets(limits.signin_per_name)
+    table_appends = Buckets(limits.table_appends)
+    engine = live_engine(db_url)  # the live tables' own engine: the store is reached via `ledger`
+    feed = Feed(ledger.store, engine, poll=poll)
+    # SQLite has one writer at a time: appends wait for each other here, in order, rather
+    # than in SQLite's busy handler (which sleeps in steps of up to 100 ms).
+    write_lock: Any = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
+    sessions_seen: dict[int, Session] = {}  # a session's movement and deals never change
+    progress: dict[tuple[int, int], int] = {}  # (session, table) -> schedule index of its board
+    opened: set[str] = set()  # streams known to exist (the log is append-only)
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape())
     env.globals.update(suits=SUITS, seat_names=SEAT_NAMES, call_text=call_text, card_text=card_text)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Every request that touches the database runs in AnyIO's thread pool: enough threads
+        # for the terminals' appends and the pages' reads to wait on the database together.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         await feed.start()
         try:
             yield
         finally:
             await feed.stop()
             ledger.close()
+            engine.dispose()
 
     app = FastAPI(
         title="Bridge ruling ledger: live service",
@@ -155,6 +185,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         lifespan=lifespan,
     )
     app.state.ledger = ledger
+    app.state.live_engine = engine
     app.state.feed = feed
 
     # -- errors ------------------------------------------------------------
@@ -164,6 +195,12 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         status, body = error_body(exc)
         headers = {"Retry-After": str(RETRY_AFTER_S)} if isinstance(exc, StoreBusy) else None
         return JSONResponse(body, status_code=status, headers=headers)
+
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse({"error": "rate_limited", "message": str(exc), "limit": exc.limit.name,
+                             "retry_after": exc.retry_after}, status_code=429,
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(HttpError)
     async def _http_error(_: Request, exc: HttpError) -> JSONResponse:
@@ -187,11 +224,14 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
 
     def table_from_token(token: str | None) -> Table:
         grant = accounts.table_grant(engine, token)
-        session = get_session(engine, grant.session_id)
-        assert session is not None
-        if session.closed_at is not None:
+        session = sessions_seen.get(grant.session_id)
+        if session is None:
+            found = get_session(engine, grant.session_id)
+            assert found is not None  # a token's session is never deleted
+            session = sessions_seen[grant.session_id] = attrs.evolve(found, closed_at=None)
+        if grant.session_closed_at is not None:
             raise Refused(f"session {session.tournament}/{session.name} is closed", 403)
-        return Table(grant, session)
+        return Table(grant, session, accounts.digest(token or ""))
 
     def principal(request: Request, *, write: bool = False) -> Principal:
         header = request.headers.get("authorization", "")
@@ -209,7 +249,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
 
     def may_read(who: Principal, stream: str) -> None:
         if isinstance(who, Table) and not stream.startswith(who.prefix):
-            raise Refused(f"table {who.grant.table}'s token may read only its own table's boards "
+            raise Refused(f"{who.label}'s token may read only its own table's boards "
                           f"({who.prefix}...)", 403)
 
     def person_page(request: Request, roles: tuple[str, ...]) -> Person | None:
@@ -256,31 +296,58 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                            value=len(lines))
         return lines
 
-    def check_scope(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]]) -> None:
-        exists = bool(ledger.store.read(stream, 1))
+    def stream_exists(stream: str) -> bool:
+        if stream in opened:
+            return True
+        if ledger.store.read(stream, 1):
+            opened.add(stream)
+            return True
+        return False
+
+    def table_board(who: Table, stream: str) -> dict[str, Any]:
+        """The table's current board, when ``stream`` is it or the board just before it
+        (a director call after the last trick, Law 64); else NotAllowed. The board a table
+        plays only moves forward: this process remembers where it is and looks at the log
+        only when the table asks for a board further on."""
+        session, table = who.session, who.grant.table
+        schedule = session.schedule(table)
+        key = (session.id, table)
+        if key in progress:  # the board this process last saw the table on: no database read
+            now = views.board_at(ledger, session, table, progress[key], with_doc=False)
+            if stream == now["stream"]:
+                return now
+        index = progress[key] = views.locate(ledger, session, table, progress.get(key, 0))
+        now = views.board_at(ledger, session, table, index, with_doc=False)
+        previous = session.stream(table, schedule[index - 1][2]) if index > 0 else None
+        if stream == now["stream"] or (stream == previous and stream_exists(stream)):
+            return now
+        where = now["stream"] or "nothing (the session is finished for this table)"
+        also = f" (or the board it just played, {previous})" if previous and stream_exists(previous) else ""
+        raise NotAllowed("table", "events", f"{who.label}'s token may append only "
+                         f"to its current board, {where}{also}; not to {stream}")
+
+    def check_scope(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]]) -> dict[str, Any] | None:
+        """Refuse what the credential may not write; for a table, its current board."""
         if isinstance(who, Table):
-            now, previous = views.writable_streams(ledger, who.session, who.grant.table)
-            if stream != now["stream"] and stream != previous:
-                where = now["stream"] or "nothing (the session is finished for this table)"
-                also = f" (or the board it just played, {previous})" if previous else ""
-                raise NotAllowed("table", "events", f"table {who.grant.table}'s token may append only "
-                                 f"to its current board, {where}{also}; not to {stream}")
-            if not exists:
+            now = table_board(who, stream)
+            if stream == now["stream"] and not stream_exists(stream):
                 expected = board_opened_fact(who.session, who.grant.table, now["board"],
                                              _seating(who.session, who.grant.table, now["round"]))
                 first = dict(lines[0][1])
                 if first.get("type") != "BoardOpened":
                     raise BadInput("the board is not opened yet: the first event is BoardOpened",
                                    field="type", value=first.get("type"), line=lines[0][0])
-                for field in ("tournament", "board", "table", "deal"):
-                    if field in first and first[field] != expected[field]:
+                for field in ("tournament", "board", "table", "deal", "match", "room"):
+                    if field in first and first[field] != expected.get(field):
                         raise BadInput(f"this table's board is {expected['tournament']} board "
-                                       f"{expected['board']} at table {expected['table']} with the "
+                                       f"{expected['board']} at {who.label} with the "
                                        "session's deal", field=field, value=first[field],
                                        line=lines[0][0])
-            return
-        if not exists and not any(s.parse_stream(stream) for s in list_sessions(engine, open_only=True)):
+            return now
+        if not stream_exists(stream) and not any(s.parse_stream(stream)
+                                                 for s in list_sessions(engine, open_only=True)):
             raise StreamNotFound(stream)
+        return None
 
     def server_facts(who: Principal, lines: list[tuple[int, Mapping[str, Any]]],
                      fill: Mapping[str, Any] | None = None) -> list[Any]:
@@ -307,15 +374,17 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     def do_append(who: Principal, stream: str, lines: list[tuple[int, Mapping[str, Any]]],
                   expected_seq: int | None) -> dict[str, Any]:
         check_stream_id(stream)
-        check_scope(who, stream, lines)
+        now = check_scope(who, stream, lines)
         fill = None
-        if isinstance(who, Table) and lines and lines[0][1].get("type") == "BoardOpened":
-            now = views.current_board(ledger, who.session, who.grant.table)
+        if isinstance(who, Table) and now is not None and stream == now["stream"] \
+                and lines[0][1].get("type") == "BoardOpened":
             fill = board_opened_fact(who.session, who.grant.table, now["board"],
                                      _seating(who.session, who.grant.table, now["round"]))
             fill.pop("id")
         facts = server_facts(who, lines, fill)
-        result = ledger.append(stream, facts, expected_seq=expected_seq)
+        with write_lock:
+            result = ledger.append(stream, facts, expected_seq=expected_seq)
+        opened.add(stream)
         if result.stored:
             last = result.stored[-1].position or 0
             notify(engine, last)
@@ -371,6 +440,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             if len(body) > MAX_BODY:
                 raise HttpError(413, "too_large", f"the body is over {MAX_BODY} bytes")
         who = await run_in_threadpool(principal, request, write=True)
+        if isinstance(who, Table):
+            table_appends.take(who.token_key)
         expected = parse_expected(request.query_params.get("expected_seq"))
         lines = parse_body(body, request.headers.get("content-type", ""))
         answer = await run_in_threadpool(do_append, who, stream, lines, expected)
@@ -476,11 +547,14 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             while True:
                 if await request.is_disconnected():
                     return
-                found, scanned = await run_in_threadpool(read_after, ledger.store, position, accept)
-                for env in found:
-                    brief = {k: env[k] for k in ("stream", "seq", "type", "position", "at", "law")}
-                    brief["actor"] = env["actor"]
-                    yield f"id: {env['position']}\nevent: ledger\ndata: {json.dumps(brief)}\n\n"
+                window = feed.since(position, accept)  # the process's window: no database read
+                if window is None:  # a page far behind: catch up from the log itself
+                    envelopes, scanned = await run_in_threadpool(read_after, ledger.store, position, accept)
+                    found = [brief(e) for e in envelopes]
+                else:
+                    found, scanned = window
+                for item in found:
+                    yield f"id: {item['position']}\nevent: ledger\ndata: {json.dumps(item)}\n\n"
                 position = max(position, scanned)
                 if not found or position >= feed.last:
                     if not await feed.wait_beyond(position, timeout=15):
@@ -538,27 +612,47 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         return RedirectResponse("/director" if who.user.role == "director" else "/committee",
                                 status_code=303)
 
+    def login_form(next: str, error: str | None, status: int,
+                   headers: dict[str, str] | None = None) -> HTMLResponse:
+        """The sign-in form with a fresh CSRF token (in the form and in its cookie)."""
+        token = secrets.token_urlsafe(32)
+        page = env.get_template("login.html").render(title="Sign in", error=error, next=next,
+                                                     csrf=token)
+        response = HTMLResponse(page, status_code=status, headers=headers)
+        response.set_cookie(LOGIN_CSRF_COOKIE, token, httponly=True, samesite="strict",
+                            secure=secure_cookies, max_age=3600, path="/login")
+        return response
+
     @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
     def login_page(next: str = "") -> HTMLResponse:
-        return HTMLResponse(env.get_template("login.html").render(title="Sign in", error=None,
-                                                                   next=next))
+        return login_form(next, None, 200)
 
     @app.post("/login", include_in_schema=False)
     async def login(request: Request) -> Response:
         body = (await request.body())[:4096].decode("utf-8", "replace")
         form = {k: v[0] for k, v in parse_qs(body).items()}
+        sent, kept = form.get("csrf", ""), request.cookies.get(LOGIN_CSRF_COOKIE, "")
+        if not sent or not kept or not hmac.compare_digest(sent.encode(), kept.encode()):
+            return login_form(form.get("next", ""), "missing or wrong CSRF token of the sign-in "
+                              "form: sign in from this page", 403)
+        address = request.client.host if request.client else "unknown"
+        try:
+            signin_address.take(address)
+            signin_name.take(form.get("name", "").lower())
+        except RateLimited as exc:
+            return login_form(form.get("next", ""), str(exc), 429,
+                              {"Retry-After": str(exc.retry_after)})
         try:
             user = await run_in_threadpool(accounts.authenticate, engine, form.get("name", ""),
                                            form.get("password", ""))
         except Refused as exc:
-            page = env.get_template("login.html").render(title="Sign in", error=exc.reason,
-                                                         next=form.get("next", ""))
-            return HTMLResponse(page, status_code=401)
+            return login_form(form.get("next", ""), exc.reason, 401)
         cookie, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
         target = form.get("next", "")
         if not target.startswith("/") or target.startswith("//") or "\\" in target:
             target = "/director" if user.role == "director" else "/committee"
         response = RedirectResponse(target, status_code=303)
+        response.delete_cookie(LOGIN_CSRF_COOKIE, path="/login")
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", secure=secure_cookies,
                             max_age=accounts.SESSION_HOURS * 3600, path="/")
         return response
@@ -617,9 +711,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         check_stream_id(stream)
         doc = ledger.state(stream)
         envelopes = [e.envelope() for e in ledger.events(stream)]
-        matters = views.open_matters(doc, envelopes)
-        for m in matters:
-            m["waited"] = views.waited(m["at"])
+        matters = views.matters(ledger, [stream])
         page = env.get_template("board.html").render(
             who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
             grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}",

@@ -10,10 +10,19 @@ nothing but 127.0.0.1 is ever contacted. Every run is bounded: at most
 ``MAX_TERMINALS`` terminals, at most ``MAX_SECONDS`` seconds a phase, and it
 stops by itself.
 
-Figures per K: appends per second, the p50/p99/max latency of an append (ms),
-and the errors seen (any non-2xx answer; a 409 would mean two writers on one
-table). Then the saturation run: the first K terminals with no pause at all,
-for ``saturation_seconds``: the events per second the server(s) sustain.
+The load is paced, not flat-out: each terminal's event i is due at its start
+plus i x ``interval`` (the terminals' starts spread over the first interval),
+so K terminals offer K / ``interval`` events a second (60 at K = 120 and 2 s)
+whatever the latency; a terminal sends one event at a time (it needs the
+answer's seq), so a send due while an answer is awaited goes when it comes and
+is counted as behind schedule.
+
+Figures per K: the offered and the achieved appends per second, the
+p50/p99/max latency of an append (ms, from the send to the answer), the sends
+behind schedule, and the errors seen (any non-2xx answer; a 409 would mean two
+writers on one table). Then, separately, the saturation run: the first K
+terminals with no pause at all, for ``saturation_seconds``: the events per
+second the server(s) sustain (its latencies are queueing, not service).
 """
 
 from __future__ import annotations
@@ -33,7 +42,6 @@ from typing import Any
 
 from ledger.bridge import SEATS, Deal, dealer_for
 from ledger.simulate import random_auction, winning_seat
-from ledger.store.sql import SqlEventStore
 
 MAX_TERMINALS = 300
 MAX_SECONDS = 120.0
@@ -73,12 +81,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds a process has used (Linux /proc), None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class ServerProcess:
     """``cli.py --db DB serve`` on a free loopback port (the bench's servers and the tests'):
     ``poll`` is the server's ``--poll``; the server's errors are kept in a temporary file and
     quoted when it exits before answering."""
 
-    def __init__(self, db: str, *, poll: float | None = None, log_level: str = "ERROR") -> None:
+    def __init__(self, db: str, *, poll: float | None = None, log_level: str = "ERROR",
+                 threads: int | None = None) -> None:
         import httpx
 
         self.port = _free_port()
@@ -87,6 +105,8 @@ class ServerProcess:
                 "--port", str(self.port)]
         if poll is not None:
             args += ["--poll", str(poll)]
+        if threads is not None:
+            args += ["--threads", str(threads)]
         env = {**os.environ, "LEDGER_LOG_LEVEL": log_level}
         self._errors = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block it
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -117,7 +137,10 @@ class ServerProcess:
 
 async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, board: int,
                     interval: float, until: float, rng: random.Random, latencies: list[float],
-                    errors: list[int]) -> int:
+                    errors: list[int], late: list[float]) -> int:
+    """One terminal: its events at a fixed pace, event i due at ``start + i * interval``
+    (open-loop: a slow answer does not slow the schedule down; a send that is due while
+    the previous answer is awaited goes as soon as it comes, and its lateness is kept)."""
     import httpx
 
     headers = {"Authorization": f"Bearer {token}"}
@@ -127,10 +150,16 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
         fact["id"] = f"{stream.replace('/', ':')}:{i}"
     seq = 0
     sent = 0
-    await asyncio.sleep(rng.uniform(0, interval))  # terminals do not start in step
-    for fact in facts:
-        if time.monotonic() >= until:
+    start = time.monotonic() + rng.uniform(0, interval)  # terminals do not start in step
+    for i, fact in enumerate(facts):
+        due = start + i * interval
+        if due >= until:
             break
+        now = time.monotonic()
+        if now < due:
+            await asyncio.sleep(due - now)
+        elif interval > 0:
+            late.append((now - due) * 1000)
         started = time.monotonic()
         r = None
         for _attempt in range(2):  # one retry when the connection dropped
@@ -148,9 +177,6 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
             break
         seq = r.json()["head_seq"]
         sent += 1
-        pause = interval - (time.monotonic() - started)
-        if pause > 0:
-            await asyncio.sleep(pause)
     return sent
 
 
@@ -161,12 +187,14 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
 
     latencies: list[float] = []
     errors: list[int] = []
+    late: list[float] = []
     limits = httpx.Limits(max_connections=len(tokens) + 10, max_keepalive_connections=len(tokens) + 10)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         started = time.monotonic()
         until = started + seconds
         jobs = [_terminal(client, bases[(t - 1) % len(bases)], tokens[t], streams[t], deals[t][0],
-                          deals[t][1], interval, until, random.Random(seed + t), latencies, errors)
+                          deals[t][1], interval, until, random.Random(seed + t), latencies, errors,
+                          late)
                 for t in sorted(tokens)]
         sent = sum(await asyncio.gather(*jobs))
         elapsed = time.monotonic() - started
@@ -176,7 +204,10 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
         return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 2) if ordered else 0.0
 
     return {"terminals": len(tokens), "events": sent, "seconds": round(elapsed, 2),
+            "offered_events_per_s": round(len(tokens) / interval, 1) if interval else None,
             "events_per_s": round(sent / elapsed, 1) if elapsed else 0.0,
+            "sends_behind_schedule": len(late),
+            "behind_ms_max": round(max(late), 1) if late else 0.0,
             "append_ms_p50": pct(0.5), "append_ms_p99": pct(0.99),
             "append_ms_max": round(ordered[-1], 2) if ordered else 0.0,
             "append_ms_mean": round(statistics.fmean(ordered), 2) if ordered else 0.0,
@@ -185,10 +216,11 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
 
 def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 120, 300),
                    interval: float = 2.0, seconds: float = 20.0, saturation_seconds: float = 10.0,
-                   servers: int | None = None, seed: int = 2026) -> dict[str, Any]:
+                   servers: int | None = None, seed: int = 2026,
+                   server_threads: int | None = None) -> dict[str, Any]:
     from ledger.live import accounts
     from ledger.live.sessions import open_session
-    from ledger.service import Ledger
+    from ledger.live.db import live_engine
     from ledger.store.migrate import upgrade
 
     if any(not 1 <= k <= MAX_TERMINALS for k in terminals):
@@ -203,18 +235,16 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
     backend = "postgresql" if db.startswith("postgres") else "sqlite"
     count = servers or (2 if backend == "postgresql" else 1)
     run = uuid.uuid4().hex[:6]
-    ledger = Ledger.open(db)
+    engine = live_engine(db)
     procs: list[ServerProcess] = []
-    figures: dict[str, Any] = {"backend": backend, "servers": count, "interval_s": interval,
+    figures: dict[str, Any] = {"backend": backend, "servers": count, "server_threads": server_threads or 16,
+                               "interval_s": interval,
                                "phase_seconds": seconds, "runs": []}
     try:
-        procs = [ServerProcess(db) for _ in range(count)]
+        procs = [ServerProcess(db, threads=server_threads) for _ in range(count)]
         bases = [p.base for p in procs]
 
         def enrol(k: int, name: str) -> tuple[dict[int, str], dict[int, str], dict[int, tuple[str, int]]]:
-            store = ledger.store
-            assert isinstance(store, SqlEventStore)  # the bench runs on the SQL store
-            engine = store.engine
             session = open_session(engine, tournament=f"bench-{run}", name=name, tables=max(k, 2),
                                    boards_per_round=1, rounds=1, seed=seed)
             tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, k + 1)}
@@ -225,19 +255,32 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
                 deals[t] = (session.deals[board], board)
             return tokens, streams, deals
 
+        def measured(phase: Any) -> dict[str, Any]:
+            """The phase's figures, with the servers' CPU per append: what an append costs
+            the server whatever else the machine is doing (1000 / it = appends a second a
+            free core would sustain)."""
+            before = [cpu_seconds(p.proc.pid) for p in procs]
+            out = asyncio.run(phase)
+            after = [cpu_seconds(p.proc.pid) for p in procs]
+            pairs = [(a, b) for a, b in zip(after, before) if a is not None and b is not None]
+            if out["events"] and len(pairs) == len(procs):
+                used = sum(a - b for a, b in pairs)
+                out["server_cpu_ms_per_event"] = round(used * 1000 / out["events"], 2)
+            return out
+
         for k in terminals:
             tokens, streams, deals = enrol(k, f"k{k}")
-            figures["runs"].append(asyncio.run(_phase(bases, tokens, streams, deals, interval,
-                                                      seconds, seed)))
+            figures["runs"].append(measured(_phase(bases, tokens, streams, deals, interval,
+                                                   seconds, seed)))
         k = terminals[0]
         tokens, streams, deals = enrol(k, "saturation")
-        sat = asyncio.run(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed))
+        sat = measured(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed))
         figures["saturation"] = sat
         figures["saturation_events_per_s"] = sat["events_per_s"]
     finally:
         for p in procs:
             p.stop()
-        ledger.close()
+        engine.dispose()
         if tmp is not None:
             tmp.cleanup()
     return figures

@@ -10,8 +10,25 @@ import sys
 
 import click
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 from ledger.cli import _open, _read_input, cli, safe_url
 from ledger.errors import BadInput
+
+
+@contextmanager
+def _live(ctx: click.Context) -> Iterator[tuple[Any, Any]]:
+    """The ledger and the live tables' engine (ledger.live.db) on ``--db``."""
+    from ledger.live.db import live_engine
+
+    with _open(ctx) as ledger:
+        engine = live_engine(ctx.obj["db"])
+        try:
+            yield ledger, engine
+        finally:
+            engine.dispose()
 
 
 @cli.group()
@@ -33,8 +50,8 @@ def user_add(ctx: click.Context, name: str, role: str, password_stdin: bool) -> 
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = click.prompt("password", hide_input=True, confirmation_prompt=True)
-    with _open(ctx) as ledger:
-        added = add_user(ledger.store.engine, name, role, password)
+    with _live(ctx) as (_ledger, engine):
+        added = add_user(engine, name, role, password)
     click.echo(f"user {added.name} added, role {added.role}")
 
 
@@ -44,8 +61,8 @@ def user_list(ctx: click.Context) -> None:
     """The accounts (never their passwords)."""
     from ledger.live.accounts import list_users
 
-    with _open(ctx) as ledger:
-        for row in list_users(ledger.store.engine):
+    with _live(ctx) as (_ledger, engine):
+        for row in list_users(engine):
             state = f"disabled {row['disabled_at']}" if row["disabled_at"] else "active"
             click.echo(f"{row['name']}\t{row['role']}\t{state}")
 
@@ -58,7 +75,7 @@ def session() -> None:
 def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> None:
     for table, token in tokens.items():
         url = f"{base_url.rstrip('/')}/table/{token}"
-        click.echo(f"table {table}: {url}")
+        click.echo(f"{sess.table_label(table)}: {url}")
         if qr:
             import segno
 
@@ -74,7 +91,10 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 @click.option("--laws", type=click.Choice(["2017", "1997"]), default="2017", show_default=True)
 @click.option("--scoring", type=click.Choice(["MP", "IMP"]), default="MP", show_default=True)
 @click.option("--rounds", type=int, default=None,
-              help="Play only the movement's first ROUNDS rounds (default: all).")
+              help="Play only the movement's first ROUNDS rounds (default: all; two rooms: 1).")
+@click.option("--two-rooms", is_flag=True,
+              help="Teams (with --scoring IMP): --tables matches, each at an open-room and a "
+                   "closed-room table on the same boards; streams T/S/open/tN/bB and T/S/closed/tN/bB.")
 @click.option("--seed", type=int, default=None, help="Seed of the generated deals.")
 @click.option("--movement-file", default=None,
               help="Read the movement: lines ROUND TABLE NS EW SET (instead of --movement).")
@@ -88,7 +108,7 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
                  laws: str, scoring: str, rounds: int | None, seed: int | None,
                  movement_file: str | None, deals_file: str | None, base_url: str,
-                 qr: bool, as_json: bool) -> None:
+                 qr: bool, as_json: bool, two_rooms: bool) -> None:
     """Open a session: movement, deals, and one token (a URL) per table."""
     from ledger.live.accounts import issue_table_token
     from ledger.live.sessions import open_session
@@ -96,14 +116,14 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
     if "/" not in ref:
         raise BadInput("give the session as TOURNAMENT/NAME", field="TOURNAMENT/NAME", value=ref)
     tournament, name = ref.split("/", 1)
-    with _open(ctx) as ledger:
-        engine = ledger.store.engine
+    with _live(ctx) as (ledger, engine):
         sess = open_session(engine, tournament=tournament, name=name, tables=tables,
                             boards_per_round=boards_per_round, movement=movement, laws=laws,
                             scoring=scoring, seed=seed, rounds=rounds,
                             movement_text=_read_input(movement_file) if movement_file else None,
-                            deals_text=_read_input(deals_file) if deals_file else None)
-        tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, tables + 1)}
+                            deals_text=_read_input(deals_file) if deals_file else None,
+                            two_rooms=two_rooms)
+        tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, sess.tables + 1)}
     if as_json:
         doc = sess.to_json()
         doc["table_urls"] = {str(t): f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}
@@ -125,8 +145,8 @@ def session_show(ctx: click.Context, ref: str, as_json: bool) -> None:
     from ledger.live.sessions import find_session
     from ledger.live.views import table_overview
 
-    with _open(ctx) as ledger:
-        sess = find_session(ledger.store.engine, ref)
+    with _live(ctx) as (ledger, engine):
+        sess = find_session(engine, ref)
         overview = [table_overview(ledger, sess, t) for t in range(1, sess.tables + 1)]
     if as_json:
         doc = sess.to_json()
@@ -142,14 +162,14 @@ def session_show(ctx: click.Context, ref: str, as_json: bool) -> None:
     console.print(f"[bold]{sess.tournament}/{sess.name}[/] ({status}): {sess.tables} tables, "
                   f"{sess.kind}, {sess.rounds} rounds x {sess.boards_per_round} boards, "
                   f"{sess.laws} Laws, {sess.scoring}")
-    grid = Table("round", *[f"table {t}" for t in range(1, sess.tables + 1)])
+    grid = Table("round", *[sess.table_label(t) for t in range(1, sess.tables + 1)])
     for rnd, seatings in enumerate(sess.movement, start=1):
         grid.add_row(str(rnd), *[f"{s.ns} v {s.ew}: b{sess.boards_of_set(s.set)[0]}-"
                                  f"{sess.boards_of_set(s.set)[-1]}" for s in seatings])
     console.print(grid)
     now = Table("table", "round", "board", "phase", "stream")
     for row in overview:
-        now.add_row(str(row["table"]), str(row["round"] or "-"), str(row["board"] or "-"),
+        now.add_row(row["label"], str(row["round"] or "-"), str(row["board"] or "-"),
                     row["phase"], row["stream"] or "")
     console.print(now)
 
@@ -162,8 +182,7 @@ def session_close(ctx: click.Context, ref: str) -> None:
     from ledger.live.accounts import revoke_table_tokens
     from ledger.live.sessions import close_session, find_session
 
-    with _open(ctx) as ledger:
-        engine = ledger.store.engine
+    with _live(ctx) as (ledger, engine):
         sess = find_session(engine, ref)
         close_session(engine, sess)
         revoked = sum(revoke_table_tokens(engine, sess.id, t) for t in range(1, sess.tables + 1))
@@ -183,8 +202,7 @@ def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_u
     from ledger.live.accounts import issue_table_token, revoke_table_tokens
     from ledger.live.sessions import find_session
 
-    with _open(ctx) as ledger:
-        engine = ledger.store.engine
+    with _live(ctx) as (ledger, engine):
         sess = find_session(engine, ref)
         if not 1 <= table <= sess.tables:
             raise BadInput(f"the session has tables 1 to {sess.tables}", field="--table", value=table)
@@ -205,8 +223,12 @@ def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_u
 @click.option("--poll", type=click.FloatRange(0.05, 600), default=1.0, show_default=True,
               help="Seconds between looks at the log when nothing woke the feed (PostgreSQL "
                    "processes also wake each other with NOTIFY).")
+@click.option("--threads", type=click.IntRange(2, 256), default=16, show_default=True,
+              help="Threads for the requests that wait on the database (appends on SQLite "
+                   "take turns anyway: more threads only compete with the writer for the GIL).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: float) -> None:
+def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: float,
+          threads: int) -> None:
     """Serve the live service (table pages, console, API) with uvicorn."""
     import uvicorn
 
@@ -214,7 +236,7 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     from ledger.store.migrate import upgrade
 
     upgrade(ctx.obj["db"])
-    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll)
+    app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll, threads=threads)
     click.echo(f"serving {safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
     # Terminals pause between events: keep their connections open a while.
@@ -252,7 +274,9 @@ def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: flo
         click.echo(json.dumps(figures))
         return
     for run in figures["runs"]:
-        click.echo(f"K={run['terminals']:>3}: {run['events_per_s']:>7} events/s  p50 "
-                   f"{run['append_ms_p50']} ms  p99 {run['append_ms_p99']} ms  errors {run['errors']}")
+        click.echo(f"K={run['terminals']:>3}: offered {run['offered_events_per_s']} events/s, achieved "
+                   f"{run['events_per_s']}  p50 {run['append_ms_p50']} ms  p99 "
+                   f"{run['append_ms_p99']} ms  behind schedule {run['sends_behind_schedule']}  "
+                   f"errors {run['errors']}  server CPU {run.get('server_cpu_ms_per_event', '?')} ms/event")
     click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
                f"{figures['saturation_events_per_s']} events/s")

@@ -1,54 +1,57 @@
 """Live updates: server-sent events fed from the store's position-ordered log.
 
-The position order is the source of truth. Each process keeps the last
-position it knows of (``Feed.last``) and wakes the pages waiting on it when
-it moves; every page then reads the log *after the last position it saw*
-(``Last-Event-ID`` on reconnection), so nothing is missed and a page that was
-away catches up. What moves ``last``:
+The position order is the source of truth. Each process has one :class:`Feed`:
+a single task that reads the log *after the last position it knows*
+(``EventStore.iter_all``) whenever something may have been appended, keeps
+the newest events in memory (a window of ``WINDOW`` events), and wakes the
+pages waiting on it. Pages are served from that window: the database is read
+once per process per change, not once per connected page. A page that
+reconnects with a ``Last-Event-ID`` older than the window catches up from the
+log itself (:func:`read_after`), then follows the window again: nothing is
+missed. What wakes the feed:
 
 * an append made by this process (``poke``);
 * on PostgreSQL, a ``NOTIFY ledger_events`` sent by any process after its
   append commits (a ``LISTEN`` connection in a thread);
-* a poll of the log every ``poll`` seconds (SQLite shared by several
+* a look at the log every ``poll`` seconds (SQLite shared by several
   processes, and a safety net if a notification is lost).
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import threading
 from typing import Any, Callable
 
-import sqlalchemy as sa
 import structlog
 from sqlalchemy.engine import Engine
 
-from ledger.store.schema import events
+from ledger.live.db import CHANNEL, listen_conninfo
 
-CHANNEL = "ledger_events"
 log = structlog.get_logger("ledger.live")
 
+WINDOW = 5000
+"""Events kept in memory for the pages (older ones are read from the log)."""
+BRIEF = ("stream", "seq", "type", "position", "at", "law", "actor")
 
-def max_position(engine: Engine) -> int:
-    with engine.connect() as conn:
-        return int(conn.execute(sa.select(sa.func.max(events.c.position))).scalar() or 0)
 
-
-def notify(engine: Engine, position: int) -> None:
-    """Tell the other processes (PostgreSQL) that the log reached ``position``."""
-    if engine.dialect.name != "postgresql":
-        return
-    with engine.connect() as conn:
-        conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": str(position)})
-        conn.commit()
+def brief(envelope: dict[str, Any]) -> dict[str, Any]:
+    """What a page is told of an event (it re-reads what it shows)."""
+    return {k: envelope[k] for k in BRIEF}
 
 
 class Feed:
-    def __init__(self, engine: Engine, *, poll: float = 1.0) -> None:
-        self.engine = engine
+    def __init__(self, store: Any, live: Engine, *, poll: float = 1.0, window: int = WINDOW) -> None:
+        self.store = store
+        self.live = live
         self.poll = poll
+        self.window = window
         self.last = 0
+        self.base = 0
+        """The window holds every event with position > base (up to ``last``)."""
+        self._positions: list[int] = []
+        self._briefs: list[dict[str, Any]] = []
         self._cond: asyncio.Condition | None = None
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -60,9 +63,9 @@ class Feed:
         self._loop = asyncio.get_running_loop()
         self._cond = asyncio.Condition()
         self._wake = asyncio.Event()
-        self.last = await asyncio.to_thread(max_position, self.engine)
+        self.last = self.base = await asyncio.to_thread(self.store.last_position)
         self._task = asyncio.create_task(self._run())
-        if self.engine.dialect.name == "postgresql":
+        if self.live.dialect.name == "postgresql":
             self._listener = threading.Thread(target=self._listen, name="ledger-listen", daemon=True)
             self._listener.start()
 
@@ -84,6 +87,9 @@ class Feed:
         if self._loop is not None and self._wake is not None:
             self._loop.call_soon_threadsafe(self._wake.set)
 
+    def _read_new(self) -> list[dict[str, Any]]:
+        return [brief(e.envelope()) for e in self.store.iter_all(after_position=self.last, batch=1000)]
+
     async def _run(self) -> None:
         assert self._wake is not None and self._cond is not None
         while True:
@@ -93,14 +99,38 @@ class Feed:
                 pass
             self._wake.clear()
             try:
-                newest = await asyncio.to_thread(max_position, self.engine)
+                new = await asyncio.to_thread(self._read_new)
             except Exception as exc:  # the database away for a moment: try again
-                log.warning("feed_poll_failed", error=str(exc))
+                log.warning("feed_read_failed", error=str(exc))
                 continue
-            if newest > self.last:
+            if new:
                 async with self._cond:
-                    self.last = newest
+                    self._add(new)
                     self._cond.notify_all()
+
+    def _add(self, new: list[dict[str, Any]]) -> None:
+        self._positions.extend(e["position"] for e in new)
+        self._briefs.extend(new)
+        self.last = self._positions[-1]
+        extra = len(self._positions) - self.window
+        if extra > self.window // 4:  # trim now and then, not on every event
+            self.base = self._positions[extra - 1]
+            del self._positions[:extra], self._briefs[:extra]
+
+    def since(self, position: int, accept: Callable[[str], bool],
+              limit: int = 500) -> tuple[list[dict[str, Any]], int] | None:
+        """From the window: the events after ``position`` that ``accept`` takes (at most
+        ``limit``) and the last position looked at; None when the window no longer
+        reaches back to ``position`` (read the log instead)."""
+        if position < self.base:
+            return None
+        out: list[dict[str, Any]] = []
+        for i in range(bisect.bisect_right(self._positions, position), len(self._positions)):
+            if accept(self._briefs[i]["stream"]):
+                out.append(self._briefs[i])
+                if len(out) >= limit:
+                    return out, self._positions[i]
+        return out, max(position, self.last)  # the window holds everything up to last
 
     async def wait_beyond(self, position: int, timeout: float) -> bool:
         """Wait until the log is known to be past ``position``; False on timeout."""
@@ -115,8 +145,7 @@ class Feed:
     def _listen(self) -> None:
         import psycopg
 
-        url = self.engine.url.set(drivername="postgresql")
-        conninfo = url.render_as_string(hide_password=False)
+        conninfo = listen_conninfo(self.live)
         while not self._stop.is_set():
             try:
                 with psycopg.connect(conninfo, autocommit=True, connect_timeout=5) as conn:

@@ -15,7 +15,20 @@ set each table plays in each round:
   (found by a small search, checked by the tests); where no such choice
   exists (2 tables) every table plays the round's set from duplicated boards.
 
-Each board is a stream ``<tournament>/<session>/t<table>/b<board>``. The board
+* **Teams, two rooms** (``--two-rooms``, teams scoring IMP): N matches, each
+  played at two tables, one in the open room and one in the closed room, on the
+  same boards. Match m is team m against team N+m: in the open room team m sits
+  North-South, in the closed room East-West. Every match plays set r in round
+  r (duplicated boards). The session's tables are numbered 1..2N: 1..N are the
+  open room's tables 1..N, N+1..2N the closed room's tables 1..N (one token
+  each).
+
+Each board is a stream ``<tournament>/<session>/t<table>/b<board>``; with two
+rooms ``<tournament>/<session>/<room>/t<table>/b<board>`` (``room`` is
+``open`` or ``closed``, ``table`` the match's number in its room), and its
+``BoardOpened`` carries ``match`` (``<session>-m<match>``) and ``room`` (spec
+section 3: the two streams of one board with the same ``match`` are its two
+rooms). The board
 a table plays now is the first board of its schedule whose stream has not
 ended (no ``ResultRecorded`` yet, or not opened): the log decides, nothing is
 kept beside it.
@@ -70,12 +83,47 @@ class Session:
     def prefix(self) -> str:
         return f"{self.tournament}/{self.name}/"
 
+    @property
+    def rooms(self) -> bool:
+        """Teams in two rooms: tables 1..N are the open room's, N+1..2N the closed room's."""
+        return self.kind == "teams"
+
+    @property
+    def matches(self) -> int:
+        return self.tables // 2 if self.rooms else self.tables
+
+    def room_of(self, table: int) -> str | None:
+        if not self.rooms:
+            return None
+        return "open" if table <= self.matches else "closed"
+
+    def match_table(self, table: int) -> int:
+        """The table's number in its room (its match's number): the table itself without rooms."""
+        return table - self.matches if self.rooms and table > self.matches else table
+
+    def match_of(self, table: int) -> str | None:
+        return f"{self.name}-m{self.match_table(table)}" if self.rooms else None
+
+    def table_label(self, table: int) -> str:
+        room = self.room_of(table)
+        return f"{room} room, table {self.match_table(table)}" if room else f"table {table}"
+
+    def table_prefix(self, table: int) -> str:
+        """The streams of one table start with this."""
+        room = self.room_of(table)
+        where = f"{room}/" if room else ""
+        return f"{self.prefix}{where}t{self.match_table(table)}/"
+
+    def table_actor_name(self, table: int) -> str:
+        room = self.room_of(table)
+        return f"{room}-t{self.match_table(table)}" if room else f"t{table}"
+
     def boards_of_set(self, number: int) -> list[int]:
         b = self.boards_per_round
         return list(range((number - 1) * b + 1, number * b + 1))
 
     def stream(self, table: int, board: int) -> str:
-        return f"{self.tournament}/{self.name}/t{table}/b{board}"
+        return f"{self.table_prefix(table)}b{board}"
 
     def schedule(self, table: int) -> list[tuple[int, Seating, int]]:
         """(round, seating, board) in playing order for ``table``."""
@@ -88,6 +136,12 @@ class Session:
 
     def parse_stream(self, stream: str) -> tuple[int, int] | None:
         """(table, board) of a stream of this session, or None."""
+        if self.rooms:
+            m = re.fullmatch(re.escape(self.prefix) + r"(open|closed)/t(\d+)/b(\d+)", stream)
+            if not m or not 1 <= int(m.group(2)) <= self.matches:
+                return None
+            offset = 0 if m.group(1) == "open" else self.matches
+            return int(m.group(2)) + offset, int(m.group(3))
         m = re.fullmatch(re.escape(self.prefix) + r"t(\d+)/b(\d+)", stream)
         return (int(m.group(1)), int(m.group(2))) if m else None
 
@@ -95,7 +149,9 @@ class Session:
         return {
             "id": self.id, "tournament": self.tournament, "name": self.name, "tables": self.tables,
             "rounds": self.rounds, "boards_per_round": self.boards_per_round, "movement": self.kind,
-            "laws": self.laws, "scoring": self.scoring, "opened_at": self.opened_at,
+            "laws": self.laws, "scoring": self.scoring, "rooms": self.rooms,
+            "table_labels": {str(t): self.table_label(t) for t in range(1, self.tables + 1)},
+            "opened_at": self.opened_at,
             "opened_by": self.opened_by, "closed_at": self.closed_at,
             "seating": [[attrs.asdict(s) for s in rnd] for rnd in self.movement],
         }
@@ -112,6 +168,18 @@ def mitchell(tables: int) -> list[list[Seating]]:
         for t in range(n):
             ew_start = (t - shift) % n
             row.append(Seating(t + 1, str(t + 1), str(n + ew_start + 1), (t + r) % n + 1))
+        out.append(row)
+    return out
+
+
+def teams(matches: int, rounds: int) -> list[list[Seating]]:
+    """Two rooms: match m (team m v team N+m) at open-room table m (team m North-South)
+    and closed-room table m, physical table N+m (team m East-West); set r in round r."""
+    n = matches
+    out = []
+    for r in range(rounds):
+        row = [Seating(m, str(m), str(n + m), r + 1) for m in range(1, n + 1)]
+        row += [Seating(n + m, str(n + m), str(m), r + 1) for m in range(1, n + 1)]
         out.append(row)
     return out
 
@@ -245,15 +313,17 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
                  movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
                  seed: int | None = None, opened_by: str | None = None,
                  rounds: int | None = None, movement_text: str | None = None,
-                 deals_text: str | None = None) -> Session:
+                 deals_text: str | None = None, two_rooms: bool = False) -> Session:
     """Open a session; ``rounds`` plays only the movement's first rounds (a
-    30-table Mitchell is rarely played to the end)."""
+    30-table Mitchell is rarely played to the end). ``two_rooms``: a teams
+    session (IMP) of ``tables`` matches, each at two tables (open and closed
+    room): 2 x ``tables`` tables, ``rounds`` sets (1 by default)."""
     for field, value in (("TOURNAMENT", tournament), ("NAME", name)):
         if not NAME.match(value or ""):
             raise BadInput("1 to 60 characters of A-Z a-z 0-9 . _ -", field=field, value=value)
     if not 1 <= tables <= MAX_TABLES:
         raise BadInput(f"1 to {MAX_TABLES} tables", field="--tables", value=tables)
-    if movement == "mitchell" and tables < 2:
+    if movement == "mitchell" and tables < 2 and not two_rooms:
         raise BadInput("a Mitchell needs at least 2 tables", field="--tables", value=tables)
     if not 1 <= boards_per_round <= 8:
         raise BadInput("1 to 8 boards a round", field="--boards-per-round", value=boards_per_round)
@@ -267,11 +337,23 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
         raise BadInput("2017 or 1997", field="--laws", value=laws)
     if scoring not in ("MP", "IMP"):
         raise BadInput("MP (pairs) or IMP (teams)", field="--scoring", value=scoring)
-    if movement == "file":
+    if two_rooms:
+        if scoring != "IMP":
+            raise BadInput("two rooms are a teams match: --scoring IMP", field="--scoring", value=scoring)
+        if movement_text is not None:
+            raise BadInput("two rooms have their own movement", field="--movement-file", value="(given)")
+        if not 1 <= tables <= MAX_TABLES // 2:
+            raise BadInput(f"1 to {MAX_TABLES // 2} matches (tables in each room)", field="--tables",
+                           value=tables)
+        if rounds is not None and not 1 <= rounds <= 16:
+            raise BadInput("1 to 16 rounds (sets of boards)", field="--rounds", value=rounds)
+        movement, rounds_list = "teams", teams(tables, rounds or 1)
+        tables = 2 * tables
+    elif movement == "file":
         rounds_list = read_movement(movement_text or "", tables)
     else:
         rounds_list = mitchell(tables) if movement == "mitchell" else howell(tables)
-    if rounds is not None:
+    if rounds is not None and movement != "teams":
         if not 1 <= rounds <= len(rounds_list):
             raise BadInput(f"this movement has 1 to {len(rounds_list)} rounds", field="--rounds",
                            value=rounds)
@@ -349,12 +431,16 @@ def close_session(engine: Engine, session: Session) -> None:
 
 def board_opened_fact(session: Session, table: int, board: int, seating: Seating) -> dict[str, Any]:
     """The ``BoardOpened`` a table terminal appends when it starts a board."""
-    return {
+    fact = {
         "type": "BoardOpened", "tournament": session.tournament, "board": board,
-        "table": str(table), "deal": session.deals[board], "laws": session.laws,
+        "table": str(session.match_table(table)), "deal": session.deals[board], "laws": session.laws,
         "scoring": session.scoring, "ns": seating.ns, "ew": seating.ew,
         "id": f"open-{session.id}-t{table}-b{board}",
     }
+    if session.rooms:
+        fact["match"] = session.match_of(table)
+        fact["room"] = session.room_of(table)
+    return fact
 
 
 assert len(SEATS) == 4

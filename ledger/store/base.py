@@ -153,6 +153,9 @@ class EventStore(Protocol):
     def streams(self, prefix: str | None = None) -> list[str]:
         ...
 
+    def last_position(self) -> int:
+        """The position of the newest event (0 when the store is empty)."""
+
     def iter_raw(self, after_position: int = 0, batch: int = 1000,
                  stream: str | None = None) -> Iterator[RawEvent]:
         """Every row (of ``stream`` when given) as stored, undecoded, in position order."""

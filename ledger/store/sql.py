@@ -546,6 +546,11 @@ class SqlEventStore:
                 return
             last = rows[-1].position
 
+    def last_position(self) -> int:
+        """The position of the newest event (0 when the store is empty)."""
+        with self._begin() as conn:
+            return int(conn.execute(sa.select(sa.func.max(events.c.position))).scalar() or 0)
+
     def iter_raw(self, after_position: int = 0, batch: int = 1000,
                  stream: str | None = None) -> Iterator[RawEvent]:
         """Every row (of ``stream`` when given) as stored, undecoded, in position

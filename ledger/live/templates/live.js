@@ -72,13 +72,15 @@ const Live = (() => {
       refresh(null);
     });
     el.addEventListener("submit", async (ev) => {
-      const form = ev.target.closest("form.claim-form");
+      const form = ev.target.closest("form.claim-form, form.fact-form");
       if (!form) return;
       ev.preventDefault();
       const panel = el.querySelector(".panel");
-      const fact = {type: "ClaimMade", seat: form.seat.value, tricks: Number(form.tricks.value)};
+      const fact = form.classList.contains("fact-form") ? formFact(form)
+        : {type: "ClaimMade", seat: form.seat.value, tricks: Number(form.tricks.value)};
       const res = await post(panel.dataset.stream, [fact], {token, expected: Number(panel.dataset.seq)});
-      if (res.ok) say(""); else say(res.body.message || ("HTTP " + res.status));
+      if (res.ok) say(form.classList.contains("fact-form") ? fact.type + " logged at seq " + res.body.seqs.join(", ") : "", "ok");
+      else say(res.body.message || ("HTTP " + res.status));
       refresh();
     });
     follow("/api/feed?token=" + encodeURIComponent(token), refresh);
@@ -91,7 +93,8 @@ const Live = (() => {
       let v = input.value;
       if (input.dataset.json) { try { v = JSON.parse(v); } catch (e) { /* the ledger names the field */ } }
       else if (input.dataset.list) v = v.split(",").map((s) => s.trim()).filter(Boolean);
-      else if (input.type === "number") v = Number(v);
+      else if (input.dataset.bool) v = v === "true";
+      else if (input.type === "number" || input.dataset.number) v = Number(v);
       fact[input.name] = v;
     }
     return fact;
