@@ -421,6 +421,30 @@ def _score_ns(record: PbnRecord, declarer: str | None) -> int | None:
     return by_side["NS"] if "NS" in by_side else -by_side["EW"]
 
 
+_IMP_PART = re.compile(r"(NS|EW)\s+(-?\d+(?:[.,]\d+)?)")
+
+
+def score_imp_ns(record: PbnRecord) -> float | None:
+    """The record's ``ScoreIMP`` from North-South's side (``"NS 4 EW -4"``, ``"EW 3"``
+    gives -3, ``"2.5"`` is the declarer's side); None without one.  Raises
+    :class:`PbnError` naming the tag when it cannot be read."""
+    value = record.tags.get("ScoreIMP", "").strip()
+    if value in ("", "?", "-"):
+        return None
+    if re.fullmatch(r"-?\d+(?:[.,]\d+)?", value):
+        declarer = _seat_tag(record, "Declarer")
+        if declarer is None:
+            raise record.error("a ScoreIMP without NS/EW needs a declarer", "ScoreIMP", value)
+        number = float(value.replace(",", "."))
+        return number if _side(declarer) == "NS" else -number
+    parts = _IMP_PART.findall(value)
+    if not parts or " ".join(f"{s} {n}" for s, n in parts) != " ".join(value.split()):
+        raise record.error(f'ScoreIMP must read like "NS 4 EW -4" or "EW 3", got {value!r}',
+                           "ScoreIMP", value)
+    by_side = {side: float(n.replace(",", ".")) for side, n in parts}
+    return by_side["NS"] if "NS" in by_side else -by_side["EW"]
+
+
 def record_result(record: PbnRecord) -> dict[str, Any] | None:
     """The result the record states, from its Contract, Declarer, Result and Score tags.
 
