@@ -110,6 +110,22 @@ def deal_hands(record: PbnRecord) -> dict[str, list[str]] | None:
     text = record.tags.get("Deal", "").strip()
     if text in ("", "?"):
         return None
+    known = _DEALS.get(text)
+    if known is not None:
+        return {seat: list(cards) for seat, cards in known.items()}
+    hands = _read_deal(record, text)
+    if len(_DEALS) >= _DEALS_KEPT:
+        _DEALS.clear()
+    _DEALS[text] = {seat: tuple(cards) for seat, cards in hands.items()}
+    return hands
+
+
+#: Deals already read (a file gives each board's deal at every table): Deal text -> hands.
+_DEALS: dict[str, dict[str, tuple[str, ...]]] = {}
+_DEALS_KEPT = 4096
+
+
+def _read_deal(record: PbnRecord, text: str) -> dict[str, list[str]]:
     bad = lambda reason: record.error(f"Deal: {reason}", "Deal", text)  # noqa: E731
     m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", text)
     if m is None:
