@@ -439,3 +439,18 @@ def test_pairs_imp_readings_cross_and_butler():
     assert butler_datum([400, -420, 430, -140, 100]) == 120  # (400 - 140 + 100) / 3 = 120
     assert butler_datum([-15]) == -20 and butler_datum([14]) == 10
     assert pairs_imp_readings(400, [-420, 430, -140])["butler"] == 8  # 330 -> 8 IMPs
+
+
+# The bench's large file (import_large_* keys) ------------------------------
+
+def test_the_bench_large_file_is_copies_of_a_file_with_the_boards_renumbered():
+    from ledger.records import read_records
+    from ledger.records_bench import large_file, large_import_figures
+
+    text = (DATA / "teams-imps.pbn").read_text(encoding="utf-8")
+    records, problems = read_records(large_file(text, 3), "pbn", "t")
+    assert not problems and len(records) == 15
+    assert sorted({r.board for r in records}) == [1, 2, 3, 21, 22, 23, 41, 42, 43]
+    # Skipped (a smoke run) or too few boards for one copy: the keys, with null values.
+    assert large_import_figures(None, "run", 200, skip=True)["import_large_eps"] is None  # type: ignore[arg-type]
+    assert large_import_figures(None, "run", 7)["import_large_records"] is None  # type: ignore[arg-type]
