@@ -124,6 +124,8 @@ class ImportReport:
     """Comparisons of the ledger's results with the file's own tables (ScoreTable...)."""
     check_mismatches: int = 0
     """Rows of those tables (and ScoreIMP tags) whose figures differ from the ledger's."""
+    tables_checked: bool = False
+    """ScoreTable rows or a TotalScoreTable were compared."""
     imp_rows: int = 0
     """Records whose ScoreIMP was compared with the ledger's IMPs (or could not be)."""
     imp_mismatches: int = 0
@@ -162,7 +164,7 @@ class ImportReport:
         if self.inherited:
             parts.append(f"{len(self.inherited)} took Board/Dealer/Vulnerable/Deal from the "
                          "record before")
-        if self.checks and len(self.checks) > (1 if self.imp_rows else 0):
+        if self.tables_checked:
             parts.append(f"{self.check_mismatches - self.imp_mismatches} traveller or ranking "
                          "figure(s) differ")
         if self.imp_rows:
@@ -609,6 +611,7 @@ def _check_tables(ledger: Ledger, report: ImportReport, records: Sequence[GameRe
     _check_travellers(doc, report, records, imported)
     _check_score_imps(doc, report, records, imported)
     if totals:
+        report.tables_checked = True
         by_readings = _pairs_imp_totals(doc) if doc.get("scoring") == "IMP" else {}
         _check_totals(doc, report, totals, by_readings)
 
@@ -695,6 +698,7 @@ def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequen
         else:
             agreed += 1
     if rows:
+        report.tables_checked = True
         present = {k.split("_")[0] for r in records if r.traveller for k in r.traveller}
         names = [n for k, n in (("mp", "matchpoints"), ("pct", "percentages"), ("imp", "IMPs"))
                  if k in present] or ["figures"]

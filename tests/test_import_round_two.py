@@ -383,6 +383,7 @@ def test_a_score_imp_that_differs_is_reported_with_both_figures(ledger):
     assert report.ok and report.check_mismatches == 1 and report.imp_mismatches == 1
     assert "ScoreIMP board 2, table 2 (record 4): file NS -9, ledger NS -10" in report.checks
     assert "1 ScoreIMP figure(s) differ" in report.summary()
+    assert "traveller or ranking" not in report.summary()  # the file has no ScoreTable
 
 
 def test_an_unreadable_score_imp_is_a_note_and_the_record_still_imports(ledger):
