@@ -716,6 +716,7 @@ def _check_score_imps(doc: dict[str, Any], report: ImportReport, records: Sequen
     by_stream = {r["stream"]: r for b in doc["boards"] for r in b["results"]}
     rows = agreed = 0
     uncompared: list[int] = []
+    first = len(report.checks)
     for record in records:
         stream = imported.get(record.number)
         if record.imp_ns is None or stream is None or stream not in by_stream:
@@ -738,7 +739,7 @@ def _check_score_imps(doc: dict[str, Any], report: ImportReport, records: Sequen
         if uncompared:
             line += (f"; {len(uncompared)} not compared, the ledger has no IMPs for them (a room "
                      f"unplayed or not in the file): record(s) {_numbers(uncompared)}")
-        report.checks.append(line)
+        report.checks.insert(first, line)
 
 
 def _numbers(numbers: list[int], shown: int = 20) -> str:

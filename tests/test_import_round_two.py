@@ -381,7 +381,8 @@ def test_a_score_imp_that_differs_is_reported_with_both_figures(ledger):
                                                           b'[ScoreIMP "NS -9 EW 9"]')
     report = import_data(ledger, text, "pbn")
     assert report.ok and report.check_mismatches == 1 and report.imp_mismatches == 1
-    assert "ScoreIMP board 2, table 2 (record 4): file NS -9, ledger NS -10" in report.checks
+    assert report.checks[1:] == ["ScoreIMP board 2, table 2 (record 4): file NS -9, ledger NS -10"]
+    assert report.checks[0].startswith("ScoreIMP: 3 of 5 record(s) agree")
     assert "1 ScoreIMP figure(s) differ" in report.summary()
     assert "traveller or ranking" not in report.summary()  # the file has no ScoreTable
 
@@ -455,3 +456,17 @@ def test_the_bench_large_file_is_copies_of_a_file_with_the_boards_renumbered():
     # Skipped (a smoke run) or too few boards for one copy: the keys, with null values.
     assert large_import_figures(None, "run", 200, skip=True)["import_large_eps"] is None  # type: ignore[arg-type]
     assert large_import_figures(None, "run", 7)["import_large_records"] is None  # type: ignore[arg-type]
+
+
+def test_cli_import_prints_the_score_imp_checks_and_counts_them_in_json(tmp_path, capsys):
+    path = tmp_path / "teams.pbn"
+    path.write_bytes((DATA / "teams-imps.pbn").read_bytes().replace(
+        b'[ScoreIMP "NS 13 EW -13"]', b'[ScoreIMP "NS 12 EW -12"]'))
+    db = f"sqlite:///{tmp_path / 'ledger.db'}"
+    assert main(["--db", db, "import", str(path)]) == 0  # the records import; the figure is a CHECK
+    out = capsys.readouterr().out
+    assert "1 ScoreIMP figure(s) differ" in out.splitlines()[0]
+    assert "CHECK: ScoreIMP board 1, table 1 (record 1): file NS +12, ledger NS +13" in out
+    assert main(["--db", db, "import", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["check_mismatches"], doc["score_imp_mismatches"]) == (1, 1)
