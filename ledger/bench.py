@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from ledger.records_bench import large_import_figures  # issue 14: import_large_* keys
 from ledger.service import Ledger, fold_events, parse_fact
 from ledger.simulate import random_board
 
@@ -78,6 +79,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
             events_c += len(stored)
         replay_s = time.perf_counter() - t0
         imported = import_figures(ledger, run, skip=boards < IMPORT_MIN_BOARDS)
+        imported |= large_import_figures(ledger, run, boards, skip=boards < IMPORT_MIN_BOARDS)
     finally:
         ledger.close()
         if tmp is not None:

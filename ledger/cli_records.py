@@ -55,6 +55,8 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
             "warnings": [{"record": p.number, "line": p.line, "reason": p.reason}
                          for p in report.warnings],
             "checks": report.checks,
+            "check_mismatches": report.check_mismatches,
+            "score_imp_mismatches": report.imp_mismatches,
             "streams": [r.stream for r in report.imported],
             "failed": [{"record": p.number, "line": p.line, "reason": p.reason, "kind": p.kind,
                         "message": str(p)} for p in report.failed],

@@ -59,7 +59,12 @@ class GameRecord:
     inherited: tuple[str, ...] = ()
     """Tags the record left out and took from the previous record of the board."""
     traveller: dict[str, float] | None = None
-    """A ``ScoreTable`` row: the file's matchpoints and percentages (``mp_ns``...)."""
+    """A ``ScoreTable`` row: the file's matchpoints, percentages and IMPs (``mp_ns``...)."""
+    imp_ns: float | None = None
+    """The record's ``ScoreIMP`` from North-South's side (compared after the import with
+    the ledger's IMPs between the rooms of the match)."""
+    notes: tuple[str, ...] = ()
+    """What the reader has to say of a record it still imports (a ScoreIMP it cannot read)."""
 
 
 @attrs.frozen
@@ -118,7 +123,13 @@ class ImportReport:
     checks: list[str] = attrs.field(factory=list)
     """Comparisons of the ledger's results with the file's own tables (ScoreTable...)."""
     check_mismatches: int = 0
-    """Rows of those tables whose figures differ from the ledger's."""
+    """Rows of those tables (and ScoreIMP tags) whose figures differ from the ledger's."""
+    tables_checked: bool = False
+    """ScoreTable rows or a TotalScoreTable were compared."""
+    imp_rows: int = 0
+    """Records whose ScoreIMP was compared with the ledger's IMPs (or could not be)."""
+    imp_mismatches: int = 0
+    """Of ``check_mismatches``: the ScoreIMP tags that differ from the ledger's IMPs."""
 
     @property
     def ok(self) -> bool:
@@ -153,8 +164,11 @@ class ImportReport:
         if self.inherited:
             parts.append(f"{len(self.inherited)} took Board/Dealer/Vulnerable/Deal from the "
                          "record before")
-        if self.checks:
-            parts.append(f"{self.check_mismatches} traveller or ranking figure(s) differ")
+        if self.tables_checked:
+            parts.append(f"{self.check_mismatches - self.imp_mismatches} traveller or ranking "
+                         "figure(s) differ")
+        if self.imp_rows:
+            parts.append(f"{self.imp_mismatches} ScoreIMP figure(s) differ")
         if self.charset:
             parts.append(f"read as {self.charset}")
         return "; ".join(parts)
@@ -198,7 +212,7 @@ def _file_tournament(fmt: str, text: str) -> str | None:
 # ---------------------------------------------------------------------------
 # Reading
 
-def _pbn_stated(record: pbn_format.PbnRecord) -> dict[str, Any] | None:
+def _pbn_stated(record: pbn_format.PbnRecord, imp_ns: float | None) -> dict[str, Any] | None:
     result = pbn_format.record_result(record)
     if result is None:
         return None
@@ -207,9 +221,17 @@ def _pbn_stated(record: pbn_format.PbnRecord) -> dict[str, Any] | None:
         # [Declarer "^S"]: S played the hand after 54A; the side is what the fold and the
         # tag share, so the seat is left out of the comparison.
         stated["declarer"] = None
-    m = re.fullmatch(r"\s*NS\s+(-?\d+).*", record.tags.get("ScoreIMP", ""))
-    stated["imp_ns"] = int(m.group(1)) if m else None
+    stated["imp_ns"] = imp_ns
     return stated
+
+
+def _pbn_imp(record: pbn_format.PbnRecord) -> tuple[float | None, tuple[str, ...]]:
+    """The record's ScoreIMP (NS side), or a note saying why it is not read: a figure
+    derived from the other room, it does not refuse the record."""
+    try:
+        return pbn_format.score_imp_ns(record), ()
+    except pbn_format.PbnError as exc:
+        return None, (f"ScoreIMP not compared: {exc.reason}",)
 
 
 def _with_match(record: pbn_format.PbnRecord, opened: dict[str, Any]) -> dict[str, Any]:
@@ -385,8 +407,10 @@ def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
                         "Contract and Declarer tags state")
         opened = _with_match(record, facts[0])
         facts[0] = opened
+        imp_ns, notes = _pbn_imp(record)
         records.append(GameRecord(record.number, record.line, opened["board"], opened["table"],
-                                  facts, _pbn_stated(record), repaired, record.inherited))
+                                  facts, _pbn_stated(record, imp_ns), repaired, record.inherited,
+                                  imp_ns=imp_ns, notes=notes))
     problems.sort(key=lambda p: (p.number or 0, p.line or 0))
     return records, problems
 
@@ -550,16 +574,17 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
                           charset=charset)
     pairs = list(zip(records, stream_ids(prefix, records)))
     done = 0
+    states: dict[str, TableState] = {}
     for start in range(0, len(pairs), BATCH_RECORDS):
         with ledger.batch():
             for record, stream in pairs[start:start + BATCH_RECORDS]:
-                _import_one(ledger, fmt, record, stream, report)
+                _import_one(ledger, fmt, record, stream, report, states)
                 done += 1
                 if progress is not None:
                     progress(done, len(records))
     report.failed.sort(key=lambda p: (p.number or 0, p.line or 0))
-    if any(r.traveller for r in records) or totals:
-        _check_travellers(ledger, report, records, totals)
+    if any(r.traveller for r in records) or totals or any(r.imp_ns is not None for r in records):
+        _check_tables(ledger, report, records, totals, states)
     return report
 
 
@@ -567,33 +592,100 @@ def _close(file_value: float, ledger_value: float | None, tolerance: float) -> b
     return ledger_value is not None and abs(file_value - ledger_value) <= tolerance
 
 
-def _check_travellers(ledger: Ledger, report: ImportReport, records: Sequence[GameRecord],
-                      totals: list[dict[str, str]]) -> None:
-    """Compare the ledger's matchpoints and percentages with those of the file's
-    ``ScoreTable`` rows, and its ranking with the ``TotalScoreTable``; each difference
-    is a line of ``report.checks`` (``report.check_mismatches`` counts them).
+#: IMP figures agree within this (files write averages to two decimals).
+IMP_TOLERANCE = 0.01
+
+
+def _check_tables(ledger: Ledger, report: ImportReport, records: Sequence[GameRecord],
+                  totals: list[dict[str, str]], states: dict[str, TableState]) -> None:
+    """Compare the file's own scoring with the ledger's ``results`` of the tournament
+    (the states the import folded, the tournament's other streams read back): each
+    ``ScoreTable`` row (:func:`_check_travellers`), each ``ScoreIMP``
+    (:func:`_check_score_imps`) and the ``TotalScoreTable`` (:func:`_check_totals`).
+    Each difference is a line of ``report.checks`` (``report.check_mismatches``
+    counts them)."""
+    from projections.results import results
+
+    doc = results(report.tournament, tournament_streams(ledger, report.tournament, known=states))
+    imported = {r.number: r.stream for r in report.imported}
+    _check_travellers(doc, report, records, imported)
+    _check_score_imps(doc, report, records, imported)
+    if totals:
+        report.tables_checked = True
+        by_readings = _pairs_imp_totals(doc) if doc.get("scoring") == "IMP" else {}
+        _check_totals(doc, report, totals, by_readings)
+
+
+def _pairs_imp_totals(doc: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Pairs scored in IMPs (Butler, cross-IMPs: the ledger's own ranking scores teams
+    only): each pair's IMP total over its boards, for each reading of
+    :func:`_imp_readings` (``{"cross": {"1": 23, ...}, "butler": {...}}``)."""
+    totals: dict[str, dict[str, float]] = {}
+    for board in doc["boards"]:
+        for entry in board["results"]:
+            if entry.get("imp_ns") is not None:
+                continue
+            for kind, value in _imp_readings(entry, board["results"]).items():
+                per_pair = totals.setdefault(kind, {})
+                for pair, signed in ((entry.get("ns"), value), (entry.get("ew"), -value)):
+                    if pair:
+                        per_pair[pair] = per_pair.get(pair, 0.0) + signed
+    return totals
+
+
+def _imp_readings(entry: dict[str, Any], board: list[dict[str, Any]]) -> dict[str, float]:
+    """The ledger's IMP figures for a traveller row: its IMPs between rooms when it has
+    them (teams), else every usual pairs reading of its score against the other tables'
+    (:func:`ledger.scoring.pairs_imp_readings`: cross-IMPs, Butler)."""
+    from ledger.scoring import pairs_imp_readings
+
+    if entry.get("imp_ns") is not None:
+        return {"rooms": entry["imp_ns"]}
+    if entry.get("score_ns") is None or entry.get("adjusted"):
+        return {}
+    others = [e["score_ns"] for e in board if e is not entry and e.get("score_ns") is not None
+              and not e.get("adjusted")]
+    return pairs_imp_readings(entry["score_ns"], others)
+
+
+def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequence[GameRecord],
+                      imported: dict[int, str]) -> None:
+    """The ledger's matchpoints, percentages and IMPs against the file's ``ScoreTable`` rows.
 
     Matchpoints agree when equal on the ledger's scale (2 per score beaten, 1 per
     tie) or on half of it (1 and 1/2), as scoring programs write either;
-    percentages agree within half a point (files round them)."""
-    from projections.results import results
-
-    doc = results(report.tournament, tournament_streams(ledger, report.tournament))
-    by_key = {(b["board"], r["table"]): r for b in doc["boards"] for r in b["results"]}
-    imported = {r.number for r in report.imported}
+    percentages agree within half a point (files round them); IMPs (``IMP_NS``,
+    ``IMP_EW``) when equal, within :data:`IMP_TOLERANCE`, to the ledger's IMPs between
+    rooms or to one reading of the pairs IMPs (cross-IMPs summed or averaged,
+    Butler against a datum with or without the extreme scores)."""
+    by_key = {(b["board"], r["table"]): (r, b["results"]) for b in doc["boards"]
+              for r in b["results"]}
     rows = agreed = 0
     for record in records:
         if not record.traveller or record.number not in imported:
             continue
-        got = by_key.get((record.board, record.table))
-        if got is None:
+        found = by_key.get((record.board, record.table))
+        if found is None:
             continue
+        got, board = found
         rows += 1
         ledger_values = dict(got)
         if got.get("pct_ns") is not None:
             ledger_values["pct_ew"] = round(100 - got["pct_ns"], 2)
+        readings = _imp_readings(got, board) if any(k.startswith("imp") for k in record.traveller) \
+            else {}
         diffs = []
         for key, value in record.traveller.items():
+            if key.startswith("imp"):
+                sign = 1 if key == "imp_ns" else -1
+                if got.get("imp_ns") is not None and key == "imp_ew" and got.get("imp_ew") is not None:
+                    mine_all = {"rooms": got["imp_ew"]}
+                else:
+                    mine_all = {name: sign * v for name, v in readings.items()}
+                if not any(_close(value, v, IMP_TOLERANCE) for v in mine_all.values()):
+                    shown = ", ".join(f"{name} {round(v, 2):g}" for name, v in mine_all.items()) or "-"
+                    diffs.append(f"{key} file {value:g}, ledger {shown}")
+                continue
             mine = ledger_values.get(key)
             ok = _close(value, mine, 0.5) if key.startswith("pct") else (
                 _close(value, mine, 0.01) or (mine is not None and _close(value, mine / 2, 0.01)))
@@ -606,42 +698,142 @@ def _check_travellers(ledger: Ledger, report: ImportReport, records: Sequence[Ga
         else:
             agreed += 1
     if rows:
+        report.tables_checked = True
+        present = {k.split("_")[0] for r in records if r.traveller for k in r.traveller}
+        names = [n for k, n in (("mp", "matchpoints"), ("pct", "percentages"), ("imp", "IMPs"))
+                 if k in present] or ["figures"]
+        what = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         report.checks.insert(0, f"ScoreTable: {agreed} of {rows} row(s) agree with the ledger's "
-                                "matchpoints and percentages")
-    if totals:
-        standings = {row["name"]: row for row in doc.get("standings") or []}
-        pcts = [row.get("pct") or 0 for row in standings.values()]
-        same = 0
-        for row in totals:
-            pair = (row.get("PairId") or "").strip()
-            mine = standings.get(pair)
-            diffs = []
-            rank = row.get("Rank", "").strip()
-            if mine is None:
-                diffs.append("not in the ledger's ranking")
-            else:
-                # Ties share the best rank (1, 1, 3...), as rankings print them.
-                shared = 1 + sum(1 for p in pcts if p > (mine.get("pct") or 0))
-                if rank.isdigit() and int(rank) not in (shared, mine["rank"]):
-                    diffs.append(f"rank file {rank}, ledger {shared}")
-                pct = pbn_tables.number_cell(row, "TotalPercentage")
-                if pct is not None and not _close(pct, mine.get("pct"), 0.5):
-                    diffs.append(f"percentage file {pct:g}, ledger {mine.get('pct')}")
-            if diffs:
-                report.check_mismatches += 1
-                report.checks.append(f"TotalScoreTable pair {pair}: " + "; ".join(diffs))
-            else:
-                same += 1
-        report.checks.append(f"TotalScoreTable: {same} of {len(totals)} pair(s) agree with the "
-                             "ledger's ranking")
+                                f"{what}")
+
+
+def _check_score_imps(doc: dict[str, Any], report: ImportReport, records: Sequence[GameRecord],
+                      imported: dict[int, str]) -> None:
+    """Each imported record's ``ScoreIMP`` against the ledger's IMPs for its room
+    (``imp_ns``: the IMPs between the two rooms of its match).  A record for which the
+    ledger has no IMPs (the other room unplayed, or not in the file) is listed as not
+    compared; one whose IMPs differ is a mismatch naming both figures."""
+    by_stream = {r["stream"]: r for b in doc["boards"] for r in b["results"]}
+    rows = agreed = 0
+    uncompared: list[int] = []
+    first = len(report.checks)
+    for record in records:
+        stream = imported.get(record.number)
+        if record.imp_ns is None or stream is None or stream not in by_stream:
+            continue
+        rows += 1
+        mine = by_stream[stream].get("imp_ns")
+        if mine is None:
+            uncompared.append(record.number)
+        elif _close(record.imp_ns, mine, IMP_TOLERANCE):
+            agreed += 1
+        else:
+            report.check_mismatches += 1
+            report.imp_mismatches += 1
+            report.checks.append(f"ScoreIMP board {record.board}, table {record.table} (record "
+                                 f"{record.number}): file NS {record.imp_ns:+g}, ledger NS "
+                                 f"{mine:+g}")
+    report.imp_rows = rows
+    if rows:
+        line = f"ScoreIMP: {agreed} of {rows} record(s) agree with the ledger's IMPs between rooms"
+        if uncompared:
+            line += (f"; {len(uncompared)} not compared, the ledger has no IMPs for them (a room "
+                     f"unplayed or not in the file): record(s) {_numbers(uncompared)}")
+        report.checks.insert(first, line)
+
+
+def _numbers(numbers: list[int], shown: int = 20) -> str:
+    text = ", ".join(str(n) for n in numbers[:shown])
+    return text + (f" and {len(numbers) - shown} more" if len(numbers) > shown else "")
+
+
+#: TotalScoreTable columns: the competitor, and its IMP total in an IMP file.
+_COMPETITOR_COLUMNS = ("PairId", "TeamId", "TeamName", "Team")
+_TOTAL_IMP_COLUMNS = ("TotalIMP", "TotalScoreIMP", "TotalIMPs", "IMP")
+
+
+#: IMP totals of a ranking agree within this (a sum of figures rounded board by board).
+TOTAL_IMP_TOLERANCE = 0.05
+
+
+def _total_imps(row: dict[str, str]) -> float | None:
+    return next((v for c in _TOTAL_IMP_COLUMNS if (v := pbn_tables.number_cell(row, c)) is not None),
+                None)
+
+
+def _check_totals(doc: dict[str, Any], report: ImportReport, totals: list[dict[str, str]],
+                  by_readings: dict[str, dict[str, float]] | None = None) -> None:
+    """The ledger's ranking against the file's ``TotalScoreTable``: the rank (ties share
+    the best rank, or the ledger's own), the percentage within half a point (pairs,
+    matchpoints) and the IMP total within :data:`TOTAL_IMP_TOLERANCE` (an IMP file:
+    teams; pairs scored in IMPs are compared with the ledger's totals of one reading of
+    their IMPs, ``by_readings``, the one that gives the file's total)."""
+    by_imps = doc.get("scoring") == "IMP"
+    standings = {row["name"]: row for row in doc.get("standings") or []}
+
+    def value(row: dict[str, Any]) -> float:
+        return (row.get("score") if by_imps else row.get("pct")) or 0
+
+    values = [value(row) for row in standings.values()]
+    same = 0
+    for row in totals:
+        pair = next((row[c].strip() for c in _COMPETITOR_COLUMNS
+                     if (row.get(c) or "").strip() not in ("", "-")), "")
+        mine = standings.get(pair)
+        diffs = []
+        rank = row.get("Rank", "").strip()
+        if mine is None and by_imps and by_readings and any(pair in t for t in by_readings.values()):
+            diffs = _pairs_total_diffs(pair, rank, _total_imps(row), by_readings)
+        elif mine is None:
+            diffs.append("not in the ledger's ranking")
+        else:
+            # Ties share the best rank (1, 1, 3...), as rankings print them.
+            shared = 1 + sum(1 for v in values if round(v, 9) > round(value(mine), 9))
+            if rank.isdigit() and int(rank) not in (shared, mine["rank"]):
+                diffs.append(f"rank file {rank}, ledger {shared}")
+            pct = pbn_tables.number_cell(row, "TotalPercentage")
+            if pct is not None and not _close(pct, mine.get("pct"), 0.5):
+                diffs.append(f"percentage file {pct:g}, ledger {mine.get('pct')}")
+            if by_imps:
+                total = _total_imps(row)
+                if total is not None and not _close(total, mine.get("score"), TOTAL_IMP_TOLERANCE):
+                    diffs.append(f"IMPs file {total:g}, ledger {mine.get('score'):g}")
+        if diffs:
+            report.check_mismatches += 1
+            who = "team" if by_imps and mine is not None else "pair"
+            report.checks.append(f"TotalScoreTable {who} {pair}: " + "; ".join(diffs))
+        else:
+            same += 1
+    report.checks.append(f"TotalScoreTable: {same} of {len(totals)} "
+                         f"{'competitor' if by_imps else 'pair'}(s) agree with the ledger's ranking")
+
+
+def _pairs_total_diffs(pair: str, rank: str, total: float | None,
+                       by_readings: dict[str, dict[str, float]]) -> list[str]:
+    """A pair's IMP total and rank against the ledger's totals of the reading that gives
+    the file's total (no reading does: the difference, naming each reading's total)."""
+    if total is None:
+        return ["no IMP total in the file's row to compare"]
+    kinds = [k for k, t in by_readings.items() if _close(total, t.get(pair), TOTAL_IMP_TOLERANCE)]
+    if not kinds:
+        shown = ", ".join(f"{k} {t[pair]:.2f}" for k, t in by_readings.items() if pair in t)
+        return [f"IMPs file {total:g}, ledger {shown}"]
+    if rank.isdigit():
+        ranks = {1 + sum(1 for v in by_readings[k].values()
+                         if round(v, 9) > round(by_readings[k][pair], 9)) for k in kinds}
+        if int(rank) not in ranks:
+            return [f"rank file {rank}, ledger {min(ranks)}"]
+    return []
 
 
 def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
-                report: ImportReport) -> None:
+                report: ImportReport, states: dict[str, TableState] | None = None) -> None:
     outcome: list[str] = []
+    folded: list[TableState] = []
 
     def check(state: TableState) -> None:
         outcome.append(compare_result(state, record.stated))
+        folded.append(state)
 
     try:
         check_stream_id(stream)
@@ -659,6 +851,10 @@ def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
         return
     report.imported.append(ImportedRecord(record.number, stream, len(result.stored),
                                           result.replayed))
+    if states is not None and folded:
+        states[stream] = folded[-1]  # the append's own fold: the stream's head state
+    for note in record.notes:
+        report.warnings.append(RecordProblem(record.number, record.line, note, "note"))
     if record.repaired:
         report.repaired.append((record.number, record.repaired))
     if record.inherited:
@@ -713,13 +909,17 @@ def _natural(text: str) -> list[Any]:
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
 
 
-def tournament_streams(ledger: Ledger, tournament: str) -> list[tuple[str, TableState]]:
+def tournament_streams(ledger: Ledger, tournament: str, *,
+                       known: dict[str, TableState] | None = None) -> list[tuple[str, TableState]]:
     """The streams of a tournament (named as imported, or by its slug), with their head states,
-    ordered by board then table."""
+    ordered by board then table.  ``known``: head states already folded (an import's),
+    not read again."""
     slug = slugify(tournament)
     found = []
     for stream in ledger.store.streams(prefix=f"{slug}/"):
-        state = head_state(ledger, stream)
+        state = known.get(stream) if known else None
+        if state is None:
+            state = head_state(ledger, stream)
         if state.board.tournament == tournament or slugify(state.board.tournament) == slug:
             found.append((stream, state))
     rooms = {"open": 0, "closed": 1}

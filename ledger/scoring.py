@@ -136,3 +136,48 @@ def imps(difference: int) -> int:
         raise ValueError(f"difference must be an integer, got {difference!r}")
     magnitude = bisect_right(IMP_THRESHOLDS, abs(difference))
     return -magnitude if difference < 0 else magnitude
+
+
+# ---------------------------------------------------------------------------
+# IMPs of a pairs traveller (for comparing a scoring program's figures only: the
+# ledger's own results score teams by rooms, projections.results)
+
+#: A Butler datum leaves out the highest and the lowest score when the board has more
+#: than this many scores (the common practice; some programs never trim).
+BUTLER_TRIM_ABOVE: Final = 4
+
+
+def cross_imps(score: int, others: list[int]) -> tuple[int, float | None]:
+    """Cross-IMPs (Law 78B scale) of one table's NS score against each other table's:
+    the sum, and the average (None when there is no other table)."""
+    values = [imps(score - other) for other in others]
+    return sum(values), (sum(values) / len(values) if values else None)
+
+
+def butler_datum(scores: list[int], trim: bool = True) -> int:
+    """The datum of a Butler comparison: the mean of the board's NS scores (without the
+    highest and the lowest when ``trim`` and there are more than
+    :data:`BUTLER_TRIM_ABOVE`), rounded to the nearest 10 (a half away from zero)."""
+    if not scores:
+        raise ValueError("a datum needs at least one score")
+    kept = sorted(scores)
+    if trim and len(kept) > BUTLER_TRIM_ABOVE:
+        kept = kept[1:-1]
+    mean = sum(kept) / len(kept)
+    tens = int(abs(mean) / 10 + 0.5) * 10
+    return tens if mean >= 0 else -tens
+
+
+def pairs_imp_readings(score: int, others: list[int]) -> dict[str, float]:
+    """Every usual reading of a pairs IMP figure for one table's NS score against the
+    other tables' (``others``): ``cross`` (the sum), ``cross_average``, ``butler``
+    (against the trimmed datum) and ``butler_untrimmed``.  A scoring program's
+    ``IMP_NS`` agrees with the ledger when it is one of them."""
+    total, average = cross_imps(score, others)
+    readings: dict[str, float] = {"cross": total}
+    if average is not None:
+        readings["cross_average"] = average
+    field = [score] + others
+    readings["butler"] = imps(score - butler_datum(field))
+    readings["butler_untrimmed"] = imps(score - butler_datum(field, trim=False))
+    return readings

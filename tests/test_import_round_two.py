@@ -361,3 +361,112 @@ def test_a_complete_play_without_auction_or_result_reports_the_tricks_as_played(
     reported = [e.data for e in ledger.events("shifted/t4/b1") if e.type == "ResultReported"]
     assert reported == [{"contract": "3D", "declarer": "W", "risk": "", "tricks": 9, "lead": "C3",
                          "text": "the record's Play section is not logged: it has no auction"}]
+
+
+# ScoreIMP and IMP tables compared like the matchpoints (brief item 2) ---------
+
+def test_each_rooms_score_imp_is_compared_with_the_ledgers_imps_between_rooms(ledger):
+    report = _import(ledger, "teams-imps.pbn")
+    assert report.ok and report.check_mismatches == 0 and report.imp_rows == 5
+    # Board 3's closed room is not in the file: no IMPs in the ledger, said so.
+    assert report.checks == [
+        "ScoreIMP: 4 of 5 record(s) agree with the ledger's IMPs between rooms; 1 not "
+        "compared, the ledger has no IMPs for them (a room unplayed or not in the file): "
+        "record(s) 5"]
+    assert "0 ScoreIMP figure(s) differ" in report.summary()
+
+
+def test_a_score_imp_that_differs_is_reported_with_both_figures(ledger):
+    text = (DATA / "teams-imps.pbn").read_bytes().replace(b'[ScoreIMP "NS -10 EW 10"]',
+                                                          b'[ScoreIMP "NS -9 EW 9"]')
+    report = import_data(ledger, text, "pbn")
+    assert report.ok and report.check_mismatches == 1 and report.imp_mismatches == 1
+    assert report.checks[1:] == ["ScoreIMP board 2, table 2 (record 4): file NS -9, ledger NS -10"]
+    assert report.checks[0].startswith("ScoreIMP: 3 of 5 record(s) agree")
+    assert "1 ScoreIMP figure(s) differ" in report.summary()
+    assert "traveller or ranking" not in report.summary()  # the file has no ScoreTable
+
+
+def test_an_unreadable_score_imp_is_a_note_and_the_record_still_imports(ledger):
+    text = (DATA / "teams-imps.pbn").read_bytes().replace(b'[ScoreIMP "EW 13"]',
+                                                          b'[ScoreIMP "thirteen"]')
+    report = import_data(ledger, text, "pbn")
+    assert report.ok and len(report.imported) == 5
+    assert [(w.number, w.kind) for w in report.warnings] == [(2, "note")]
+    assert "ScoreIMP not compared" in report.warnings[0].reason
+    assert "'thirteen'" in report.warnings[0].reason
+
+
+def test_score_imp_is_read_from_either_side_and_from_the_declarers_side():
+    from ledger.formats.pbn import read_pbn, score_imp_ns
+
+    def imp(value, declarer="E"):
+        text = f'[Board "1"]\n[Declarer "{declarer}"]\n[ScoreIMP "{value}"]\n'
+        return score_imp_ns(read_pbn(text)[0])
+
+    assert (imp("NS 4 EW -4"), imp("EW 3"), imp("2.5"), imp("2,5", "N"), imp("")) == \
+        (4, -3, -2.5, 2.5, None)
+    with pytest.raises(ValueError):
+        imp("NS four")
+
+
+def test_a_pairs_traveller_in_imps_and_its_ranking_agree_with_a_reading_of_the_ledgers(ledger):
+    report = _import(ledger, "imp-traveller.pbn")
+    assert report.ok and report.check_mismatches == 0
+    assert report.checks == [
+        "ScoreTable: 4 of 4 row(s) agree with the ledger's IMPs",
+        "TotalScoreTable: 8 of 8 competitor(s) agree with the ledger's ranking"]
+
+
+def test_an_imp_figure_of_a_traveller_or_ranking_that_differs_is_reported(ledger):
+    text = (DATA / "imp-traveller.pbn").read_bytes()
+    text = text.replace(b"   7.67  -7.67", b"   7.00  -7.67")
+    text = text.replace(b' 2  3   8.33 "Gus - Hal"', b' 2  3   9.33 "Gus - Hal"')
+    report = import_data(ledger, text, "pbn")
+    assert report.ok and report.check_mismatches == 2
+    # 400 against -420, 430, -140: 13, -1, 11 IMPs; the datum 70 (67.5 rounded) gives 8.
+    assert "ScoreTable board 1, table 1 (record 1): imp_ns file 7, ledger cross 23, " \
+        "cross_average 7.67, butler 8, butler_untrimmed 8" in report.checks
+    assert "TotalScoreTable pair 3: IMPs file 9.33, ledger cross 25.00, " \
+        "cross_average 8.33, butler 8.00, butler_untrimmed 8.00" in report.checks
+
+
+def test_pairs_imp_readings_cross_and_butler():
+    from ledger.scoring import butler_datum, cross_imps, pairs_imp_readings
+
+    assert cross_imps(400, [-420, 430, -140]) == (23, 23 / 3)
+    assert cross_imps(400, []) == (0, None)
+    # 400, -420, 430, -140: mean 67.5 -> 70; without the extremes only when more than four.
+    assert butler_datum([400, -420, 430, -140]) == 70
+    assert butler_datum([400, -420, 430, -140, 100]) == 120  # (400 - 140 + 100) / 3 = 120
+    assert butler_datum([-15]) == -20 and butler_datum([14]) == 10
+    assert pairs_imp_readings(400, [-420, 430, -140])["butler"] == 8  # 330 -> 8 IMPs
+
+
+# The bench's large file (import_large_* keys) ------------------------------
+
+def test_the_bench_large_file_is_copies_of_a_file_with_the_boards_renumbered():
+    from ledger.records import read_records
+    from ledger.records_bench import large_file, large_import_figures
+
+    text = (DATA / "teams-imps.pbn").read_text(encoding="utf-8")
+    records, problems = read_records(large_file(text, 3), "pbn", "t")
+    assert not problems and len(records) == 15
+    assert sorted({r.board for r in records}) == [1, 2, 3, 21, 22, 23, 41, 42, 43]
+    # Skipped (a smoke run) or too few boards for one copy: the keys, with null values.
+    assert large_import_figures(None, "run", 200, skip=True)["import_large_eps"] is None  # type: ignore[arg-type]
+    assert large_import_figures(None, "run", 7)["import_large_records"] is None  # type: ignore[arg-type]
+
+
+def test_cli_import_prints_the_score_imp_checks_and_counts_them_in_json(tmp_path, capsys):
+    path = tmp_path / "teams.pbn"
+    path.write_bytes((DATA / "teams-imps.pbn").read_bytes().replace(
+        b'[ScoreIMP "NS 13 EW -13"]', b'[ScoreIMP "NS 12 EW -12"]'))
+    db = f"sqlite:///{tmp_path / 'ledger.db'}"
+    assert main(["--db", db, "import", str(path)]) == 0  # the records import; the figure is a CHECK
+    out = capsys.readouterr().out
+    assert "1 ScoreIMP figure(s) differ" in out.splitlines()[0]
+    assert "CHECK: ScoreIMP board 1, table 1 (record 1): file NS +12, ledger NS +13" in out
+    assert main(["--db", db, "import", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["check_mismatches"], doc["score_imp_mismatches"]) == (1, 1)

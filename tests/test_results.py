@@ -20,19 +20,26 @@ TOURNAMENT = "2021 Online Qual: Open R2"
 
 
 @pytest.fixture(scope="module")
-def realbridge():
-    """(record, its results entry) for the 299 records, imported into one ledger."""
+def realbridge_import():
+    """The 299 records imported into one ledger: (ledger, the import's report)."""
     if not REALBRIDGE.exists():
         pytest.skip(f"real PBN data not found at {REALBRIDGE}")
-    text = REALBRIDGE.read_text(encoding="utf-8")
     ledger = Ledger.open("sqlite:///:memory:", create=True)
-    import_text(ledger, text, "pbn")
+    report = import_text(ledger, REALBRIDGE.read_text(encoding="utf-8"), "pbn")
+    yield ledger, report
+    ledger.close()
+
+
+@pytest.fixture(scope="module")
+def realbridge(realbridge_import):
+    """(record, its results entry) for the 299 records."""
+    ledger, _ = realbridge_import
+    text = REALBRIDGE.read_text(encoding="utf-8")
     doc = results(TOURNAMENT, tournament_streams(ledger, TOURNAMENT))
     records, _ = read_records(text, "pbn", TOURNAMENT)
     by_stream = {e["stream"]: e for b in doc["boards"] for e in b["results"]}
     pairs = [(r, by_stream[s]) for r, s in zip(records, stream_ids(slugify(TOURNAMENT), records))]
     yield doc, pairs
-    ledger.close()
 
 
 def test_every_score_tag_is_reproduced_with_its_contract_declarer_and_tricks(realbridge):
@@ -65,6 +72,17 @@ def test_no_imps_where_a_room_is_unplayed_or_missing_from_the_file(realbridge):
     missing = sorted((e["table"], r.board) for r, e in pairs if e["imp_ns"] is None)
     assert missing == sorted([("1", b) for b in range(11, 21)] + [("17", b) for b in range(11, 21)]
                              + [("6", 20)])
+
+
+def test_the_import_compares_every_score_imp_and_reports_those_it_cannot(realbridge_import):
+    # The import's own check (issue 14, ScoreIMP like the matchpoints): the 278 played
+    # pairs of rooms agree; the 21 above have no IMPs in the ledger and are listed.
+    _, report = realbridge_import
+    assert report.imp_rows == 299 and report.imp_mismatches == 0
+    line = next(c for c in report.checks if c.startswith("ScoreIMP:"))
+    assert line.startswith("ScoreIMP: 278 of 299 record(s) agree with the ledger's IMPs between "
+                           "rooms; 21 not compared")
+    assert "0 ScoreIMP figure(s) differ" in report.summary()
 
 
 def test_results_document_has_the_spec_shape(realbridge):

@@ -61,7 +61,7 @@ from ledger.formats.pbn_notation import (  # noqa: F401
     _seat_tag, _side, _tricks, _vulnerability, _winner, auction, auction_calls,
     auction_irregularities, auction_contract, auction_shift, contract_of_calls, deal_hands,
     effective_contract, effective_declarer, leading_passes, NOT_COUNTED, notes, play_sequence, play_irregularities, play_tricks, record_result,
-    trick_winners)
+    score_imp_ns, trick_winners)
 from ledger.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
                                      _build_record, _scan)
 
@@ -69,7 +69,8 @@ __all__ = [
     "PbnCall", "PbnError", "PbnNote", "PbnRecord",
     "auction", "auction_calls", "auction_irregularities", "claim_facts", "deal_hands",
     "declarer_marked", "is_complete_play", "notes", "play_irregularities", "play_tricks",
-    "read_pbn", "record_result", "record_to_facts", "result_marked", "trick_winners",
+    "read_pbn", "record_result", "record_to_facts", "result_marked", "score_imp_ns",
+    "trick_winners",
 ]
 
 

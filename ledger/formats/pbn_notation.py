@@ -110,6 +110,22 @@ def deal_hands(record: PbnRecord) -> dict[str, list[str]] | None:
     text = record.tags.get("Deal", "").strip()
     if text in ("", "?"):
         return None
+    known = _DEALS.get(text)
+    if known is not None:
+        return {seat: list(cards) for seat, cards in known.items()}
+    hands = _read_deal(record, text)
+    if len(_DEALS) >= _DEALS_KEPT:
+        _DEALS.clear()
+    _DEALS[text] = {seat: tuple(cards) for seat, cards in hands.items()}
+    return hands
+
+
+#: Deals already read (a file gives each board's deal at every table): Deal text -> hands.
+_DEALS: dict[str, dict[str, tuple[str, ...]]] = {}
+_DEALS_KEPT = 4096
+
+
+def _read_deal(record: PbnRecord, text: str) -> dict[str, list[str]]:
     bad = lambda reason: record.error(f"Deal: {reason}", "Deal", text)  # noqa: E731
     m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", text)
     if m is None:
@@ -418,6 +434,30 @@ def _score_ns(record: PbnRecord, declarer: str | None) -> int | None:
         raise record.error(f'Score must read like "NS 420" or "EW 100", got {value!r}',
                            "Score", value)
     by_side = {side: int(n) for side, n in parts}
+    return by_side["NS"] if "NS" in by_side else -by_side["EW"]
+
+
+_IMP_PART = re.compile(r"(NS|EW)\s+(-?\d+(?:[.,]\d+)?)")
+
+
+def score_imp_ns(record: PbnRecord) -> float | None:
+    """The record's ``ScoreIMP`` from North-South's side (``"NS 4 EW -4"``, ``"EW 3"``
+    gives -3, ``"2.5"`` is the declarer's side); None without one.  Raises
+    :class:`PbnError` naming the tag when it cannot be read."""
+    value = record.tags.get("ScoreIMP", "").strip()
+    if value in ("", "?", "-"):
+        return None
+    if re.fullmatch(r"-?\d+(?:[.,]\d+)?", value):
+        declarer = _seat_tag(record, "Declarer")
+        if declarer is None:
+            raise record.error("a ScoreIMP without NS/EW needs a declarer", "ScoreIMP", value)
+        number = float(value.replace(",", "."))
+        return number if _side(declarer) == "NS" else -number
+    parts = _IMP_PART.findall(value)
+    if not parts or " ".join(f"{s} {n}" for s, n in parts) != " ".join(value.split()):
+        raise record.error(f'ScoreIMP must read like "NS 4 EW -4" or "EW 3", got {value!r}',
+                           "ScoreIMP", value)
+    by_side = {side: float(n.replace(",", ".")) for side, n in parts}
     return by_side["NS"] if "NS" in by_side else -by_side["EW"]
 
 

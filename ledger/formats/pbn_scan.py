@@ -9,7 +9,7 @@ the public reader built on both.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator, Literal, NamedTuple
 
 import attrs
 
@@ -100,21 +100,24 @@ class PbnRecord:
 # ---------------------------------------------------------------------------
 # Reading the text: tokens, games, records
 
-@attrs.frozen
-class _Token:
+class _Token(NamedTuple):
     kind: Literal["tag", "data", "comment"]
     value: Any
     line: int
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_BARE = re.compile(r'[^\s\[\]{};"]+')
 _ESCAPE = re.compile(r'\\(["\\])')
+#: One step of the scanner outside commentary: white space, or a token (a ``;``
+#: comment, a ``{``, a tag pair, a string, a bare token); the group that matched says
+#: which.  A ``[`` or ``"`` that does not start a whole tag pair or string, and a stray
+#: ``]`` or ``}``, match nothing (the scanner reports them).
+_LEX = re.compile(r'\s+|;(?P<comment>.*)|(?P<brace>\{)'
+                  r'|\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<tag>(?:[^"\\]|\\.)*)"\s*\]'
+                  r'|"(?P<string>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s\[\]{};"]+)')
 
 
 def _unescape(value: str) -> str:
-    return _ESCAPE.sub(r"\1", value)
+    return _ESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
 @attrs.define
@@ -171,41 +174,33 @@ def _scan_lines(lines: list[str], start: int) -> Iterator[_RawGame]:
                 brace = None
                 i = end + 1
                 continue
-            ch = raw[i]
-            if ch.isspace():
-                i += 1
-            elif ch == ";":
-                game.tokens.append(_Token("comment", raw[i + 1:].strip(), lineno))
+            m = _LEX.match(raw, i)
+            if m is None:
+                ch = raw[i]
+                if game.error is None:
+                    game.error = PbnError(
+                        f"cannot read the tag pair {raw[i:].strip()!r}" if ch == "[" else
+                        "unterminated string" if ch == '"' else f"unexpected {ch!r}", line=lineno)
+                if ch in '["':
+                    break
+                i += 1  # a stray ']' or '}'
+                continue
+            i = m.end()
+            kind = m.lastgroup
+            if kind is None:
+                continue  # white space
+            if kind == "bare":
+                game.tokens.append(_Token("data", m.group("bare"), lineno))
+            elif kind == "tag":
+                game.tokens.append(_Token("tag", (m.group("name"), _unescape(m.group("tag"))),
+                                          lineno))
+            elif kind == "string":
+                game.tokens.append(_Token("data", _unescape(m.group("string")), lineno))
+            elif kind == "comment":
+                game.tokens.append(_Token("comment", m.group("comment").strip(), lineno))
                 break
-            elif ch == "{":
+            else:  # "{"
                 brace, brace_line = [], lineno
-                i += 1
-            elif ch == "[":
-                m = _TAG.match(raw, i)
-                if m is None:
-                    if game.error is None:
-                        game.error = PbnError(f"cannot read the tag pair {raw[i:].strip()!r}",
-                                              line=lineno)
-                    break
-                game.tokens.append(_Token("tag", (m.group(1), _unescape(m.group(2))), lineno))
-                i = m.end()
-            elif ch == '"':
-                m = _STRING.match(raw, i)
-                if m is None:
-                    if game.error is None:
-                        game.error = PbnError("unterminated string", line=lineno)
-                    break
-                game.tokens.append(_Token("data", _unescape(m.group(1)), lineno))
-                i = m.end()
-            else:
-                m = _BARE.match(raw, i)
-                if m is None:   # a stray ']' or '}'
-                    if game.error is None:
-                        game.error = PbnError(f"unexpected {ch!r}", line=lineno)
-                    i += 1
-                    continue
-                game.tokens.append(_Token("data", m.group(0), lineno))
-                i = m.end()
     if brace is not None:
         # Unclosed commentary: this game is lost; read on after the first empty
         # line that follows the '{', so that the later games are still read.

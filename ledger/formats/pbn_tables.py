@@ -43,7 +43,8 @@ class TravellerRow:
     facts: list[dict[str, Any]]
     stated: dict[str, Any] | None
     scored: dict[str, float]
-    """``mp_ns``, ``mp_ew``, ``pct_ns``, ``pct_ew`` as the file gives them (those present)."""
+    """``mp_ns``, ``mp_ew``, ``pct_ns``, ``pct_ew``, ``imp_ns``, ``imp_ew`` as the file gives
+    them (those present)."""
 
 
 def columns(value: str) -> list[str]:
@@ -165,7 +166,8 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
                       "tricks": tricks, "score_ns": None if score is None else int(score)}
         scored = {key: value for key, column in (("mp_ns", "MP_NS"), ("mp_ew", "MP_EW"),
                                                  ("pct_ns", "Percentage_NS"),
-                                                 ("pct_ew", "Percentage_EW"))
+                                                 ("pct_ew", "Percentage_EW"),
+                                                 ("imp_ns", "IMP_NS"), ("imp_ew", "IMP_EW"))
                   if (value := number_cell(row, column)) is not None}
         out.append(TravellerRow(number, table, facts, stated, scored))
     return out
