@@ -331,6 +331,9 @@ def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
 
 def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
     seat, call = ev.seat, ev.call
+    withdrawn = withdrawn_awaiting(state, seat)
+    if withdrawn is not None:
+        return _call_in_place_of_withdrawn(state, seq, ev, withdrawn)
     found = _last_call_of(state, seat)
     in_period = state.phase in (AUCTION, OPENING_LEAD) and not state.tricks and state.face_down_lead is None
     if found is None or not in_period:
@@ -380,6 +383,35 @@ def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
         return record_call(state, rec("lho_called", law(state, "lho_had_called"),
                                   "LHO had called: the substituted call is cancelled, the first call stands"))
     return record_call(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
+
+
+def withdrawn_awaiting(state: TableState, seat: Seat) -> CallRecord | None:
+    """The call of ``seat`` that a permitted change left illegal and withdrew (1997 25B1, 2017 25A6,
+    21B2), when he has not called since and it is his turn: he calls again."""
+    if state.phase != AUCTION or seat is not state.turn:
+        return None
+    last = _last_call_of(state, seat)
+    since = last[1].seq if last is not None else 0
+    mine = [r for r in state.calls if r.seat is seat and r.seq > since
+            and r.ruling not in ("explanation_corrected", "not_made")]
+    if not mine or mine[-1].ruling != "withdrawn":
+        return None
+    return mine[-1]
+
+
+def _call_in_place_of_withdrawn(state: TableState, seq: int, ev: CallReplaced,
+                                withdrawn: CallRecord) -> TableState:
+    """D2 (issue 11): the change a player whose call was withdrawn logs as ``CallReplaced`` (spec
+    section 3) is his call at his turn, read like any call there (Law 37, Law 27...)."""
+    seat, call = ev.seat, ev.call
+    law_ = withdrawn.law or CALL_MADE
+    before = len(state.calls)
+    state = in_turn(state, seq, seat, call, ev.TYPE, "replaces_withdrawn", law_,
+                    f"{seat} calls again in place of his withdrawn {withdrawn.call}")
+    calls = tuple(attrs.evolve(r, replaces=withdrawn.seq, first_call=withdrawn.call)
+                  if i >= before and r.seq == seq and r.ruling == "replaces_withdrawn" else r
+                  for i, r in enumerate(state.calls))
+    return attrs.evolve(state, calls=calls)
 
 
 def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:

@@ -129,6 +129,9 @@ class CallRuling(StrEnum):
     """A call after the final pass, before the opening lead is faced: cancelled (Law 39)."""
     ABOVE_SEVEN = "above_seven"
     """A bid of more than seven: cancelled, Pass substituted, both of the side pass to the end (Law 38)."""
+    # The call again of a player whose call a permitted change withdrew (issue 11 D2; issue-auction)
+    REPLACES_WITHDRAWN = "replaces_withdrawn"
+    """His call at his turn in place of his withdrawn one, logged as ``CallReplaced`` (1997 25B1, 2017 25A6, 21B2)."""
 
 
 class CardRuling(StrEnum):

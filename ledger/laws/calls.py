@@ -52,6 +52,8 @@ RULING_WORDS: dict[str, str] = {
     "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
     "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
     "withdrawn": "{call}: {detail}",
+    "replaces_withdrawn": "{call} replaces {first}, withdrawn after the change of the call it was made over: "
+                          "{seat} calls again without rectification",
     "irregular": "{call} in place of {first} is itself irregular: {detail}",
     # 2017 Law 27, an insufficient bid
     "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
