@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ledger.laws import RULES, Prescription, Rule
+from ledger.laws import LAPSES, RULES, Prescription, Rule
 from projections.table import rectification_key
 
 MAX_ROUNDS = 64
@@ -51,4 +51,10 @@ def reconcile(state, *, may_override: bool = False,
     if may_override:
         wanted = {rectification_key(p.event) for p in desired}
         overrides = [seq for key, seq in state.rectifications if key not in wanted]
+    lapsed = [e for lapse in LAPSES for e in lapse(state)]  # issue 12: 36A, 37A, 38D, 39B (9.C2)
+    if lapsed and not may_override:  # each an event, or the seq of a rectification
+        keys = {rectification_key(e) for e in lapsed if not isinstance(e, int)}
+        seqs = {e for e in lapsed if isinstance(e, int)}
+        wanted = {rectification_key(p.event) for p in desired}
+        overrides = [seq for key, seq in state.rectifications if (key in keys or seq in seqs) and key not in wanted]
     return emit, overrides
