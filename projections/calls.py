@@ -101,11 +101,35 @@ def with_auction(state: TableState, auction: tuple[AuctionCall, ...]) -> TableSt
         return attrs.evolve(state, auction=auction)
     if not auction_closed(auction):
         return attrs.evolve(state, auction=auction, phase=AUCTION, contract=None)
+    skipped = _law_34(state, auction)
+    if skipped is not None:
+        return skipped
     contract = final_contract(auction)
     if contract is None:
         passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
         return attrs.evolve(state, auction=auction, phase=ENDED, result=passed_out, contract=None)
     return attrs.evolve(state, auction=auction, contract=contract, phase=OPENING_LEAD)
+
+
+def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> TableState | None:
+    """Law 34 (2017 34, 17D3): three passes do not end the auction when one of them was an accepted
+    pass out of rotation (29A) that deprived a player of his turn: the auction reverts to him and
+    the passes from his missed turn on are cancelled (their records say so; the engine cancels them)."""
+    start = len(auction) - 3
+    for i in range(start, len(auction)):
+        entry = auction[i]
+        if not (entry.law or "").endswith(":29A") or not entry.call.is_pass:
+            continue
+        due = auction[i - 1].seat.lho if i > 0 else state.board.dealer
+        if entry.seat is due:
+            continue
+        law_ = state.cite("34")
+        for later in auction[i:]:
+            state = set_ruling(state, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
+                               f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
+                               f"to {due}, the passes from his turn on are cancelled")
+        return with_auction(state, auction[:i])
+    return None
 
 
 def _index_of(state: TableState, seq: int | None) -> int | None:
@@ -576,6 +600,9 @@ def _not_made(rec: CallRecord) -> list[NotMade]:
         return [entry(rec.seq, rec.call, "insufficient bid not accepted: withdrawn")]
     if ruling == "ib_cancelled_double":
         return [entry(rec.seq, rec.call, f"cancelled: attempted in place of the insufficient {rec.first_call}")]
+    if ruling in ("passed_over_34", "cancelled_34"):
+        return [entry(rec.seq, rec.call, "cancelled: three passes with one out of rotation that deprived "
+                                         "a player of his turn (Law 34)")]
     reason = NOT_ENTERED.get(ruling)
     if reason is not None:
         return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]

@@ -140,6 +140,11 @@ class CallRuling(StrEnum):
     """The LHO called over a call by a player obliged to pass: it stands, and the calls after it (37A, 1997 35B)."""
     LHO_CALL_CANCELLED = "lho_call_cancelled"
     """The LHO's call over an inadmissible double or a bid of more than seven: cancelled (36A, 38B)."""
+    # Law 34 (issue-auction)
+    PASSED_OVER_34 = "passed_over_34"
+    """An accepted pass out of rotation among three closing passes that deprived a player of his turn: cancelled (34)."""
+    CANCELLED_34 = "cancelled_34"
+    """A pass after the missed turn of Law 34: cancelled, the auction reverts to the player who missed it."""
     # The call again of a player whose call a permitted change withdrew (issue 11 D2; issue-auction)
     REPLACES_WITHDRAWN = "replaces_withdrawn"
     """His call at his turn in place of his withdrawn one, logged as ``CallReplaced`` (1997 25B1, 2017 25A6, 21B2)."""

@@ -52,6 +52,9 @@ RULING_WORDS: dict[str, str] = {
     "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
     "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
     "withdrawn": "{call}: {detail}",
+    "passed_over_34": "{call} out of rotation, accepted, was one of three passes closing the auction: {detail} "
+                      "(the player who passed out of rotation is an offender, 16C)",
+    "cancelled_34": "{call} cancelled: {detail}",
     "replaces_withdrawn": "{call} replaces {first}, withdrawn after the change of the call it was made over: "
                           "{seat} calls again without rectification",
     "irregular": "{call} in place of {first} is itself irregular: {detail}",

@@ -341,6 +341,10 @@ def calls_out_of_rotation(state) -> list[Prescription]:
     for rec in state.calls:
         if rec.ruling == WAITING or rec.ruling == "coor_accepted" or rec.ruling == "coor_28b" or rec.ruling in REFUSED:
             out.extend(_rule(state, rec))
+        elif rec.ruling in ("passed_over_34", "cancelled_34") and rec.law:  # Law 34 (projections.calls)
+            if rec.ruling == "passed_over_34":
+                out.extend(_rule(state, attrs.evolve(rec, ruling="coor_accepted")))
+            out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
     return out
 
 
