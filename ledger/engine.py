@@ -25,6 +25,13 @@ MAX_ROUNDS = 64
 """A guard: no single fact can call for more rectifications than this."""
 
 OVERRIDE_TEXT = "no longer prescribed by the Laws after the director's finding or ruling"
+LAPSE_TEXT = ("no longer prescribed by the Laws: the offender's left-hand opponent called before rectification "
+              "(1997 35, 2017 36A, 37A, 38D, 39B)")
+"""The text of the engine's override when a fact, not the director, withdrew a rectification (``LAPSES``)."""
+
+
+def override_text(director_spoke: bool) -> str:
+    return OVERRIDE_TEXT if director_spoke else LAPSE_TEXT
 
 
 def prescribe(state, rules: Iterable[Rule] = RULES) -> list[Prescription]:

@@ -62,6 +62,8 @@ def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
         return _after_close(state, seq, ev)
     if state.phase == AUCTION and seat is state.turn and call.is_bid and (call.level or 0) > 7:
         return _above_seven(state, seq, ev)
+    if state.phase == AUCTION and seat is not state.turn and call.kind in ("double", "redouble"):
+        return _out_of_rotation(state, seq, ev)
     if state.phase != AUCTION or seat is not state.turn or call.kind not in ("double", "redouble"):
         return None
     if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
@@ -74,6 +76,30 @@ def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     return reading.record_call(state, CallRecord(
         seq, seat, call, DOUBLE, law=_law_36(state),
         detail=f"{reason}: cancelled; {seat} must make a legal call, {seat.partner} passes to the end"))
+
+
+def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
+    """An inadmissible double or redouble out of rotation (1997 36, 2017 36B4; never accepted, no 29A
+    offer): cancelled, the auction reverts to the player on turn, the offender calls at his own turn,
+    his partner passes to the end, Law 26 may apply."""
+    seat, call, turn = ev.seat, ev.call, state.turn
+    assert turn is not None
+    if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
+        return None
+    if any(r.ruling == "coor" for r in state.calls):
+        return None  # a call out of rotation waits for its LHO's choice (the rotation family)
+    if state.auction and state.auction[-1].seat is seat:
+        return None  # at his LHO's turn: a change of call (Law 25, the rotation family)
+    if seat is turn.lho and reading.must_pass_now(state, turn):
+        return None  # 28A (the rotation family)
+    reason = why_illegal(state.auction, seat, call)
+    if reason is None:
+        return None  # an admissible double out of rotation: Law 32
+    law = state.cite("36" if state.edition == "1997" else "36B4")
+    return reading.record_call(state, CallRecord(
+        seq, seat, call, DOUBLE, law=law,
+        detail=f"{reason}, out of rotation ({turn} to call): cancelled, never accepted; the auction reverts to "
+               f"{turn}, {seat} makes a legal call at his turn, {seat.partner} passes to the end"))
 
 
 def _after_close(state: TableState, seq: int, ev: CallPlaced) -> TableState:
