@@ -150,3 +150,16 @@ def test_treat_as_penalty_card_is_refused_on_a_2017_board_where_1997_would_offer
         ledger.append("t/b", [{"type": "OptionChosen", "seat": "N", "option": "treat_as_penalty_card"}])
     assert refused.value.exit_code == 2 and "treat_as_penalty_card" in str(refused.value)
     assert len(list(ledger.events("t/b"))) == before
+
+
+def test_the_case_file_shows_the_36a_and_law_34_rulings_in_words_with_their_laws():
+    from ledger.casefile import build_casefile, render_html
+
+    ledger = table()
+    log(ledger, call("N", "1S"), call("E", "Pass"), call("S", "X"), call("W", "Pass"))
+    html = render_html(build_casefile(ledger, "t/b"))
+    assert "before rectification" in html and "2017:36A" in html
+    ledger = table("1997")
+    log(ledger, call("N", "1S"), call("E", "Pass"), call("W", "Pass"), call("N", "Pass"))
+    html = render_html(build_casefile(ledger, "t/b"))
+    assert "Law 34" in html and "1997:34" in html
