@@ -384,8 +384,12 @@ def _auction(case: dict[str, Any]) -> str:
              "RightsReserved": "‡ rights reserved (break in tempo or other information)"}
     legend = "".join(f"<li>{_e(words.get(x['type'], x['type']))} by {_e(x['by'])} (seq {x['seq']}): "
                      f"{_e(x['text'])}</li>" for x in notes)
+    not_made = "".join(  # issue 12: what the Laws made of calls that are not in the auction, in words
+        f"<li>seq {n['seq']} {_e(n['seat'])} {_call(n['call'])}: {_e(n['reason'])} "
+        f"<span class='law'>{_e(n['law'])}</span></li>" for n in case.get("calls_not_made") or [])
     return (f'<table id="auction"><tr>{"".join(f"<th>{s}</th>" for s in order)}</tr>{body}</table>'
-            + (f"<ol>{legend}</ol>" if legend else ""))
+            + (f"<ol>{legend}</ol>" if legend else "")
+            + (f"<p>Calls that do not count</p><ul id='calls-not-made'>{not_made}</ul>" if not_made else ""))
 
 
 def _tricks(case: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from ledger.laws import RULES, Prescription, Rule
+from ledger.laws import LAPSES, RULES, Prescription, Rule
 from projections.derived import derive, shared_values
 from projections.table import rectification_key
 
@@ -26,6 +26,13 @@ MAX_ROUNDS = 64
 """A guard: no single fact can call for more rectifications than this."""
 
 OVERRIDE_TEXT = "no longer prescribed by the Laws after the director's finding or ruling"
+LAPSE_TEXT = ("no longer prescribed by the Laws: the offender's left-hand opponent called before rectification "
+              "(1997 35, 2017 36A, 37A, 38D, 39B)")
+"""The text of the engine's override when a fact, not the director, withdrew a rectification (``LAPSES``)."""
+
+
+def override_text(director_spoke: bool) -> str:
+    return OVERRIDE_TEXT if director_spoke else LAPSE_TEXT
 
 
 def _keyed(rule: Rule) -> Callable[[Any], list[tuple[Prescription, str]]]:
@@ -81,4 +88,10 @@ def reconcile(state, *, may_override: bool = False,
     if may_override:
         wanted = {key for _, key in desired}
         overrides = [seq for key, seq in state.rectifications if key not in wanted]
+    lapsed = [e for lapse in LAPSES for e in lapse(state)]  # issue 12: 36A, 37A, 38D, 39B (9.C2)
+    if lapsed and not may_override:  # each an event, or the seq of a rectification
+        keys = {rectification_key(e) for e in lapsed if not isinstance(e, int)}
+        seqs = {e for e in lapsed if isinstance(e, int)}
+        wanted = {key for _, key in desired}
+        overrides = [seq for key, seq in state.rectifications if (key in keys or seq in seqs) and key not in wanted]
     return emit, overrides

@@ -317,7 +317,7 @@ class Ledger:
                     break
                 for cancelled_seq in overrides:
                     rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#RulingOverridden"))
-                    text = VOID_OVERRIDE_TEXT if isinstance(fact.event, ev.EntryVoided) else engine.OVERRIDE_TEXT
+                    text = VOID_OVERRIDE_TEXT if isinstance(fact.event, ev.EntryVoided) else engine.override_text(director_spoke)
                     append_one(ev.RulingOverridden(about=cancelled_seq, text=text),
                                ENGINE_ACTOR, rid, at, (stored.seq, cancelled_seq), state.cite("82C"))
                 for p in emit:

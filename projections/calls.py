@@ -101,11 +101,35 @@ def with_auction(state: TableState, auction: tuple[AuctionCall, ...]) -> TableSt
         return attrs.evolve(state, auction=auction)
     if not auction_closed(auction):
         return attrs.evolve(state, auction=auction, phase=AUCTION, contract=None)
+    skipped = _law_34(state, auction)
+    if skipped is not None:
+        return skipped
     contract = final_contract(auction)
     if contract is None:
         passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
         return attrs.evolve(state, auction=auction, phase=ENDED, result=passed_out, contract=None)
     return attrs.evolve(state, auction=auction, contract=contract, phase=OPENING_LEAD)
+
+
+def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> TableState | None:
+    """Law 34 (2017 34, 17D3): three passes do not end the auction when one of them was an accepted
+    pass out of rotation (29A) that deprived a player of his turn: the auction reverts to him and
+    the passes from his missed turn on are cancelled (their records say so; the engine cancels them)."""
+    start = len(auction) - 3
+    for i in range(start, len(auction)):
+        entry = auction[i]
+        if not (entry.law or "").endswith(":29A") or not entry.call.is_pass:
+            continue
+        due = auction[i - 1].seat.lho if i > 0 else state.board.dealer
+        if entry.seat is due:
+            continue
+        law_ = state.cite("34")
+        for later in auction[i:]:
+            state = set_ruling(state, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
+                               f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
+                               f"to {due}, the passes from his turn on are cancelled")
+        return with_auction(state, auction[:i])
+    return None
 
 
 def _index_of(state: TableState, seq: int | None) -> int | None:
@@ -331,6 +355,9 @@ def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
 
 def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
     seat, call = ev.seat, ev.call
+    withdrawn = withdrawn_awaiting(state, seat)
+    if withdrawn is not None:
+        return _call_in_place_of_withdrawn(state, seq, ev, withdrawn)
     found = _last_call_of(state, seat)
     in_period = state.phase in (AUCTION, OPENING_LEAD) and not state.tricks and state.face_down_lead is None
     if found is None or not in_period:
@@ -380,6 +407,35 @@ def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
         return record_call(state, rec("lho_called", law(state, "lho_had_called"),
                                   "LHO had called: the substituted call is cancelled, the first call stands"))
     return record_call(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
+
+
+def withdrawn_awaiting(state: TableState, seat: Seat) -> CallRecord | None:
+    """The call of ``seat`` that a permitted change left illegal and withdrew (1997 25B1, 2017 25A6,
+    21B2), when he has not called since and it is his turn: he calls again."""
+    if state.phase != AUCTION or seat is not state.turn:
+        return None
+    last = _last_call_of(state, seat)
+    since = last[1].seq if last is not None else 0
+    mine = [r for r in state.calls if r.seat is seat and r.seq > since
+            and r.ruling not in ("explanation_corrected", "not_made")]
+    if not mine or mine[-1].ruling != "withdrawn":
+        return None
+    return mine[-1]
+
+
+def _call_in_place_of_withdrawn(state: TableState, seq: int, ev: CallReplaced,
+                                withdrawn: CallRecord) -> TableState:
+    """D2 (issue 11): the change a player whose call was withdrawn logs as ``CallReplaced`` (spec
+    section 3) is his call at his turn, read like any call there (Law 37, Law 27...)."""
+    seat, call = ev.seat, ev.call
+    law_ = withdrawn.law or CALL_MADE
+    before = len(state.calls)
+    state = in_turn(state, seq, seat, call, ev.TYPE, "replaces_withdrawn", law_,
+                    f"{seat} calls again in place of his withdrawn {withdrawn.call}")
+    calls = tuple(attrs.evolve(r, replaces=withdrawn.seq, first_call=withdrawn.call)
+                  if i >= before and r.seq == seq and r.ruling == "replaces_withdrawn" else r
+                  for i, r in enumerate(state.calls))
+    return attrs.evolve(state, calls=calls)
 
 
 def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:
@@ -544,6 +600,9 @@ def _not_made(rec: CallRecord) -> list[NotMade]:
         return [entry(rec.seq, rec.call, "insufficient bid not accepted: withdrawn")]
     if ruling == "ib_cancelled_double":
         return [entry(rec.seq, rec.call, f"cancelled: attempted in place of the insufficient {rec.first_call}")]
+    if ruling in ("passed_over_34", "cancelled_34"):
+        return [entry(rec.seq, rec.call, "cancelled: three passes with one out of rotation that deprived "
+                                         "a player of his turn (Law 34)")]
     reason = NOT_ENTERED.get(ruling)
     if reason is not None:
         return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]

@@ -17,9 +17,9 @@ import attrs
 
 from ledger.bridge import Call, Card, Deal, Risk, Seat, Side, Strain, Suit
 from ledger.events import BoardOpened
-from projections.state import TableState
+from projections.state import CallRecord, TableState
 
-VERSION = 12
+VERSION = 13
 """Bump on any change of the state's shape or of the fold's output; the golden
 digests of every scenario file's fold (``golden.json`` beside this module,
 checked by tests/test_golden.py) are kept for this version."""
@@ -35,6 +35,8 @@ _conv.register_unstructure_hook(BoardOpened, lambda b: b.to_data())
 _conv.register_structure_hook(BoardOpened, lambda d, _: BoardOpened.from_data(d))
 
 
+_conv.register_unstructure_hook(CallRecord, make_dict_unstructure_fn(  # issue 12: 29C/30C, absent when not judged
+    CallRecord, _conv, artificial=override(omit_if_default=True)))
 _conv.register_unstructure_hook(TableState, make_dict_unstructure_fn(TableState, _conv, memo=override(omit=True)))
 
 

@@ -409,6 +409,7 @@ class CallRecord:
     first_call: Call | None = None
     law: str | None = None
     detail: str = ""
+    artificial: bool | None = None  # the judgment on a call out of rotation (29C, 30C; issue 12)
 
 
 def initial_hands(board: BoardOpened) -> tuple[tuple[Card, ...], ...]:

@@ -129,6 +129,25 @@ class CallRuling(StrEnum):
     """A call after the final pass, before the opening lead is faced: cancelled (Law 39)."""
     ABOVE_SEVEN = "above_seven"
     """A bid of more than seven: cancelled, Pass substituted, both of the side pass to the end (Law 38)."""
+    # The offender's LHO called before rectification (1997 35, 2017 36A, 37A, 38D, 39B; issue-auction)
+    INADMISSIBLE_DOUBLE_LHO_CALLED = "inadmissible_double_lho_called"
+    """The LHO called over an inadmissible double: it and the calls after it cancelled, nothing more (36A, 1997 35A)."""
+    ABOVE_SEVEN_LHO_CALLED = "above_seven_lho_called"
+    """The LHO called over a bid of more than seven: 38B, 38C without Law 26 (38D, 1997 35C)."""
+    AFTER_FINAL_PASS_LHO_CALLED = "after_final_pass_lho_called"
+    """The LHO called over a call after the final pass: cancelled, nothing more (39B, 1997 35D)."""
+    OBLIGED_LHO_CALLED = "obliged_lho_called"
+    """The LHO called over a call by a player obliged to pass: it stands, and the calls after it (37A, 1997 35B)."""
+    LHO_CALL_CANCELLED = "lho_call_cancelled"
+    """The LHO's call over an inadmissible double or a bid of more than seven: cancelled (36A, 38B)."""
+    # Law 34 (issue-auction)
+    PASSED_OVER_34 = "passed_over_34"
+    """An accepted pass out of rotation among three closing passes that deprived a player of his turn: cancelled (34)."""
+    CANCELLED_34 = "cancelled_34"
+    """A pass after the missed turn of Law 34: cancelled, the auction reverts to the player who missed it."""
+    # The call again of a player whose call a permitted change withdrew (issue 11 D2; issue-auction)
+    REPLACES_WITHDRAWN = "replaces_withdrawn"
+    """His call at his turn in place of his withdrawn one, logged as ``CallReplaced`` (1997 25B1, 2017 25A6, 21B2)."""
 
 
 class CardRuling(StrEnum):

@@ -195,6 +195,7 @@ def test_27b3_a_double_is_cancelled_partner_barred_then_a_legal_call_is_due():
     assert t.auction()[-1] == ("W", "3H", "2017:27B3")
     t.calls("N 3S", "E 4H")
     assert t.auction()[-1] == ("E", "Pass", "2017:37B")
+    t.log({"type": "DirectorCalled", "by": "S"})  # rectified before South calls (South calling first is 37A)
     t.calls("S Pass", "W Pass")
     # Law 26 (2017 26B): declarer may forbid one suit West did not specify in the legal auction
     # (West's 3H is legal: hearts may not be forbidden).

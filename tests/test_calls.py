@@ -247,6 +247,7 @@ def test_1997_partner_bidding_when_obliged_to_pass_is_cancelled_and_both_pass_to
     t = change_of_mind(Table("1997")).log({"type": "OptionChosen", "seat": "E", "option": "reject_substitute"},
                                           {"type": "OptionChosen", "seat": "N", "option": "keep_first_call"})
     t.calls("E 4H", "S 4S")
+    t.log({"type": "DirectorCalled", "by": "W"})  # rectified before West calls (West calling first is 1997 35B)
     assert t.auction()[-1] == ("S", "Pass", "1997:37")
     assert t.doc["turn"] == "W"
     assert t.doc["partner_must_pass"] == [{"seat": "S", "until": "end_of_auction"},

@@ -296,3 +296,24 @@ def test_cli_import_needs_a_known_format(tmp_path, capsys):
     path.write_text("", encoding="utf-8")
     assert main(["--db", f"sqlite:///{tmp_path / 'l.db'}", "import", str(path)]) == 2
     assert "give --format pbn or lin" in capsys.readouterr().err
+
+
+def test_markers_I_and_S_rule_as_an_accepted_insufficient_bid_and_call_out_of_rotation(markers):
+    """Issue 12: ``^I`` and ``^S`` are no longer left unprocessed: the insufficient bid is accepted by
+    the LHO's call (2017 27A1) and the call out of rotation by the LHO's call (29A); the contract and
+    declarer are the record's."""
+    ledger, _ = markers
+    b1, b2 = ledger.state("markers/t1/b1"), ledger.state("markers/t1/b2")
+    assert [(a["seat"], a["call"], a["law"]) for a in b1["auction"]][:3] == [
+        ("N", "1S", "FFB:57.3"), ("E", "1H", "2017:27A1"), ("S", "2H", "FFB:57.3")]
+    assert [(i["kind"], i["offender"], i["law"]) for i in b1["irregularities"]] == [
+        ("insufficient_bid", "E", "2017:27")]
+    assert (b1["contract"]["level"], b1["contract"]["strain"], b1["contract"]["declarer"]) == (2, "H", "S")
+    assert [(a["seat"], a["call"], a["law"]) for a in b2["auction"]][:2] == [
+        ("E", "1H", "2017:29A"), ("S", "Pass", "FFB:57.3")]
+    assert [(i["kind"], i["offender"], i["law"]) for i in b2["irregularities"]] == [
+        ("call_out_of_rotation", "E", "2017:31")]
+    assert (b2["contract"]["level"], b2["contract"]["strain"], b2["contract"]["declarer"]) == (1, "H", "E")
+    for doc in (b1, b2):
+        assert doc["pending"] == [] and doc["calls_not_made"] == [] and doc["phase"] == "opening_lead"
+        assert not any(i["kind"] == "unprocessed" for i in doc["irregularities"])

@@ -96,3 +96,70 @@ def test_the_readable_state_names_the_irregularity_kinds_in_words():
     ledger = table("1997")
     log(ledger, call("E", "1H"))
     assert "Irregularity: call out of rotation by E (seq 2) — 1997:31" in rendered(ledger)
+
+
+# -- issue-auction: the readings added on this branch ---------------------------------------
+
+def test_the_readable_state_says_the_lho_called_over_an_inadmissible_double_36a():
+    ledger = table()
+    log(ledger, call("N", "1S"), call("E", "Pass"), call("S", "X"), call("W", "Pass"))
+    text = rendered(ledger)
+    assert "W called over it before rectification" in text and "2017:36A" in text
+    doc = ledger.state("t/b")
+    assert doc["turn"] == "S" and doc["partner_must_pass"] == []
+    events = {e.seq: e for e in ledger.events("t/b")}
+    [override] = [e for e in events.values() if e.type == "RulingOverridden"]  # the engine, 82C
+    assert events[override.data["about"]].type == "PartnerMustPass" and override.law == "2017:82C"
+    assert override.causes[0] == 8  # West's call
+
+
+def test_the_readable_state_says_a_barred_bid_stands_under_1997_35b():
+    ledger = table("1997")
+    log(ledger, call("E", "Pass"), {"type": "OptionChosen", "seat": "S", "option": "refuse"}, call("N", "1S"),
+        call("E", "2H"), call("S", "2S"))
+    text = rendered(ledger)
+    assert "obliged to pass" in text and "it stands" in text and "1997:35B" in text
+    assert [(a["seat"], a["call"], a["law"]) for a in ledger.state("t/b")["auction"]] == [
+        ("N", "1S", "FFB:57.3"), ("E", "2H", "1997:35B"), ("S", "2S", "FFB:57.3")]
+
+
+def test_the_readable_state_says_law_34_reverts_the_auction():
+    ledger = table()
+    log(ledger, call("N", "1S"), call("E", "Pass"), call("W", "Pass"), call("N", "Pass"))
+    text = rendered(ledger)
+    assert "Law 34" in text and "2017:34" in text and "the auction reverts to S" in text
+    assert ledger.state("t/b")["turn"] == "S" and ledger.state("t/b")["phase"] == "auction"
+
+
+def test_the_readable_state_says_a_call_replaced_after_a_withdrawal_is_the_call_again():
+    ledger = table("1997")
+    log(ledger, call("N", "1C"), {"type": "CallReplaced", "seat": "N", "call": "1S", "unintended": False},
+        call("E", "1H", over_substitute=False), {"type": "CallReplaced", "seat": "E", "call": "2H"})
+    text = rendered(ledger)
+    assert "2♥ replaces 1♥" in text and "calls again without rectification" in text and "1997:25B1" in text
+    assert ledger.state("t/b")["turn"] == "S"
+
+
+def test_treat_as_penalty_card_is_refused_on_a_2017_board_where_1997_would_offer_it():
+    ledger = table()
+    log(ledger, call("N", "1S"), {"type": "CardDropped", "seat": "E", "card": "H2"}, call("E", "Pass"),
+        call("S", "2S"), call("W", "Pass"), call("N", "Pass"), call("E", "Pass"))
+    assert ledger.state("t/b")["phase"] == "opening_lead"  # East, a defender, exposed a card (2017 24A / 24E)
+    before = len(list(ledger.events("t/b")))
+    with pytest.raises(BadInput, match="option not offered") as refused:
+        ledger.append("t/b", [{"type": "OptionChosen", "seat": "N", "option": "treat_as_penalty_card"}])
+    assert refused.value.exit_code == 2 and "treat_as_penalty_card" in str(refused.value)
+    assert len(list(ledger.events("t/b"))) == before
+
+
+def test_the_case_file_shows_the_36a_and_law_34_rulings_in_words_with_their_laws():
+    from ledger.casefile import build_casefile, render_html
+
+    ledger = table()
+    log(ledger, call("N", "1S"), call("E", "Pass"), call("S", "X"), call("W", "Pass"))
+    html = render_html(build_casefile(ledger, "t/b"))
+    assert "before rectification" in html and "2017:36A" in html
+    ledger = table("1997")
+    log(ledger, call("N", "1S"), call("E", "Pass"), call("W", "Pass"), call("N", "Pass"))
+    html = render_html(build_casefile(ledger, "t/b"))
+    assert "Law 34" in html and "1997:34" in html

@@ -23,7 +23,7 @@ from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, le
                          rotation)
 from ledger.laws.base import Prescription, Rule
 
-__all__ = ["FAMILIES", "RULES", "Family", "Prescription", "Rule", "find_law"]
+__all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
 
 
 @attrs.frozen
@@ -63,6 +63,10 @@ FAMILIES: tuple[Family, ...] = (
 
 RULES: list[Rule] = [rule for family in FAMILIES for rule in family.rules]
 """The engine's rules, in the order the engine consults them."""
+
+LAPSES = (inadmissible.lapsed,)
+"""Rectifications a later fact withdrew (spec 1.2, 9.C2: the LHO called before rectification):
+each returns events the engine cancels (``RulingOverridden``, 82C) when in force and prescribed by no rule."""
 
 _CITATION = re.compile(r"^(?:(?:1997|2017|FFB):)?(\d+(?:\.\d+)?)([A-Za-z0-9]*)$")
 

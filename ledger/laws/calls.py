@@ -52,6 +52,11 @@ RULING_WORDS: dict[str, str] = {
     "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
     "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
     "withdrawn": "{call}: {detail}",
+    "passed_over_34": "{call} out of rotation, accepted, was one of three passes closing the auction: {detail} "
+                      "(the player who passed out of rotation is an offender, 16C)",
+    "cancelled_34": "{call} cancelled: {detail}",
+    "replaces_withdrawn": "{call} replaces {first}, withdrawn after the change of the call it was made over: "
+                          "{seat} calls again without rectification",
     "irregular": "{call} in place of {first} is itself irregular: {detail}",
     # 2017 Law 27, an insufficient bid
     "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
@@ -245,12 +250,18 @@ def _suit_of(call: Call) -> Suit | None:
     return call.strain.trump if call.is_bid and call.strain is not None else None
 
 
+PASS_LIKE = Call.parse("Pass")
+"""What an artificial withdrawn bid counts as for Law 26: a call not related to a suit (26B)."""
+
+
 def law26_terms(state, offender: Seat) -> dict[str, frozenset[Suit]] | None:
     """The options Law 26 gives declarer for ``offender``'s withdrawn calls,
     each with the suits it may name (None: no lead restriction)."""
-    calls = [call for rec, call in withdrawn_calls(state) if rec.seat is offender]
-    if not calls:
+    withdrawn = [(rec, call) for rec, call in withdrawn_calls(state) if rec.seat is offender]
+    if not withdrawn:
         return None
+    # an artificial call (29C, the ``artificial`` judgment) is not related solely to its suit: 26B
+    calls = [PASS_LIKE if rec.artificial and call.is_bid else call for rec, call in withdrawn]
     named = _named_by(state, offender)
     if state.edition == "2017":  # 26B: any one suit not specified in the legal auction by the offender
         allowed = frozenset(s for s in SUITS if s not in named)

@@ -23,12 +23,28 @@ from projections.insufficient import pending_insufficient
 from projections.auction import why_illegal
 from projections.state import AUCTION, OPENING_LEAD, AuctionCall, CallRecord, TableState
 
-LAWS = ("35", "36", "38", "39")  # 38: a bid of more than seven, in rotation
+LAWS = ("35", "36", "38", "39")  # 38: a bid of more than seven, in rotation; 35: the LHO called first
 """The Laws this family rules on (``ledger.laws.find_law``; 37 stays the calls family's)."""
 
 DOUBLE = "inadmissible_double"
 ABOVE_SEVEN = "above_seven"
 AFTER_CLOSE = "after_final_pass"
+# The offender's LHO called before rectification (1997 35A-35D, 2017 36A, 37A, 38D, 39B)
+DOUBLE_LHO = "inadmissible_double_lho_called"
+ABOVE_SEVEN_LHO = "above_seven_lho_called"
+AFTER_CLOSE_LHO = "after_final_pass_lho_called"
+OBLIGED_LHO = "obliged_lho_called"
+LHO_CANCELLED = "lho_call_cancelled"
+
+LHO_FIRST = {DOUBLE: (DOUBLE_LHO, {"1997": "35A", "2017": "36A"}),
+             ABOVE_SEVEN: (ABOVE_SEVEN_LHO, {"1997": "35C", "2017": "38D"}),
+             AFTER_CLOSE: (AFTER_CLOSE_LHO, {"1997": "35D", "2017": "39B"}),
+             "obliged_to_pass": (OBLIGED_LHO, {"1997": "35B", "2017": "37A"})}
+"""The reading of each inadmissible call when its maker's LHO called over it before rectification."""
+
+RECTIFICATION = ("AttentionDrawn", "DirectorCalled", "RulingGiven")
+"""Facts that start the rectification: a call logged before any of them is "before rectification"
+(spec 1.2, 9.B)."""
 
 
 def _law_36(state: TableState) -> str:
@@ -39,15 +55,15 @@ def _law_36(state: TableState) -> str:
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 36 and 39 read it (None: not this family's call)."""
     seat, call = ev.seat, ev.call
+    first = _lho_called_first(state, seq, ev)
+    if first is not None:
+        return first
     if state.phase == OPENING_LEAD and not state.tricks and state.face_down_lead is None:
-        assert state.contract is not None
-        declaring = seat.side is state.contract.side
-        what = "the declaring side" if declaring else "a defender"
-        return reading.record_call(state, CallRecord(
-            seq, seat, call, AFTER_CLOSE, law=state.cite("39"),
-            detail=f"{call} by {seat} ({what}) after the final pass: cancelled"))
+        return _after_close(state, seq, ev)
     if state.phase == AUCTION and seat is state.turn and call.is_bid and (call.level or 0) > 7:
         return _above_seven(state, seq, ev)
+    if state.phase == AUCTION and seat is not state.turn and call.kind in ("double", "redouble"):
+        return _out_of_rotation(state, seq, ev)
     if state.phase != AUCTION or seat is not state.turn or call.kind not in ("double", "redouble"):
         return None
     if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
@@ -60,6 +76,92 @@ def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     return reading.record_call(state, CallRecord(
         seq, seat, call, DOUBLE, law=_law_36(state),
         detail=f"{reason}: cancelled; {seat} must make a legal call, {seat.partner} passes to the end"))
+
+
+def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
+    """An inadmissible double or redouble out of rotation (1997 36, 2017 36B4; never accepted, no 29A
+    offer): cancelled, the auction reverts to the player on turn, the offender calls at his own turn,
+    his partner passes to the end, Law 26 may apply."""
+    seat, call, turn = ev.seat, ev.call, state.turn
+    assert turn is not None
+    if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
+        return None
+    if any(r.ruling == "coor" for r in state.calls):
+        return None  # a call out of rotation waits for its LHO's choice (the rotation family)
+    if state.auction and state.auction[-1].seat is seat:
+        return None  # at his LHO's turn: a change of call (Law 25, the rotation family)
+    if seat is turn.lho and reading.must_pass_now(state, turn):
+        return None  # 28A (the rotation family)
+    reason = why_illegal(state.auction, seat, call)
+    if reason is None:
+        return None  # an admissible double out of rotation: Law 32
+    law = state.cite("36" if state.edition == "1997" else "36B4")
+    return reading.record_call(state, CallRecord(
+        seq, seat, call, DOUBLE, law=law,
+        detail=f"{reason}, out of rotation ({turn} to call): cancelled, never accepted; the auction reverts to "
+               f"{turn}, {seat} makes a legal call at his turn, {seat.partner} passes to the end"))
+
+
+def _after_close(state: TableState, seq: int, ev: CallPlaced) -> TableState:
+    assert state.contract is not None
+    seat, call = ev.seat, ev.call
+    what = "the declaring side" if seat.side is state.contract.side else "a defender"
+    return reading.record_call(state, CallRecord(
+        seq, seat, call, AFTER_CLOSE, law=state.cite("39"),
+        detail=f"{call} by {seat} ({what}) after the final pass: cancelled"))
+
+
+def _last_call_record(state: TableState) -> CallRecord | None:
+    return next((r for r in reversed(state.calls) if r.ruling != "explanation_corrected"), None)
+
+
+def _lho_called_first(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
+    """1997 35A-35D, 2017 36A, 37A, 38D, 39B: the offender's LHO calls right after the inadmissible
+    call, with no ``AttentionDrawn``, ``DirectorCalled`` or ``RulingGiven`` logged between."""
+    last = _last_call_record(state)
+    if last is None or last.ruling not in LHO_FIRST or ev.seat is not last.seat.lho:
+        return None
+    if state.phase not in (AUCTION, OPENING_LEAD) or state.tricks or state.face_down_lead is not None:
+        return None
+    if any(f.seq > last.seq and f.type in RECTIFICATION for f in state.procedure):
+        return None
+    if last.ruling == AFTER_CLOSE and not _defender_action(state, last):
+        return None  # 39B already: nothing to change
+    if state.turn is not (last.seat if last.ruling == DOUBLE else ev.seat) and last.ruling != AFTER_CLOSE:
+        return None
+    ruling, laws = LHO_FIRST[last.ruling]
+    law = state.cite(laws[state.edition])
+    seat, call = ev.seat, ev.call
+    if last.ruling == DOUBLE:  # 36A / 35A: it and every later call cancelled, as though nothing happened
+        state = reading.set_ruling(state, last.seq, ruling, law,
+                                   f"{seat} called over it before rectification: it and the calls after it are "
+                                   f"cancelled, the auction reverts to {last.seat}; no further rectification")
+        return reading.record_call(state, CallRecord(
+            seq, seat, call, LHO_CANCELLED, law=law, first_call=last.call,
+            detail=f"made over {last.seat}'s inadmissible {last.call} before rectification: cancelled"))
+    if last.ruling == ABOVE_SEVEN:  # 38D / 1997 35C (decision 8): 38B and 38C, no Law 26
+        state = reading.set_ruling(state, last.seq, ruling, law,
+                                   f"{seat} called over it before rectification: cancelled with the calls after "
+                                   f"it, Pass substituted, {last.seat} and {last.seat.partner} pass to the end; "
+                                   "no lead restriction")
+        return reading.record_call(state, CallRecord(
+            seq, seat, call, LHO_CANCELLED, law=law, first_call=last.call,
+            detail=f"made over {last.seat}'s bid of more than seven: cancelled (38B), {seat} calls again"))
+    if last.ruling == AFTER_CLOSE:  # 39B / 35D: cancelled, nothing more
+        state = reading.set_ruling(state, last.seq, ruling, law,
+                                   f"{seat} called over it before rectification: cancelled, no further "
+                                   "rectification")
+        return _after_close(state, seq, ev)  # the LHO's own call is a call after the final pass
+    # 37A / 35B: the call by the player obliged to pass and the calls after it stand
+    index = next((i for i in range(len(state.auction) - 1, -1, -1) if state.auction[i].seq == last.seq), None)
+    if index is None or state.phase != AUCTION or why_illegal(state.auction[:index], last.seat, last.call):
+        return None
+    state = reading.set_ruling(state, last.seq, ruling, law,
+                               f"{seat} called over it before rectification: it stands, and the calls after it; "
+                               "a player barred to the end of the auction stays barred; no lead restriction")
+    entry = AuctionCall(last.seq, last.seat, last.call, law)
+    state = reading.with_auction(state, state.auction[:index] + (entry,) + state.auction[index + 1:])
+    return reading.in_turn(state, seq, seat, call, ev.TYPE)
 
 
 def _above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState:
@@ -77,6 +179,10 @@ reading.NOT_ENTERED.update({
     ABOVE_SEVEN: lambda r: "a bid of more than seven: cancelled, Pass substituted (Law 38)",
     DOUBLE: lambda r: "inadmissible double or redouble: cancelled (Law 36)",
     AFTER_CLOSE: lambda r: "call after the final pass: cancelled (Law 39)",
+    DOUBLE_LHO: lambda r: "inadmissible double or redouble: cancelled with the calls after it (LHO called over it)",
+    ABOVE_SEVEN_LHO: lambda r: "a bid of more than seven: cancelled, Pass substituted (LHO called over it)",
+    AFTER_CLOSE_LHO: lambda r: "call after the final pass: cancelled (LHO called over it)",
+    LHO_CANCELLED: lambda r: f"cancelled: made over {r.seat.rho}'s inadmissible {r.first_call} before rectification",
 })
 
 RULING_WORDS.update({
@@ -85,6 +191,11 @@ RULING_WORDS.update({
     DOUBLE: "{call} is a double or redouble Law 19 does not allow: cancelled; {seat} makes a legal call, "
             "{partner} must pass whenever it is his turn; a lead restriction may follow",
     AFTER_CLOSE: "{call} after the final pass: cancelled ({detail})",
+    DOUBLE_LHO: "{call} is a double or redouble Law 19 does not allow; {detail}",
+    ABOVE_SEVEN_LHO: "{call} is a bid of more than seven; {detail}",
+    AFTER_CLOSE_LHO: "{call} after the final pass; {detail}",
+    OBLIGED_LHO: "{call} by a player obliged to pass; {detail}",
+    LHO_CANCELLED: "{call} {detail}",
 })
 
 
@@ -105,7 +216,15 @@ WITHDRAWN_READERS["inadmissible"] = _withdrawn
 def inadmissible_calls(state) -> list[Prescription]:
     out: list[Prescription] = []
     for rec in state.calls:
-        if rec.ruling not in (DOUBLE, AFTER_CLOSE, ABOVE_SEVEN) or rec.law is None:
+        if rec.ruling == LHO_CANCELLED and rec.law is not None:
+            out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
+            continue
+        if rec.ruling == OBLIGED_LHO and rec.law is not None:
+            out.append(Prescription(IrregularityRecorded(kind="inadmissible_call", offender=str(rec.seat),
+                                                         about=rec.seq), (rec.seq,), rec.law))
+            continue
+        if rec.ruling not in (DOUBLE, AFTER_CLOSE, ABOVE_SEVEN, DOUBLE_LHO, ABOVE_SEVEN_LHO, AFTER_CLOSE_LHO) \
+                or rec.law is None:
             continue
 
         def p(event, law: str | None = None) -> Prescription:
@@ -115,11 +234,31 @@ def inadmissible_calls(state) -> list[Prescription]:
         if rec.ruling == DOUBLE:
             out.append(p(CallCancelled(seat=rec.seat, call=rec.call)))
             out.append(p(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction")))
-        elif rec.ruling == ABOVE_SEVEN:
+        elif rec.ruling == DOUBLE_LHO:
+            out.append(p(CallCancelled(seat=rec.seat, call=rec.call)))
+        elif rec.ruling in (ABOVE_SEVEN, ABOVE_SEVEN_LHO):
             out.append(p(CallCancelled(seat=rec.seat, call=rec.call)))
             for seat in (rec.seat, rec.seat.partner):
                 out.append(p(PartnerMustPass(seat=seat, until="end_of_auction")))
         else:
             first = "39" if state.edition == "1997" else "39A"
             out.append(p(CallCancelled(seat=rec.seat, call=rec.call), state.cite(first)))
+    return out
+
+
+def lapsed(state) -> list:
+    """Rectifications the engine emitted at once that the LHO's call before rectification withdrew
+    (spec 1.2, 9.C2): the partner's bar of 36B (36A / 1997 35A); the cancellation and the bars of
+    37B (37A / 1997 35B); a Law 26 offer already made (39B, 38D: no recourse to Law 26), by its seq.
+    The engine cancels each one still in force that no rule prescribes."""
+    out: list = []
+    firsts = [r.seq for r in state.calls if r.ruling in (DOUBLE_LHO, ABOVE_SEVEN_LHO, AFTER_CLOSE_LHO, OBLIGED_LHO)]
+    if firsts:
+        out.extend(o.seq for o in state.pending if o.law.endswith(":26") and o.seq > min(firsts))
+    for rec in state.calls:
+        if rec.ruling == DOUBLE_LHO:
+            out.append(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"))
+        elif rec.ruling == OBLIGED_LHO:
+            out.append(CallCancelled(seat=rec.seat, call=rec.call))
+            out.extend(PartnerMustPass(seat=seat, until="end_of_auction") for seat in (rec.seat, rec.seat.partner))
     return out

@@ -132,11 +132,14 @@ def ignore(state: TableState, rec: CallRecord, detail: str) -> TableState:
                           detail=detail)
 
 
-def refuse(state: TableState, rec: CallRecord, by: Seat, artificial: bool = False) -> TableState:
-    case = case_of(state, rec, artificial)
+def refuse(state: TableState, rec: CallRecord, by: Seat) -> TableState:
+    """29B; an artificial pass is rectified as a bid (30C -> 31), and 29C reads an artificial call by
+    the denomination(s) it specified (the ``artificial`` judgment, absent = natural)."""
+    case = case_of(state, rec, rec.artificial is True)
     turn = turn_at(state, rec)
+    why = " (30C: an artificial pass, rectified under Law 31)" if rec.call.is_pass and rec.artificial else ""
     return _evolve_record(state, rec.seq, ruling="coor_refused", law=state.cite(case),
-                          detail=f"not accepted by {by}: cancelled (29B); the auction reverts to {turn}")
+                          detail=f"not accepted by {by}: cancelled (29B){why}; the auction reverts to {turn}")
 
 
 @reading.call_interceptor("rotation")
@@ -169,9 +172,11 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     if not call.is_bid and not call.is_pass and why_illegal(state.auction, seat, call) is not None:
         return None  # an inadmissible double or redouble out of rotation: Law 36, never accepted
     rel = "RHO" if turn is seat.rho else "partner" if turn is seat.partner else "LHO"
+    artificial = " (artificial: 29C)" if ev.artificial else ""
     return reading.record_call(state, CallRecord(
         seq, seat, call, WAITING, position=len(state.auction), law=state.cite(kind_law(call)),
-        detail=f"{call} by {seat} at his {rel}'s turn ({turn} to call): {seat.lho} may accept it (29A)"))
+        detail=f"{call}{artificial} by {seat} at his {rel}'s turn ({turn} to call): {seat.lho} may accept it (29A)",
+        artificial=ev.artificial))
 
 
 def _while_waiting(state: TableState, seq: int, ev: CallPlaced, rec: CallRecord) -> TableState | None:
@@ -241,6 +246,10 @@ def _in_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState | No
         state = reading.in_turn(state, seq, seat, call, ev.TYPE)
         if edition == "2017":
             outcome = {None: "coor_undecided", True: "coor_comparable", False: "coor_not_comparable"}[ev.comparable]
+        elif case == "31A" and (rec.artificial or ev.artificial):
+            # 29C (1997 31A2): the denomination an artificial call specified is the director's judgment,
+            # given as ``same_denomination`` on the offender's call (unknown: the director is asked)
+            outcome = {None: "coor_undecided", True: "coor_same_strain", False: "coor_other"}[ev.same_denomination]
         elif case == "31A" and call.is_bid and rec.call.is_bid and call.strain is rec.call.strain:
             outcome = "coor_same_strain"
         else:
@@ -280,8 +289,9 @@ RULING_WORDS.update({
                        "further rectification (the director reviews at the end)",
     "coor_not_comparable": "{call} out of rotation not accepted; {seat}'s {first} in turn is not comparable: "
                            "{partner} must pass at his next turn; a lead restriction may follow",
-    "coor_undecided": "{call} out of rotation not accepted; is {seat}'s {first} a comparable call? The director "
-                      "decides",
+    "coor_undecided": "{call} out of rotation not accepted; {seat}'s {first} in turn waits for the director's "
+                      "judgment (2017: is it a comparable call? 23A; 1997: did it repeat the denomination the "
+                      "artificial call specified? 29C)",
     "coor_same_strain": "{call} out of rotation not accepted; {seat} bid the same denomination ({first}): "
                         "{partner} must pass at his next turn",
     "coor_same_call": "{call} out of rotation not accepted; {seat} made the same call in turn",
@@ -341,6 +351,10 @@ def calls_out_of_rotation(state) -> list[Prescription]:
     for rec in state.calls:
         if rec.ruling == WAITING or rec.ruling == "coor_accepted" or rec.ruling == "coor_28b" or rec.ruling in REFUSED:
             out.extend(_rule(state, rec))
+        elif rec.ruling in ("passed_over_34", "cancelled_34") and rec.law:  # Law 34 (projections.calls)
+            if rec.ruling == "passed_over_34":
+                out.extend(_rule(state, attrs.evolve(rec, ruling="coor_accepted")))
+            out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
     return out
 
 
@@ -358,7 +372,8 @@ def _rule(state, rec: CallRecord) -> list[Prescription]:
         return Prescription(DirectorReviewRequired(reason=reason, about=rec.replaces or rec.seq), (rec.seq,),
                             cite(law))
 
-    out = [p(IrregularityRecorded(kind="call_out_of_rotation", offender=str(x), about=rec.seq), kind_law(call)),
+    out = [p(IrregularityRecorded(kind="call_out_of_rotation", offender=str(x), about=rec.seq),
+             "30C" if call.is_pass and rec.artificial else kind_law(call)),
            p(OptionsOffered(to=x.lho, options=("accept", "refuse"), law=cite("29A")), "29A")]
     if rec.ruling == "coor_28b":
         out.append(p(CallCancelled(seat=x, call=call), "28B"))
@@ -381,7 +396,12 @@ def _rule(state, rec: CallRecord) -> list[Prescription]:
         elif ruling == "coor_not_comparable":
             out.append(must_pass(partner, "next_turn", NOT_COMPARABLE_LAW[case]))
         return out
-    if case in ("30A", "30B1"):
+    if ruling == "coor_undecided":  # 29C: an artificial call out of rotation, 1997 31A2
+        out.append(review(f"29C artificial: did {x}'s {rec.first_call} repeat the denomination(s) his artificial "
+                          f"{call} out of rotation specified (1997 31A2(a): partner passes at his next turn) or "
+                          "not (31A2(b): partner passes to the end, Law 26)? (FindingMade same_denomination)",
+                          "29C"))
+    elif case in ("30A", "30B1"):
         out.append(must_pass(x, "next_turn", case))
     elif case == "30B2":
         out.append(must_pass(x, "end_of_auction", "30B2a"))
