@@ -167,7 +167,7 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
         Ledger.open(ours_url, create=True).close()
         run = uuid.uuid4().hex[:6]
         ours = _run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
-        params = {"dbname": base.database, "host": base.host or "127.0.0.1", "port": base.port or 5432,
+        params: dict[str, Any] = {"dbname": base.database, "host": base.host or "127.0.0.1", "port": base.port or 5432,
                   "user": base.username or "postgres", "password": base.password or "",
                   "schema": schema}
         from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
