@@ -100,6 +100,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
     rng = random.Random(index)
     sims = [[parse_fact(f, n) for n, f in enumerate(random_board(rng, board=b % 32 + 1).facts, start=1)]
             for b in range(boards)]
+    _quiet()
     with Ledger.open(url) as ledger:
         start.wait()
         t0 = time.perf_counter()
@@ -121,6 +122,7 @@ def _library_writer(params: dict[str, Any], index: int, events: int, start: Any,
     recorder = PostgresApplicationRecorder(datastore)
     state = json.dumps({"seat": "N", "card": "H7", "n": index}).encode()
     sid = uuid.uuid4()
+    recorder.max_notification_id()  # connected before the start
     start.wait()
     t0 = time.perf_counter()
     for v in range(1, events + 1):
@@ -131,15 +133,24 @@ def _library_writer(params: dict[str, Any], index: int, events: int, start: Any,
     datastore.close()
 
 
+def _quiet() -> None:
+    import logging
+
+    import structlog
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+
 def _run_writers(target: Any, args_of: Any, writers: int) -> float:
+    """Events per second of all the writers together, from the moment all are
+    connected and ready (a barrier) to the last one's end."""
     ctx = multiprocessing.get_context("spawn")
-    start, out = ctx.Event(), ctx.Queue()
+    start, out = ctx.Barrier(writers + 1), ctx.Queue()
     procs = [ctx.Process(target=target, args=(*args_of(i), start, out)) for i in range(writers)]
     for p in procs:
         p.start()
-    time.sleep(0.5)
+    start.wait()
     t0 = time.perf_counter()
-    start.set()
     results = [out.get(timeout=1800) for _ in procs]
     wall = time.perf_counter() - t0
     for p in procs:

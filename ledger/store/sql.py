@@ -355,14 +355,18 @@ def _event_of(row: Sequence[Any]) -> StoredEvent:
                              "`python cli.py verify`", kind="undecodable", position=position) from exc
 
 
-def _extend_tree_raw(cur: Any, sql: _Statements, batch: Sequence[StoredEvent], positions: Sequence[int],
-                     known: _TreeTip | None, nodes_of: Any) -> _TreeTip:
-    """Add the batch's leaves and the perfect subtrees they complete (the caller
-    holds the store-wide write order: SQLite's write lock, PostgreSQL's position
-    lock); return the new tip. ``nodes_of(keys)`` reads stored nodes (only when
-    the tree moved since ``known``)."""
-    cur.execute(sql.last_leaf)
-    row = cur.fetchone()
+def _positioned(batch: Sequence[StoredEvent], positions: Sequence[int]) -> list[StoredEvent]:
+    return [StoredEvent(ev.stream, ev.seq, ev.id, ev.type, ev.v, ev.data, ev.actor, ev.at, ev.causes,
+                        ev.law, ev.prev, ev.hash, pos) for ev, pos in zip(batch, positions, strict=True)]
+
+
+def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _TreeTip | None,
+               nodes_of: Any, row: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], _TreeTip]:
+    """The batch's leaves and the perfect subtrees they complete, as rows, and the
+    new tip (the caller holds the store-wide write order: SQLite's write lock,
+    PostgreSQL's position lock). ``row``: the tree's last leaf (index, hash) or
+    None; ``nodes_of(keys)`` reads stored nodes (only when the tree moved since
+    ``known``)."""
     size, last = (0, "") if row is None else (int(row[0]) + 1, row[1])
     if known is not None and (known.size, known.last_leaf) == (size, last):
         frontier = known.frontier
@@ -377,13 +381,11 @@ def _extend_tree_raw(cur: Any, sql: _Statements, batch: Sequence[StoredEvent], p
             leaves.append((i, positions[i - size], ev.stream, ev.seq, h.hex()))
         else:
             nodes.append((level, i, h.hex()))
-    cur.executemany(sql.insert_leaf, leaves)
-    if nodes:
-        cur.executemany(sql.insert_node, nodes)
     grown = dict(frontier)
     grown.update({(level, i): h for level, i, h in written})
     new_size = size + len(batch)
-    return _TreeTip(new_size, leaves[-1][4], {key: grown[key] for key in merkle.frontier_keys(new_size)})
+    tip = _TreeTip(new_size, leaves[-1][4], {key: grown[key] for key in merkle.frontier_keys(new_size)})
+    return leaves, nodes, tip
 
 
 def _is_unique_violation(orig: BaseException | None) -> bool:
@@ -448,15 +450,32 @@ class SqlTransaction:
         self._sql = statements or _Statements(connection.dialect.name)
         self._pg = connection.dialect.name == "postgresql"
         self._cur = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        self._lock_pending = False
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
-        self._cur.execute(self._sql.head, (self.stream,))
+        if self._lock_pending:  # PostgreSQL: the stream lock, then the head, in one round trip
+            self._lock_pending = False
+            driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+            with driver.pipeline():  # type: ignore[union-attr]
+                self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                  (STREAM_LOCK_CLASS, self.stream))
+                self._cur.execute(self._sql.head, (self.stream,))
+        else:
+            self._cur.execute(self._sql.head, (self.stream,))
         row = self._cur.fetchone()
         return (row[0], row[1]) if row is not None else (0, GENESIS)
 
+    def _flush_lock(self) -> None:
+        """Take the stream lock now if :meth:`head` has not taken it yet."""
+        if self._lock_pending:
+            self._lock_pending = False
+            self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                              (STREAM_LOCK_CLASS, self.stream))
+
     def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
         """The stored events of this stream whose id is in ``ids``."""
+        self._flush_lock()
         if not ids:
             return {}
         rows = self._conn.execute(
@@ -466,16 +485,19 @@ class SqlTransaction:
 
     def read(self, after_seq: int = 0) -> list[StoredEvent]:
         """The stream's events with seq > after_seq, in seq order."""
+        self._flush_lock()
         self._cur.execute(self._sql.read, (self.stream, after_seq))
         return [_event_of(row) for row in self._cur.fetchall()]
 
     def load_snapshot(self) -> Snapshot | None:
         """The saved state at the head, if any (None when the last saved one is older)."""
+        self._flush_lock()
         return _load_snapshot(self._conn, self.stream)
 
     def latest_snapshot(self) -> Snapshot | None:
         """The last state saved for this stream, whatever its seq (it may be behind
         the head: snapshots are saved every N events, ``ledger.service``)."""
+        self._flush_lock()
         self._cur.execute(self._sql.latest_snapshot, (self.stream,))
         row = self._cur.fetchone()
         if row is None:
@@ -495,16 +517,13 @@ class SqlTransaction:
         self._check_batch(batch)
         cur, sql = self._cur, self._sql
         if self._pg:
-            # Held until commit: positions are handed out in commit order (and the
-            # Merkle tree, extended below from the committed frontier, needs that order).
-            cur.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
+            return self._insert_pg(batch)
         positions: dict[int, int] = {}
         try:
             # One statement per 2,000 rows: all its rows or none. SQLite undoes a
-            # failed statement by itself; PostgreSQL aborts the transaction, so there
-            # (and when a batch needs more than one statement) a savepoint keeps it usable.
+            # failed statement by itself; a batch of more statements needs a savepoint.
             chunks = [batch[i:i + sql.MAX_ROWS] for i in range(0, len(batch), sql.MAX_ROWS)]
-            with self._conn.begin_nested() if self._pg or len(chunks) > 1 else nullcontext():
+            with self._conn.begin_nested() if len(chunks) > 1 else nullcontext():
                 for chunk in chunks:
                     cur.execute(sql.insert(len(chunk)), sql.params(chunk))
                     positions.update((seq, pos) for seq, pos in cur.fetchall())
@@ -514,17 +533,57 @@ class SqlTransaction:
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         ordered = [positions[ev.seq] for ev in batch]
-        self.tip_after = _extend_tree_raw(cur, sql, batch, ordered, self.tip_after or self._tip,
-                                          lambda keys: _tree_nodes(self._conn, keys))
+        cur.execute(sql.last_leaf)
+        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
+                                                   lambda keys: _tree_nodes(self._conn, keys), cur.fetchone())
+        cur.executemany(sql.insert_leaf, leaves)
+        if nodes:
+            cur.executemany(sql.insert_node, nodes)
         last = batch[-1]
         cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
-        return [StoredEvent(ev.stream, ev.seq, ev.id, ev.type, ev.v, ev.data, ev.actor, ev.at, ev.causes,
-                            ev.law, ev.prev, ev.hash, pos) for ev, pos in zip(batch, ordered, strict=True)]
+        return _positioned(batch, ordered)
+
+    def _insert_pg(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
+        """PostgreSQL: the position lock (held until commit: positions in commit
+        order, and the Merkle tree extended from the committed frontier), the rows
+        (a savepoint keeps the transaction usable should a key be taken), the head
+        and the tree's last leaf in one pipeline: one round trip, then one for the
+        tree's rows (and one to read its frontier when another writer moved it)."""
+        self._flush_lock()
+        sql = self._sql
+        driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+        rows_cur, leaf_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
+        last = batch[-1]
+        try:
+            with driver.pipeline():  # type: ignore[union-attr]
+                self._cur.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
+                self._cur.execute("SAVEPOINT ledger_insert")
+                rows_cur.execute(sql.insert(len(batch)), sql.params(batch))
+                self._cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
+                self._cur.execute("RELEASE SAVEPOINT ledger_insert")
+                leaf_cur.execute(sql.last_leaf)
+            positions = dict(rows_cur.fetchall())
+        except Exception as exc:
+            if not _is_unique_violation(exc):
+                raise
+            self._cur.execute("ROLLBACK TO SAVEPOINT ledger_insert")
+            self._cur.execute("RELEASE SAVEPOINT ledger_insert")
+            actual, _ = self.head()
+            raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
+        ordered = [positions[ev.seq] for ev in batch]
+        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
+                                                   lambda keys: _tree_nodes(self._conn, keys), leaf_cur.fetchone())
+        with driver.pipeline():  # type: ignore[union-attr]
+            self._cur.executemany(sql.insert_leaf, leaves)
+            if nodes:
+                self._cur.executemany(sql.insert_node, nodes)
+        return _positioned(batch, ordered)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Save the folded state after ``snapshot.seq`` (same transaction as the append)."""
         if snapshot.stream != self.stream:
             raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
+        self._flush_lock()
         self._cur.execute(self._sql.save_snapshot, (snapshot.stream, snapshot.seq, snapshot.hash,
                                                     snapshot.version, canonical_json(snapshot.state)))
 
@@ -541,8 +600,10 @@ class SqlTransaction:
         """PostgreSQL: wait for, then hold until commit, the stream's own
         advisory lock. Unlike a lock on its head row, this also serialises the
         writers of a stream that does not exist yet, so that a retry racing its
-        original sees it committed (and answers its seqs) instead of colliding."""
-        self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (STREAM_LOCK_CLASS, self.stream))
+        original sees it committed (and answers its seqs) instead of colliding.
+        Taken with the first statement of the transaction (:meth:`head` sends
+        both in one round trip), before anything is read."""
+        self._lock_pending = True
 
 
 class SqlEventStore:
