@@ -33,13 +33,14 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
-              progress: bool = False) -> dict[str, Any]:
+              progress: bool = False, synchronous: str = "full") -> dict[str, Any]:
     rng = random.Random(seed)
     run = uuid.uuid4().hex[:8]
     tmp = None
     if db is None:
         tmp = tempfile.TemporaryDirectory(prefix="ledger-bench-")
-        db = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
+        db = f"sqlite:///{Path(tmp.name) / 'bench.db'}" + \
+            ("" if synchronous == "full" else f"?synchronous={synchronous}")
     ledger = Ledger.open(db, create=True)
     try:
         sims = [random_board(rng, tournament=f"bench-{run}", board=i % 32 + 1, table=str(i))
@@ -103,6 +104,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "boards": boards,
         "events": events_a,
         "store": db.split(":", 1)[0] if tmp is None else "sqlite (temporary file)",
+        "sqlite_synchronous": synchronous if tmp is not None else None,
         "append_per_event_eps": round(events_a / per_event_s, 1),
         "append_per_board_eps": round(events_b / per_board_s, 1),
         "replay_eps": round(events_c / replay_s, 1),

@@ -31,13 +31,22 @@ EVENTS = 100
 PG_WRITERS = 16
 
 
-def library_sqlite(streams: int = STREAMS, events: int = EVENTS) -> dict[str, Any]:
-    """The library's SQLite application recorder on the issue 10 workload."""
+def library_sqlite(streams: int = STREAMS, events: int = EVENTS, synchronous: str = "full") -> dict[str, Any]:
+    """The library's SQLite application recorder on the issue 10 workload (its
+    connections set to the same ``synchronous`` level as the ledger's)."""
     from eventsourcing.persistence import StoredEvent
     from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
     with tempfile.TemporaryDirectory(prefix="ledger-peer-") as tmp:
         datastore = SQLiteDatastore(db_name=str(Path(tmp) / "peer.db"), pool_size=2)
+        create = datastore.pool._create_connection
+
+        def with_sync() -> Any:
+            connection = create()
+            connection._sqlite_conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+            return connection
+
+        datastore.pool._create_connection = with_sync  # type: ignore[method-assign]
         recorder = SQLiteApplicationRecorder(datastore)
         recorder.create_table()
         state = json.dumps({"seat": "N", "card": "H7", "n": 0}).encode()
@@ -195,9 +204,9 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
             "pg_ratio": round(ours / peer, 2) if peer else None}
 
 
-def run_peer(ours: dict[str, Any], pg_url: str | None = None) -> dict[str, Any]:
+def run_peer(ours: dict[str, Any], pg_url: str | None = None, synchronous: str = "full") -> dict[str, Any]:
     """The library's figures beside ``ours`` (a :func:`ledger.bench.run_bench` result) and the ratios."""
-    peer = library_sqlite()
+    peer = library_sqlite(synchronous=synchronous)
     out: dict[str, Any] = {"peer": {"library": "eventsourcing " + _version(), **peer},
                            "ratios": ratios(ours, peer)}
     if pg_url:

@@ -341,19 +341,23 @@ def demo(ctx: click.Context) -> None:
               "(the optional `bench` extra), the ratios, and the cost per board at 200 and 2,000 boards.")
 @click.option("--pg", "pg_url", default=None, help="With --peer: also 16 writer processes on this "
               "PostgreSQL database, the ledger beside the library's recorder.")
+@click.option("--sync", "synchronous", type=click.Choice(["full", "normal"]), default="full",
+              show_default=True, help="SQLite synchronous level of the temporary file (and of the "
+              "library's with --peer); normal may lose the last commits on power failure.")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
-          pg_url: str | None) -> None:
+          pg_url: str | None, synchronous: str) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench import run_bench
 
     db = ctx.obj["db"] if ctx.obj["db_given"] else None
-    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty())
+    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty(),
+                        synchronous=synchronous)
     if peer:
         from ledger.bench import board_growth
         from ledger.bench_peer import run_peer
 
-        figures |= run_peer(figures, pg_url) | {"growth": board_growth(seed=seed)}
+        figures |= run_peer(figures, pg_url, synchronous) | {"growth": board_growth(seed=seed)}
     if as_json:
         click.echo(json.dumps(figures))
     else:

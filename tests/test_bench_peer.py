@@ -35,7 +35,7 @@ def test_board_growth_reports_the_first_and_the_last_sample() -> None:
 def test_bench_peer_prints_ours_the_library_and_the_ratios(capsys, monkeypatch) -> None:
     monkeypatch.delenv("LEDGER_DB", raising=False)
     monkeypatch.setattr(bench_peer, "STREAMS", 2)
-    monkeypatch.setattr(bench_peer, "library_sqlite", lambda: {
+    monkeypatch.setattr(bench_peer, "library_sqlite", lambda synchronous: {
         "append_per_event_eps": 1.0, "append_per_batch_eps": 1.0, "replay_eps": 1.0, "sqlite_synchronous": 2})
     monkeypatch.setattr("ledger.bench.board_growth", lambda seed: {"board_ms_at_200": 1.0})
     code = main(["bench", "--boards", "1", "--json", "--peer"])
@@ -44,3 +44,7 @@ def test_bench_peer_prints_ours_the_library_and_the_ratios(capsys, monkeypatch) 
     assert figures["ratios"]["per_event"] == figures["append_per_event_eps"]
     assert figures["peer"]["library"].startswith("eventsourcing ")
     assert figures["full_board_ms_p50"] > 0 and figures["append_event_ms_at_end"] > 0
+
+
+def test_the_library_can_run_at_normal_like_the_ledger_when_asked() -> None:
+    assert bench_peer.library_sqlite(streams=1, events=2, synchronous="normal")["sqlite_synchronous"] == 1

@@ -118,8 +118,21 @@ def make_engine(url: str | URL, *, schema: str | None = None,
                            "use sqlite:///FILE or postgresql+psycopg://...")
 
 
+#: SQLite's ``synchronous`` levels a URL may ask for (``sqlite:///FILE?synchronous=normal``).
+#: FULL, the default, syncs the WAL at every commit: a commit that returned survives a
+#: power failure. NORMAL syncs only at checkpoints: still never corrupt, and nothing is
+#: lost when the process or the ledger crashes, but a power failure (or an OS crash) may
+#: lose the transactions committed since the last checkpoint (docs/performance.md).
+SQLITE_SYNC_LEVELS = ("FULL", "NORMAL", "EXTRA")
+
+
 def _sqlite_engine(url: URL, timeout: float) -> Engine:
     memory = _is_memory(url)
+    sync = str(url.query.get("synchronous") or "FULL").upper()
+    if sync not in SQLITE_SYNC_LEVELS:
+        raise StoreUnavailable(f"synchronous={sync.lower()} in the database URL: use full "
+                               "(the default) or normal (see docs/performance.md)")
+    url = url.difference_update_query(["synchronous"])
     engine = sa.create_engine(
         url,
         connect_args={"timeout": timeout, "check_same_thread": False},
@@ -134,6 +147,7 @@ def _sqlite_engine(url: URL, timeout: float) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         if not memory:
             cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute(f"PRAGMA synchronous = {sync}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
