@@ -152,6 +152,8 @@ def _sqlite_engine(url: URL, timeout: float) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
+        if connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+            return  # begun on the driver by the store's write path (SqlEventStore._write_transaction)
         mode = connection.get_execution_options().get(_BEGIN_MODE, "DEFERRED")
         connection.exec_driver_sql(f"BEGIN {mode}")
 
@@ -352,7 +354,8 @@ class _Statements:
         out: list[Any] = []
         for ev in batch:
             out += (ev.stream, ev.seq, ev.id, ev.type, ev.v, canonical_json(ev.data), ev.actor.role,
-                    ev.actor.name, ev.at, canonical_json(list(ev.causes)), ev.law, ev.prev, ev.hash)
+                    ev.actor.name, ev.at, canonical_json(list(ev.causes)) if ev.causes else "[]",
+                    ev.law, ev.prev, ev.hash)
         return out
 
 
@@ -681,12 +684,16 @@ class SqlEventStore:
                     conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
                 self._write_conn = conn
             try:
-                with conn.begin():
-                    self._local.connection = conn
-                    try:
+                if conn.dialect.name == "sqlite":
+                    with self._sqlite_transaction(conn):
                         yield conn
-                    finally:
-                        self._local.connection = None
+                else:
+                    with conn.begin():
+                        self._local.connection = conn
+                        try:
+                            yield conn
+                        finally:
+                            self._local.connection = None
             except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.Error) as exc:
                 self._drop_writer(exc)
                 raise
@@ -694,6 +701,27 @@ class SqlEventStore:
                 if _is_driver_failure(exc):
                     self._drop_writer(exc)
                 raise
+
+    @contextmanager
+    def _sqlite_transaction(self, conn: Connection) -> Iterator[None]:
+        """SQLite: BEGIN IMMEDIATE and COMMIT on the driver itself (no SQLAlchemy
+        transaction object per append). A read made through SQLAlchemy inside it
+        joins it (the ``begin`` hook sees the driver in a transaction)."""
+        raw = conn.connection.driver_connection
+        raw.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        self._local.connection = conn
+        try:
+            yield
+        except BaseException:
+            if raw.in_transaction:  # type: ignore[union-attr]
+                raw.rollback()  # type: ignore[union-attr]
+            raise
+        else:
+            raw.commit()  # type: ignore[union-attr]
+        finally:
+            self._local.connection = None
+            if conn.in_transaction():  # SQLAlchemy's bookkeeping of a read made inside
+                conn.rollback()  # the driver's transaction is over: nothing is undone
 
     def _drop_writer(self, exc: BaseException) -> None:
         """After a failure the write connection may be unusable: the next write opens another."""
