@@ -20,9 +20,19 @@ Either way the unique keys ``(stream, seq)`` and ``(stream, id)`` are the last
 word: a violation is raised as :class:`ledger.errors.ConcurrencyError`. This
 module never updates or deletes an event (the triggers would refuse it).
 
-Every insert also upserts the stream's ``stream_heads`` row to the new head
-and clears its snapshot, which ``save_snapshot`` (same transaction) then
-fills in; ``streams()`` lists these rows. ``head()`` reads the events table.
+Every insert also upserts the stream's ``stream_heads`` row to the new head;
+``streams()`` lists these rows. ``head()`` reads the events table. Snapshots
+live in their own table (revision 0004), written by ``save_snapshot`` every N
+events and at the end of a board (``ledger.service``), not with every append.
+
+The append path (issue 10; docs/performance.md) runs on one write connection
+per store, with constant DB-API statements on the driver's cursor: one
+multi-row ``INSERT ... RETURNING`` per batch, no savepoint on SQLite (a failed
+statement undoes itself), and on PostgreSQL pipelines (the stream lock and the
+head in one round trip; the position lock, the rows, the head and the tree's
+last leaf in the next; the tree's rows in a third). A database URL may ask for
+``?synchronous=normal`` on SQLite (faster; a power failure may lose the last
+commits); FULL is the default.
 """
 
 from __future__ import annotations
@@ -626,10 +636,11 @@ class SqlTransaction:
 class SqlEventStore:
     """The event store over one SQLAlchemy engine (:class:`ledger.store.base.EventStore`).
 
-    Thread-safe: each transaction takes its own connection from the pool (the
-    shared connection of an in-memory database is used by one thread at a
-    time). A read made inside a stream transaction, in the same thread, runs
-    in that transaction.
+    Thread-safe: write transactions run one at a time on the store's one write
+    connection (opened at the first write, kept until :meth:`close`); reads
+    take a connection from the pool (the shared connection of an in-memory
+    database is used by one thread at a time). A read made inside a stream
+    transaction, in the same thread, runs in that transaction.
     """
 
     def __init__(self, engine: Engine, url: str) -> None:
