@@ -338,6 +338,7 @@ class _Statements:
         self.read = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? ORDER BY seq")
         self.read_upto = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? "
                            "AND seq <= ? ORDER BY seq")
+        self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
         self.insert_leaf = q("INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) "
                              "VALUES (?, ?, ?, ?, ?)")
@@ -805,14 +806,13 @@ class SqlEventStore:
         last = after_position
         while True:
             with self._begin() as conn:
-                rows = conn.execute(
-                    sa.select(events).where(events.c.position > last)
-                    .order_by(events.c.position).limit(batch)
-                ).all()
-            yield from (_from_row(row) for row in rows)
+                cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                cur.execute(self._statements.read_all, (last, batch))
+                rows = cur.fetchall()
+            yield from (_event_of(row) for row in rows)
             if len(rows) < batch:
                 return
-            last = rows[-1].position
+            last = rows[-1][0]
 
     def iter_raw(self, after_position: int = 0, batch: int = 1000,
                  stream: str | None = None) -> Iterator[RawEvent]:
