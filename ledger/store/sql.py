@@ -479,6 +479,7 @@ class SqlTransaction:
         self._pg = connection.dialect.name == "postgresql"
         self._cur = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         self._lock_pending = False
+        self._pending_tree: tuple[list[Any], list[Any]] | None = None
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
@@ -578,6 +579,7 @@ class SqlTransaction:
         and the tree's last leaf in one pipeline: one round trip, then one for the
         tree's rows (and one to read its frontier when another writer moved it)."""
         self._flush_lock()
+        self.flush_tree()  # an earlier insert of this transaction: its leaves come first
         sql = self._sql
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
         rows_cur, leaf_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
@@ -601,11 +603,24 @@ class SqlTransaction:
         ordered = [positions[ev.seq] for ev in batch]
         leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
                                                    lambda keys: _tree_nodes(self._conn, keys), leaf_cur.fetchone())
-        with driver.pipeline():  # type: ignore[union-attr]
-            self._cur.executemany(sql.insert_leaf, leaves)
-            if nodes:
-                self._cur.executemany(sql.insert_node, nodes)
+        self._pending_tree = (leaves, nodes)  # sent with the commit (flush_tree), or before the next insert
         return _positioned(batch, ordered)
+
+    def flush_tree(self, commit: bool = False) -> None:
+        """PostgreSQL: write the tree rows of the last insert, and with ``commit``
+        commit the transaction in the same round trip (the position lock is held
+        until then: one round trip less under it)."""
+        pending, self._pending_tree = self._pending_tree, None
+        if pending is None and not commit:
+            return
+        driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+        with driver.pipeline():  # type: ignore[union-attr]
+            if pending is not None:
+                self._cur.executemany(self._sql.insert_leaf, pending[0])
+                if pending[1]:
+                    self._cur.executemany(self._sql.insert_node, pending[1])
+            if commit:
+                driver.commit()  # type: ignore[union-attr]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Save the folded state after ``snapshot.seq`` (same transaction as the append)."""
@@ -757,6 +772,7 @@ class SqlEventStore:
                 if batch.dialect.name == "postgresql":
                     tx._lock_stream()
                 yield tx
+                tx.flush_tree()
             return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
@@ -764,7 +780,10 @@ class SqlEventStore:
             tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
             if conn.dialect.name == "postgresql":
                 tx._lock_stream()
-            yield tx
+                yield tx
+                tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
+            else:
+                yield tx
         if tx.tip_after is not None:  # committed: the next append may start from it
             self._tree_tip = tx.tip_after
 
