@@ -30,7 +30,7 @@ per store, with constant DB-API statements on the driver's cursor: one
 multi-row ``INSERT ... RETURNING`` per batch, no savepoint on SQLite (a failed
 statement undoes itself), and on PostgreSQL pipelines (the stream lock and the
 head in one round trip; the position lock, the rows, the head and the tree's
-last leaf in the next; the tree's rows in a third). A database URL may ask for
+last leaf in the next; the tree's rows with the COMMIT in a third). A database URL may ask for
 ``?synchronous=normal`` on SQLite (faster; a power failure may lose the last
 commits); FULL is the default.
 """
@@ -576,8 +576,9 @@ class SqlTransaction:
         """PostgreSQL: the position lock (held until commit: positions in commit
         order, and the Merkle tree extended from the committed frontier), the rows
         (a savepoint keeps the transaction usable should a key be taken), the head
-        and the tree's last leaf in one pipeline: one round trip, then one for the
-        tree's rows (and one to read its frontier when another writer moved it)."""
+        and the tree's last leaf in one pipeline: one round trip; the tree's rows
+        go with the commit (:meth:`flush_tree`), and its frontier is read only
+        when another writer moved it."""
         self._flush_lock()
         self.flush_tree()  # an earlier insert of this transaction: its leaves come first
         sql = self._sql
