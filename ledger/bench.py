@@ -2,7 +2,12 @@
 
 N complete legal boards (about 65 facts each, plus what the engine emits) are
 appended (a) one event per transaction and (b) one board per transaction,
-then (c) every board is read back from the store and folded.
+then (c) every board is read back from the store and folded. Besides the
+rates: a whole board logged event by event (``full_board_ms_p50``), and the
+cost of one append near the start of a board (``append_event_ms_at_10``) and
+at its end (``append_event_ms_at_end``), which must not grow with the board.
+``--peer`` adds the ``eventsourcing`` library's figures (``ledger.bench_peer``)
+and :func:`board_growth` (the cost per board at 200 and at 2,000 boards).
 """
 
 from __future__ import annotations
@@ -29,13 +34,14 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
-              progress: bool = False) -> dict[str, Any]:
+              progress: bool = False, synchronous: str = "full") -> dict[str, Any]:
     rng = random.Random(seed)
     run = uuid.uuid4().hex[:8]
     tmp = None
     if db is None:
         tmp = tempfile.TemporaryDirectory(prefix="ledger-bench-")
-        db = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
+        db = f"sqlite:///{Path(tmp.name) / 'bench.db'}" + \
+            ("" if synchronous == "full" else f"?synchronous={synchronous}")
     ledger = Ledger.open(db, create=True)
     try:
         sims = [random_board(rng, tournament=f"bench-{run}", board=i % 32 + 1, table=str(i))
@@ -44,17 +50,26 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
 
         # (a) one event per transaction
         latencies: list[float] = []
+        early: list[float] = []  # appends of a fact at seq 6-15 of its board
+        late: list[float] = []  # the last 10 facts of each board
+        board_ms: list[float] = []  # a whole board logged event by event
         events_a = 0
         t0 = time.perf_counter()
         for i, facts in enumerate(_progress(parsed, progress, "append, one event per transaction")):
             stream = f"bench/{run}/a/{i}"
             seq = 0
+            this_board: list[float] = []
             for fact in facts:
                 t = time.perf_counter()
                 result = ledger.append(stream, [fact], expected_seq=seq)
-                latencies.append((time.perf_counter() - t) * 1000)
+                this_board.append((time.perf_counter() - t) * 1000)
+                if 6 <= seq + 1 <= 15:
+                    early.append(this_board[-1])
                 seq = result.stored[-1].seq
                 events_a += len(result.stored)
+            latencies += this_board
+            late += this_board[-10:]
+            board_ms.append(sum(this_board))
         per_event_s = time.perf_counter() - t0
 
         # (b) one board per transaction
@@ -67,6 +82,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
 
         # (c) read back and fold every board
         fold_ms: list[float] = []
+        events_per_board: list[int] = []
         events_c = 0
         t0 = time.perf_counter()
         streams = ledger.store.streams(prefix=f"bench/{run}/")
@@ -77,6 +93,8 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
             fold_ms.append((time.perf_counter() - t) * 1000)
             assert state is not None and state.phase == "ended"
             events_c += len(stored)
+            if "/a/" in stream:
+                events_per_board.append(len(stored))
         replay_s = time.perf_counter() - t0
         imported = import_figures(ledger, run, skip=boards < IMPORT_MIN_BOARDS)
         imported |= large_import_figures(ledger, run, boards, skip=boards < IMPORT_MIN_BOARDS)
@@ -88,6 +106,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "boards": boards,
         "events": events_a,
         "store": db.split(":", 1)[0] if tmp is None else "sqlite (temporary file)",
+        "sqlite_synchronous": synchronous if tmp is not None else None,
         "append_per_event_eps": round(events_a / per_event_s, 1),
         "append_per_board_eps": round(events_b / per_board_s, 1),
         "replay_eps": round(events_c / replay_s, 1),
@@ -95,6 +114,10 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "append_event_ms_p99": round(_percentile(latencies, 0.99), 3),
         "fold_board_ms_p50": round(statistics.median(fold_ms), 3),
         "fold_boards_per_s": round(len(fold_ms) / (sum(fold_ms) / 1000), 1),
+        "board_events_p50": round(statistics.median(events_per_board), 1),
+        "full_board_ms_p50": round(statistics.median(board_ms), 3),
+        "append_event_ms_at_10": round(statistics.median(early), 3),
+        "append_event_ms_at_end": round(statistics.median(late), 3),
     }
     return figures | imported
 
@@ -148,3 +171,29 @@ def _progress(items, enabled: bool, label: str):
     from rich.progress import track
 
     return track(items, description=label, transient=True)
+
+
+def board_growth(boards: int = 2000, sample: int = 200, seed: int = 2026) -> dict[str, Any]:
+    """Whole boards appended one per transaction into one fresh store: the mean
+    ms per board over the first ``sample`` boards and over the last ``sample``
+    (the cost must not grow with the size of the store)."""
+    rng = random.Random(seed)
+    sims = [[parse_fact(f, n) for n, f in enumerate(random_board(rng, board=i % 32 + 1).facts, start=1)]
+            for i in range(sample)]
+    with tempfile.TemporaryDirectory(prefix="ledger-growth-") as tmp:
+        ledger = Ledger.open(f"sqlite:///{Path(tmp) / 'growth.db'}", create=True)
+        try:
+            times: list[float] = []
+            cpu: list[float] = []
+            for i in range(boards):
+                t, c = time.perf_counter(), time.process_time()
+                ledger.append(f"growth/{i}", sims[i % sample], expected_seq=0)
+                times.append((time.perf_counter() - t) * 1000)
+                cpu.append((time.process_time() - c) * 1000)
+        finally:
+            ledger.close()
+    # the CPU time is the figure that other processes on the machine do not move
+    return {f"board_ms_at_{sample}": round(statistics.mean(times[:sample]), 3),
+            f"board_ms_at_{boards}": round(statistics.mean(times[-sample:]), 3),
+            f"board_cpu_ms_at_{sample}": round(statistics.mean(cpu[:sample]), 3),
+            f"board_cpu_ms_at_{boards}": round(statistics.mean(cpu[-sample:]), 3)}

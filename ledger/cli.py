@@ -337,18 +337,36 @@ def demo(ctx: click.Context) -> None:
 @click.option("--boards", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--peer", is_flag=True, help="Also run the eventsourcing library on the same workload "
+              "(the optional `bench` extra), the ratios, and the cost per board at 200 and 2,000 boards.")
+@click.option("--pg", "pg_url", default=None, help="With --peer: also 16 writer processes on this "
+              "PostgreSQL database, the ledger beside the library's recorder.")
+@click.option("--sync", "synchronous", type=click.Choice(["full", "normal"]), default="full",
+              show_default=True, help="SQLite synchronous level of the temporary file (and of the "
+              "library's with --peer); normal may lose the last commits on power failure.")
 @click.pass_context
-def bench(ctx: click.Context, boards: int, as_json: bool, seed: int) -> None:
+def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
+          pg_url: str | None, synchronous: str) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench import run_bench
 
     db = ctx.obj["db"] if ctx.obj["db_given"] else None
-    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty())
+    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty(),
+                        synchronous=synchronous)
+    if peer:
+        from ledger.bench import board_growth
+        from ledger.bench_peer import run_peer
+
+        figures |= run_peer(figures, pg_url, synchronous) | {"growth": board_growth(seed=seed)}
     if as_json:
         click.echo(json.dumps(figures))
     else:
         for key, value in figures.items():
-            click.echo(f"{key:>24}: {value}")
+            if isinstance(value, dict):
+                for sub, item in value.items():
+                    click.echo(f"{key + '.' + sub:>32}: {item}")
+            else:
+                click.echo(f"{key:>24}: {value}")
 
 
 # --- published digests and proofs (docs/reliability.md) ----------------------------

@@ -3,14 +3,23 @@
 ``Ledger.append`` parses the facts (notation, fields), checks the roles
 (spec section 6), checks them against the folded state, folds them one by one
 and lets the ruling engine add its rectifications after each, then writes the
-whole batch and the new head snapshot in one transaction. Nothing is written
-when any line is refused.
+whole batch in one transaction. Nothing is written when any line is refused.
+
+The folded state at a stream's head is kept in process memory (an LRU of
+:data:`HEAD_CACHE_SIZE` streams), used only when the head the store reports
+under the write lock is the one it was folded to (same seq and hash), so a
+head another writer moved is never used. A snapshot of the state is written
+in the append's transaction every :data:`SNAPSHOT_EVERY` events and at the
+end of a board, not with every append (issue 10); a state is rebuilt from the
+last snapshot plus the events after it, never from seq 1 unless there is no
+usable snapshot.
 """
 
 from __future__ import annotations
 
 import re
 import uuid
+from collections import OrderedDict
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -30,6 +39,14 @@ from projections.table import evolve, fold_log
 
 REFOLDING = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)
 """Appending one of these refolds the stream (projections.resolve)."""
+_REFOLDING_TYPES = frozenset(cls.TYPE for cls in REFOLDING)
+
+SNAPSHOT_EVERY = 50
+"""A snapshot is saved with the append that takes the stream this many events past the
+last one saved, and with every append that leaves the board ended."""
+
+HEAD_CACHE_SIZE = 1024
+"""How many streams' head states a Ledger keeps in memory (least recently used dropped)."""
 
 log = structlog.get_logger("ledger")
 
@@ -167,7 +184,7 @@ class Ledger:
     def __init__(self, store: EventStore, *, clock: Callable[[], str] = utc_now) -> None:
         self.store = store
         self.clock = clock
-        self._cache: dict[str, tuple[str, TableState]] = {}
+        self._cache: OrderedDict[str, _Head] = OrderedDict()
 
     @classmethod
     def open(cls, url: str, *, create: bool = False, schema: str | None = None,
@@ -208,7 +225,8 @@ class Ledger:
                 return AppendResult((), tuple(retried), replayed=True)
             if expected_seq is not None and expected_seq != head_seq:
                 raise ConcurrencyError(stream, expected_seq, head_seq)
-            state = self._head_state(tx, stream, head_seq, head_hash)
+            head = self._head_state(tx, stream, head_seq, head_hash)
+            state = head.state
             written, fact_seqs, state = self._fold_batch(stream, parsed, state, head_seq, head_hash, tx)
             if check is not None and state is not None:
                 check(state)
@@ -223,8 +241,12 @@ class Ledger:
                 log.info("append_retried", stream=stream, seqs=retried, raced=True)
                 return AppendResult((), tuple(retried), replayed=True)
             assert state is not None
-            tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION, snapshots.dump(state)))
-        self._cache[stream] = (state.head, state)
+            snapshot_seq = head.snapshot_seq
+            if state.phase == "ended" or state.seq - snapshot_seq >= SNAPSHOT_EVERY:
+                tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION,
+                                          snapshots.dump(state)))
+                snapshot_seq = state.seq
+        self._remember(stream, _Head(state.seq, state.head, state, snapshot_seq))
         log.info("appended", stream=stream, seqs=[e.seq for e in stored],
                  positions=[e.position for e in stored][:1] + [e.position for e in stored][-1:])
         return AppendResult(tuple(stored), tuple(fact_seqs))
@@ -253,19 +275,31 @@ class Ledger:
                                field="id", value=fact.id, line=fact.line, event_type=fact.event.TYPE)
         return [found[f.id].seq for f in facts if f.id]
 
+    def _remember(self, stream: str, head: "_Head") -> None:
+        self._cache[stream] = head
+        self._cache.move_to_end(stream)
+        while len(self._cache) > HEAD_CACHE_SIZE:
+            self._cache.popitem(last=False)
+
     def _head_state(self, tx: StoreTransaction, stream: str, head_seq: int,
-                    head_hash: str) -> TableState | None:
+                    head_hash: str) -> "_Head":
+        """The state at the head the store reported (under the write lock): the
+        cached one only when folded to that very head, else the last snapshot
+        plus the events after it, else a refold from seq 1."""
         if head_seq == 0:
-            return None
+            return _Head(0, head_hash, None, 0)
         cached = self._cache.get(stream)
-        if cached is not None and cached[0] == head_hash:
-            return cached[1]
-        snap = tx.load_snapshot()
-        if snap is not None and snap.seq == head_seq and snap.hash == head_hash \
-                and snap.version == snapshots.VERSION:
-            return snapshots.load(snap.state)
+        if cached is not None and cached.seq == head_seq and cached.hash == head_hash:
+            self._cache.move_to_end(stream)
+            return cached
+        snap = tx.latest_snapshot()
+        if snap is not None and snap.version == snapshots.VERSION and snap.seq <= head_seq:
+            tail = tx.read(snap.seq) if snap.seq < head_seq else []
+            state = state_after(stream, snap, tail)
+            if state is not None and state.seq == head_seq and state.head == head_hash:
+                return _Head(head_seq, head_hash, state, snap.seq)
         log.info("snapshot_refold", stream=stream, seq=head_seq)
-        return fold_events(tx.read())
+        return _Head(head_seq, head_hash, fold_events(tx.read()), 0)
 
     def _fold_batch(self, stream: str, facts: Sequence[Fact], state: TableState | None,
                     seq: int, prev: str, tx: StoreTransaction) -> tuple[list[StoredEvent], list[int], TableState | None]:
@@ -377,21 +411,66 @@ class Ledger:
 
     def table_state(self, stream: str, at: int | None = None) -> tuple[TableState, bool]:
         """The folded state after seq ``at`` (default: the head), and whether
-        the hash chain up to there verified."""
+        the hash chain up to there verified. Every event up to ``at`` is read
+        and its hash checked; the state is the cached head's, or the last
+        snapshot's plus the events after it (no refold from seq 1 unless no
+        usable snapshot is there)."""
+        state, verified, _ = self._table_state(stream, at)
+        return state, verified
+
+    def _table_state(self, stream: str, at: int | None) -> tuple[TableState, bool, list[StoredEvent]]:
         stored = self.events(stream, at)
         if at is not None and stored[-1].seq < at:
             raise BadInput(f"the stream ends at seq {stored[-1].seq}", field="at", value=at)
         verified = chain_ok(stored)
+        state = self._state_of(stream, stored)
+        return state, verified, stored
+
+    def _state_of(self, stream: str, stored: Sequence[StoredEvent]) -> TableState:
+        """The state after the last of ``stored`` (the stream's events from seq 1)."""
+        last = stored[-1]
+        cached = self._cache.get(stream)
+        if cached is not None and cached.state is not None and cached.seq == last.seq \
+                and cached.hash == last.hash:
+            return cached.state
+        latest = getattr(self.store, "latest_snapshot", None)
+        snap = latest(stream) if latest is not None else self.store.load_snapshot(stream)
+        if snap is not None and snap.version == snapshots.VERSION and 0 < snap.seq <= last.seq \
+                and stored[snap.seq - 1].hash == snap.hash:
+            state = state_after(stream, snap, stored[snap.seq:])
+            if state is not None:
+                return state
         state = fold_events(stored)
         assert state is not None
-        return state, verified
+        return state
+
+    def head_state(self, stream: str) -> TableState:
+        """The folded state at the stream's head, cheaply: the cached head, or the
+        last snapshot plus the events after it (the chain is not verified here;
+        :meth:`table_state` does). Raises StreamNotFound."""
+        check_stream_id(stream)
+        cached = self._cache.get(stream)
+        heads = self.store.heads(stream) if cached is not None else []
+        if cached is not None and cached.state is not None and heads \
+                and (heads[0].seq, heads[0].hash) == (cached.seq, cached.hash):
+            return cached.state
+        latest = getattr(self.store, "latest_snapshot", None)
+        read_after = getattr(self.store, "read_after", None)
+        snap = latest(stream) if latest is not None else None
+        if snap is not None and snap.version == snapshots.VERSION and read_after is not None:
+            state = state_after(stream, snap, read_after(stream, snap.seq))
+            if state is not None:
+                return state
+        state = fold_events(self.events(stream))
+        assert state is not None
+        return state
 
     def state(self, stream: str, at: int | None = None) -> dict[str, Any]:
         """The state document of spec section 5 (voided entries say who voided them and when)."""
-        state, verified = self.table_state(stream, at)
+        state, verified, stored = self._table_state(stream, at)
         doc = to_document(state, verified=verified)
         if doc.get("voided"):
-            by_seq = {e.seq: e for e in self.events(stream, at)}
+            by_seq = {e.seq: e for e in stored}
             for entry in doc["voided"]:
                 target, void = by_seq.get(entry["seq"]), by_seq.get(entry["by_seq"])
                 entry["type"] = target.type if target else None
@@ -420,8 +499,14 @@ class Ledger:
             if state is None:
                 continue
             fresh = snapshots.dump(state)
-            old = self.store.load_snapshot(name)
-            if old is None or old.version != snapshots.VERSION or snapshots.load(old.state) != state:
+            latest = getattr(self.store, "latest_snapshot", self.store.load_snapshot)
+            old = latest(name)
+            if old is None:
+                # none is expected before the first SNAPSHOT_EVERY events of a board in play
+                differed += state.seq >= SNAPSHOT_EVERY or state.phase == "ended"
+            elif old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
+                    or snapshots.load(old.state) != (state if old.seq == state.seq
+                                                     else fold_events(stored[:old.seq])):
                 differed += 1
             self.store.save_snapshot(Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh))
             self._cache.pop(name, None)
@@ -467,6 +552,33 @@ def check_void(event: ev.EntryVoided, role: str, records: Sequence[Recorded]) ->
                              + ("was logged by the " + target.role if target.role != ev.TABLE
                                 else f"has seq {later[0].seq} ({later[0].event.TYPE}) after it")
                              + ": ask the director")
+
+
+@attrs.frozen
+class _Head:
+    """A stream's head as last folded: (seq, hash), the state there, and the seq
+    of the last snapshot saved (0: none)."""
+
+    seq: int
+    hash: str
+    state: TableState | None
+    snapshot_seq: int
+
+
+def state_after(stream: str, snap: Snapshot, tail: Sequence[StoredEvent]) -> TableState | None:
+    """The state of ``snap`` folded on with ``tail`` (the events right after it), or
+    None when they do not follow it (a break: the caller refolds) or when one of
+    them makes the fold look back (a finding, an override, a void: refold)."""
+    if tail and (tail[0].seq != snap.seq + 1 or tail[0].prev != snap.hash):
+        return None
+    if any(e.type in _REFOLDING_TYPES for e in tail):
+        return None
+    state: TableState | None = snapshots.load(snap.state)
+    if state is None or state.seq != snap.seq or state.head != snap.hash:
+        return None
+    for e in tail:
+        state = evolve(state, stream, recorded(e))
+    return state
 
 
 def recorded(stored: StoredEvent, event: ev.Event | None = None) -> Recorded:

@@ -108,9 +108,9 @@ def rewrite_history(url: str, stream: str, seq: int, data: dict[str, Any] | None
                                      "WHERE position = :pos"),
                              {"d": canonical_json(body), "p": prev, "h": h, "pos": row["position"]})
                 prev = h
-            conn.execute(sa.text("UPDATE stream_heads SET seq = :q, hash = :h, version = NULL, "
-                                 "state = NULL WHERE stream = :s"),
+            conn.execute(sa.text("UPDATE stream_heads SET seq = :q, hash = :h WHERE stream = :s"),
                          {"q": rows[-1]["seq"], "h": prev, "s": stream})
+            conn.execute(sa.text("DELETE FROM snapshots WHERE stream = :s"), {"s": stream})
             conn.exec_driver_sql("DELETE FROM merkle_leaves")
             conn.exec_driver_sql("DELETE FROM merkle_nodes")
             events = conn.execute(sa.text("SELECT position, stream, seq, hash FROM events "

@@ -11,9 +11,10 @@ from backends import make_chain
 
 from ledger.errors import StoreUnavailable
 from ledger.store import migrate
+from ledger.store.base import Snapshot
 from ledger.store.sql import make_engine, open_store
 
-TABLES = {"events", "stream_heads", "merkle_leaves", "merkle_nodes"}
+TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes"}
 
 
 def ledger_objects(url: str) -> tuple[set[str], set[str]]:
@@ -95,7 +96,7 @@ def test_alembic_config_finds_the_migrations_from_any_directory(
     config = migrate.alembic_config(url)
     assert config.get_main_option("sqlalchemy.url") == url
     assert (Path(config.get_main_option("script_location") or "") / "env.py").is_file()
-    assert migrate.head() == "0003"
+    assert migrate.head() == "0004"
 
 
 def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp_path: Path) -> None:
@@ -138,5 +139,46 @@ def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(s
         with engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT count(*) FROM events").scalar() == 26
             assert not {"merkle_leaves", "merkle_nodes"} & set(sa.inspect(conn).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: str) -> None:
+    """Snapshots leave ``stream_heads`` for ``snapshots`` (issue 10) with their
+    content; down again, the one at the head goes back, an older one is dropped."""
+    migrate.upgrade(store_url, "0003")
+    engine = make_engine(store_url)
+    try:
+        chains = {name: make_chain(name, n) for name, n in (("s1", 3), ("s2", 4))}
+        with engine.begin() as conn:
+            from ledger.store.schema import events
+            from ledger.store.sql import _to_row
+
+            for name, chain in chains.items():
+                conn.execute(events.insert(), [_to_row(e) for e in chain])
+                conn.execute(sa.text("INSERT INTO stream_heads (stream, seq, hash, version, state) "
+                                     "VALUES (:s, :q, :h, :v, :st)"),
+                             {"s": name, "q": chain[-1].seq, "h": chain[-1].hash,
+                              "v": 7 if name == "s1" else None, "st": '{"phase":"play"}' if name == "s1" else None})
+        migrate.upgrade(engine, "0004")
+        store = open_store(store_url)
+        try:
+            assert store.load_snapshot("s1") == Snapshot("s1", 3, chains["s1"][-1].hash, 7, {"phase": "play"})
+            assert store.load_snapshot("s2") is None and store.latest_snapshot("s2") is None
+            with store.transaction("s1") as tx:  # a snapshot behind the head is kept, not the head's
+                tx.insert(make_chain("s1", 1, after=tx.head()))
+            assert store.load_snapshot("s1") is None
+            assert store.latest_snapshot("s1") == Snapshot("s1", 3, chains["s1"][-1].hash, 7, {"phase": "play"})
+            store.save_snapshot(Snapshot("s2", 4, chains["s2"][-1].hash, 7, {"phase": "ended"}))
+        finally:
+            store.close()
+        migrate.downgrade(engine, "0003")
+        with engine.connect() as conn:
+            assert "snapshots" not in set(sa.inspect(conn).get_table_names())
+            rows = {r.stream: (r.seq, r.version, r.state) for r in conn.execute(sa.text(
+                "SELECT stream, seq, version, state FROM stream_heads"))}
+        assert rows == {"s1": (4, None, None), "s2": (4, 7, '{"phase":"ended"}')}
+        migrate.upgrade(engine)
+        migrate.check(engine)
     finally:
         engine.dispose()

@@ -261,3 +261,20 @@ def test_unreachable_postgresql_is_reported_as_store_unavailable() -> None:
     with pytest.raises(StoreUnavailable, match=re.escape("127.0.0.1:1")) as refused:
         open_store("postgresql+psycopg://nobody:secret@127.0.0.1:1/none")
     assert "secret" not in str(refused.value)
+
+
+# --- durability -------------------------------------------------------------------
+
+def test_sqlite_commits_are_synced_in_full_unless_the_url_asks_for_normal(tmp_path) -> None:
+    """WAL with synchronous=FULL is the default; NORMAL only when asked for in the URL
+    (a power failure may then lose the last commits: docs/performance.md)."""
+    for query, level in (("", 2), ("?synchronous=normal", 1)):
+        store = open_store(f"sqlite:///{tmp_path / 'sync.db'}{query}", create=True)
+        try:
+            with store.engine.connect() as conn:
+                assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == level
+                assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        finally:
+            store.close()
+    with pytest.raises(StoreUnavailable, match="synchronous=off"):
+        open_store(f"sqlite:///{tmp_path / 'sync.db'}?synchronous=off")

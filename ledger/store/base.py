@@ -74,9 +74,10 @@ class StoredEvent:
 
 @attrs.frozen
 class Snapshot:
-    """The folded state of a stream at its head, kept so that an append costs
-    one fold step. A cache: rebuilt from the events whenever ``version`` is not
-    the projection's current version."""
+    """The folded state of a stream after ``seq`` (whose event has ``hash``),
+    saved every N events and at the end of a board so that no state is ever
+    refolded from seq 1. A cache: rebuilt from the events whenever ``version``
+    is not the projection's current version."""
 
     stream: str
     seq: int
@@ -129,7 +130,10 @@ class StoreTransaction(Protocol):
         """The stream's events with seq > after_seq, in seq order."""
 
     def load_snapshot(self) -> Snapshot | None:
-        ...
+        """The snapshot at the head, if one was saved there."""
+
+    def latest_snapshot(self) -> Snapshot | None:
+        """The last snapshot saved for the stream, whatever its seq."""
 
     def insert(self, events: Sequence[StoredEvent]) -> list[StoredEvent]:
         """Write the batch; return the events with their positions."""
@@ -164,10 +168,16 @@ class EventStore(Protocol):
         """The stored stream heads (of ``stream`` when given)."""
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
-        ...
+        """The snapshot at the stream's head, if one was saved there."""
+
+    def latest_snapshot(self, stream: str) -> Snapshot | None:
+        """The last snapshot saved for the stream, whatever its seq."""
+
+    def read_after(self, stream: str, after_seq: int, upto_seq: int | None = None) -> list[StoredEvent]:
+        """The stream's events with ``after_seq < seq <= upto_seq``, in seq order."""
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Outside an append (``rebuild``): replace the stream's snapshot."""
+        """Outside an append (``rebuild``): replace the stream's snapshot (unless a later one is saved)."""
 
     def close(self) -> None:
         ...

@@ -1,4 +1,4 @@
-"""The database schema: one append-only event table and one table of stream heads.
+"""The database schema: one append-only event table, the stream heads, the snapshots, the Merkle tree.
 
 This module is the model that ``alembic check`` compares the migrated database
 with; the migrations in ``migrations/versions`` are frozen copies of it and
@@ -10,8 +10,11 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
   those two keys are the store's concurrency guard. ``data`` and ``causes``
   hold canonical JSON text (``ledger.hashing.canonical_json``).
 * ``stream_heads``: per stream, the head ``(seq, hash)`` written with every
-  append and, when ``version``/``state`` are set, the folded state at that head
-  (a cache that can be rebuilt from the events at any time).
+  append.
+* ``snapshots`` (revision 0004): per stream, the folded state after ``seq``
+  (whose event has ``hash``), saved every N events and at the end of a board,
+  not with every append (a cache that can be rebuilt from the events at any
+  time; ``ledger.service``).
 * ``merkle_leaves`` and ``merkle_nodes`` (revision 0002): the Merkle tree over
   the log in position order (``ledger.merkle``): leaf ``leaf_index`` is the
   event at ``position`` (``stream``, ``seq``); ``merkle_nodes`` holds every perfect subtree above
@@ -64,9 +67,16 @@ stream_heads = sa.Table(
     sa.Column("stream", sa.String(200), primary_key=True),
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
-    # NULL until a snapshot of the state at (seq, hash) is saved.
-    sa.Column("version", sa.Integer, nullable=True),
-    sa.Column("state", sa.Text, nullable=True),
+)
+
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("stream", sa.String(200), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
 )
 
 merkle_leaves = sa.Table(

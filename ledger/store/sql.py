@@ -20,9 +20,19 @@ Either way the unique keys ``(stream, seq)`` and ``(stream, id)`` are the last
 word: a violation is raised as :class:`ledger.errors.ConcurrencyError`. This
 module never updates or deletes an event (the triggers would refuse it).
 
-Every insert also upserts the stream's ``stream_heads`` row to the new head
-and clears its snapshot, which ``save_snapshot`` (same transaction) then
-fills in; ``streams()`` lists these rows. ``head()`` reads the events table.
+Every insert also upserts the stream's ``stream_heads`` row to the new head;
+``streams()`` lists these rows. ``head()`` reads the events table. Snapshots
+live in their own table (revision 0004), written by ``save_snapshot`` every N
+events and at the end of a board (``ledger.service``), not with every append.
+
+The append path (issue 10; docs/performance.md) runs on one write connection
+per store, with constant DB-API statements on the driver's cursor: one
+multi-row ``INSERT ... RETURNING`` per batch, no savepoint on SQLite (a failed
+statement undoes itself), and on PostgreSQL pipelines (the stream lock and the
+head in one round trip; the position lock, the rows, the head and the tree's
+last leaf in the next; the tree's rows with the COMMIT in a third). A database URL may ask for
+``?synchronous=normal`` on SQLite (faster; a power failure may lose the last
+commits); FULL is the default.
 """
 
 from __future__ import annotations
@@ -30,6 +40,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sqlite3
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -47,7 +59,7 @@ from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnav
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger import merkle
-from ledger.store.schema import events, merkle_leaves, merkle_nodes, stream_heads
+from ledger.store.schema import events, merkle_leaves, merkle_nodes, snapshots, stream_heads
 
 #: Seconds a writer waits for a lock held by other writers (SQLite: the write
 #: lock; PostgreSQL: ``lock_timeout``) before giving up with :class:`StoreBusy`
@@ -116,8 +128,21 @@ def make_engine(url: str | URL, *, schema: str | None = None,
                            "use sqlite:///FILE or postgresql+psycopg://...")
 
 
+#: SQLite's ``synchronous`` levels a URL may ask for (``sqlite:///FILE?synchronous=normal``).
+#: FULL, the default, syncs the WAL at every commit: a commit that returned survives a
+#: power failure. NORMAL syncs only at checkpoints: still never corrupt, and nothing is
+#: lost when the process or the ledger crashes, but a power failure (or an OS crash) may
+#: lose the transactions committed since the last checkpoint (docs/performance.md).
+SQLITE_SYNC_LEVELS = ("FULL", "NORMAL", "EXTRA")
+
+
 def _sqlite_engine(url: URL, timeout: float) -> Engine:
     memory = _is_memory(url)
+    sync = str(url.query.get("synchronous") or "FULL").upper()
+    if sync not in SQLITE_SYNC_LEVELS:
+        raise StoreUnavailable(f"synchronous={sync.lower()} in the database URL: use full "
+                               "(the default) or normal (see docs/performance.md)")
+    url = url.difference_update_query(["synchronous"])
     engine = sa.create_engine(
         url,
         connect_args={"timeout": timeout, "check_same_thread": False},
@@ -132,10 +157,13 @@ def _sqlite_engine(url: URL, timeout: float) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         if not memory:
             cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute(f"PRAGMA synchronous = {sync}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
+        if connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+            return  # begun on the driver by the store's write path (SqlEventStore._write_transaction)
         mode = connection.get_execution_options().get(_BEGIN_MODE, "DEFERRED")
         connection.exec_driver_sql(f"BEGIN {mode}")
 
@@ -213,57 +241,45 @@ def _raw_value(value: Any) -> Any:
 
 # --- queries shared by the store and its transactions ----------------------------
 
-def _head(conn: Connection, stream: str) -> tuple[int, str]:
-    row = conn.execute(
-        sa.select(events.c.seq, events.c.hash)
-        .where(events.c.stream == stream)
-        .order_by(events.c.seq.desc())
-        .limit(1)
-    ).first()
-    return (row.seq, row.hash) if row is not None else (0, GENESIS)
-
-
-def _read(conn: Connection, stream: str, after_seq: int = 0,
-          upto_seq: int | None = None) -> list[StoredEvent]:
-    query = sa.select(events).where(events.c.stream == stream, events.c.seq > after_seq)
-    if upto_seq is not None:
-        query = query.where(events.c.seq <= upto_seq)
-    return [_from_row(row) for row in conn.execute(query.order_by(events.c.seq))]
-
-
-def _load_snapshot(conn: Connection, stream: str) -> Snapshot | None:
-    row = conn.execute(sa.select(stream_heads).where(stream_heads.c.stream == stream)).first()
-    if row is None or row.version is None or row.state is None:
+def _load_snapshot(conn: Connection, stream: str, *, head_only: bool = True) -> Snapshot | None:
+    """The stream's saved snapshot; with ``head_only`` only when it is the state
+    at the recorded head (same seq and hash), else None."""
+    query = sa.select(snapshots).where(snapshots.c.stream == stream)
+    if head_only:
+        query = query.join(stream_heads, sa.and_(stream_heads.c.stream == snapshots.c.stream,
+                                                 stream_heads.c.seq == snapshots.c.seq,
+                                                 stream_heads.c.hash == snapshots.c.hash))
+    row = conn.execute(query).first()
+    if row is None:
         return None
     return Snapshot(stream=row.stream, seq=row.seq, hash=row.hash, version=row.version,
                     state=json.loads(row.state))
 
 
-def _upsert(conn: Connection) -> Any:
+def _upsert(conn: Connection, table: sa.Table = stream_heads) -> Any:
     """The dialect's ``INSERT`` with ``ON CONFLICT`` support."""
-    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(stream_heads)
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
 def _save_snapshot(conn: Connection, snapshot: Snapshot) -> None:
-    """Upsert the snapshot, unless the row already describes a later head."""
-    stmt = _upsert(conn).values(
+    """Upsert the snapshot, unless the row already describes a later seq."""
+    stmt = _upsert(conn, snapshots).values(
         stream=snapshot.stream, seq=snapshot.seq, hash=snapshot.hash,
         version=snapshot.version, state=canonical_json(snapshot.state),
     )
     conn.execute(stmt.on_conflict_do_update(
-        index_elements=[stream_heads.c.stream],
+        index_elements=[snapshots.c.stream],
         set_={c: stmt.excluded[c] for c in ("seq", "hash", "version", "state")},
-        where=stream_heads.c.seq <= stmt.excluded.seq,
+        where=snapshots.c.seq <= stmt.excluded.seq,
     ))
 
 
 def _move_head(conn: Connection, stream: str, seq: int, hash: str) -> None:
-    """Record the new head; the snapshot (of an older head) is dropped."""
-    stmt = _upsert(conn).values(stream=stream, seq=seq, hash=hash, version=None, state=None)
+    """Record the new head (tests and migrations; the append path uses :class:`_Statements`)."""
+    stmt = _upsert(conn).values(stream=stream, seq=seq, hash=hash)
     conn.execute(stmt.on_conflict_do_update(
         index_elements=[stream_heads.c.stream],
-        set_={"seq": stmt.excluded.seq, "hash": stmt.excluded.hash,
-              "version": None, "state": None},
+        set_={"seq": stmt.excluded.seq, "hash": stmt.excluded.hash},
     ))
 
 
@@ -300,39 +316,107 @@ class _TreeTip:
     frontier: dict[tuple[int, int], bytes]
 
 
-def _last_leaf(conn: Connection) -> tuple[int, str]:
-    row = conn.execute(sa.select(merkle_leaves.c.leaf_index, merkle_leaves.c.hash)
-                       .order_by(merkle_leaves.c.leaf_index.desc()).limit(1)).first()
-    return (0, "") if row is None else (int(row[0]) + 1, row[1])
+class _Statements:
+    """The append path's SQL, built once per dialect (issue 10, lever 2): plain
+    DB-API text run on the driver's cursor, no SQLAlchemy compilation or cache
+    key per call. ``?`` placeholders become ``%s`` for psycopg."""
+
+    COLUMNS = ("stream", "seq", "id", "type", "v", "data", "actor_role", "actor_name", "at",
+               "causes", "law", "prev", "hash")
+    #: SQLite allows 32,766 bound values per statement: 13 columns x 2,000 rows.
+    MAX_ROWS = 2000
+
+    def __init__(self, dialect: str) -> None:
+        self.dialect = dialect
+        q = (lambda sql: sql.replace("?", "%s")) if dialect == "postgresql" else (lambda sql: sql)
+        self.q = q
+        cols = ", ".join(self.COLUMNS)
+        self._row = "(" + ", ".join("?" * len(self.COLUMNS)) + ")"
+        self._insert_head = f"INSERT INTO events ({cols}) VALUES "
+        self._inserts: dict[int, str] = {}
+        self.head = q("SELECT seq, hash FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1")
+        self.read = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? ORDER BY seq")
+        self.read_upto = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? "
+                           "AND seq <= ? ORDER BY seq")
+        self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
+        self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
+        self.insert_leaf = q("INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) "
+                             "VALUES (?, ?, ?, ?, ?)")
+        self.insert_node = q("INSERT INTO merkle_nodes (level, node_index, hash) VALUES (?, ?, ?)")
+        self.move_head = q("INSERT INTO stream_heads (stream, seq, hash) VALUES (?, ?, ?) "
+                           "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")
+        self.save_snapshot = q(
+            "INSERT INTO snapshots (stream, seq, hash, version, state) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
+            "version = excluded.version, state = excluded.state WHERE snapshots.seq <= excluded.seq")
+        self.latest_snapshot = q("SELECT seq, hash, version, state FROM snapshots WHERE stream = ?")
+
+    def insert(self, rows: int) -> str:
+        """One multi-row INSERT (one statement: all rows or none), positions returned."""
+        sql = self._inserts.get(rows)
+        if sql is None:
+            sql = self.q(self._insert_head + ", ".join([self._row] * rows) + " RETURNING seq, position")
+            if len(self._inserts) < 64:
+                self._inserts[rows] = sql
+        return sql
+
+    @staticmethod
+    def params(batch: Sequence[StoredEvent]) -> list[Any]:
+        out: list[Any] = []
+        for ev in batch:
+            out += (ev.stream, ev.seq, ev.id, ev.type, ev.v, canonical_json(ev.data), ev.actor.role,
+                    ev.actor.name, ev.at, canonical_json(list(ev.causes)) if ev.causes else "[]",
+                    ev.law, ev.prev, ev.hash)
+        return out
 
 
-def _extend_tree(conn: Connection, batch: Sequence[StoredEvent], positions: Sequence[int],
-                 known: _TreeTip | None = None) -> _TreeTip:
-    """Add the batch's leaves and the perfect subtrees they complete (the caller
-    holds the store-wide write order: SQLite's write lock, PostgreSQL's position
-    lock); return the new tip."""
-    size, last = _last_leaf(conn)
+def _event_of(row: Sequence[Any]) -> StoredEvent:
+    """A StoredEvent from a raw ``position, <COLUMNS>`` tuple (the raw read path, lever 6)."""
+    (position, stream, seq, id_, type_, v, data, role, name, at, causes, law, prev, hash_) = row
+    try:
+        return StoredEvent(stream, seq, id_, type_, v, json.loads(data), Actor(role, name), at,
+                           tuple(json.loads(causes)), law, prev, hash_, position)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise IntegrityError(stream if isinstance(stream, str) else None,
+                             seq if isinstance(seq, int) else None,
+                             f"the stored row cannot be read ({type(exc).__name__}); run "
+                             "`python cli.py verify`", kind="undecodable", position=position) from exc
+
+
+def _positioned(batch: Sequence[StoredEvent], positions: Sequence[int]) -> list[StoredEvent]:
+    return [StoredEvent(ev.stream, ev.seq, ev.id, ev.type, ev.v, ev.data, ev.actor, ev.at, ev.causes,
+                        ev.law, ev.prev, ev.hash, pos) for ev, pos in zip(batch, positions, strict=True)]
+
+
+def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _TreeTip | None,
+               nodes_of: Any, row: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], _TreeTip]:
+    """The batch's leaves and the perfect subtrees they complete, as rows, and the
+    new tip (the caller holds the store-wide write order: SQLite's write lock,
+    PostgreSQL's position lock). ``row``: the tree's last leaf (index, hash) or
+    None; ``nodes_of(keys)`` reads stored nodes (only when the tree moved since
+    ``known``)."""
+    size, last = (0, "") if row is None else (int(row[0]) + 1, row[1])
     if known is not None and (known.size, known.last_leaf) == (size, last):
         frontier = known.frontier
     else:
-        frontier = _tree_nodes(conn, merkle.frontier_keys(size))
+        frontier = nodes_of(merkle.frontier_keys(size))
     written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
-    leaves: list[dict[str, Any]] = [{"leaf_index": i, "position": positions[i - size], "stream": batch[i - size].stream,
-               "seq": batch[i - size].seq, "hash": h.hex()}
-              for level, i, h in written if level == 0]
-    conn.execute(merkle_leaves.insert(), leaves)
-    nodes = [{"level": level, "node_index": i, "hash": h.hex()} for level, i, h in written if level > 0]
-    if nodes:
-        conn.execute(merkle_nodes.insert(), nodes)
+    leaves = []
+    nodes = []
+    for level, i, h in written:
+        if level == 0:
+            ev = batch[i - size]
+            leaves.append((i, positions[i - size], ev.stream, ev.seq, h.hex()))
+        else:
+            nodes.append((level, i, h.hex()))
     grown = dict(frontier)
     grown.update({(level, i): h for level, i, h in written})
     new_size = size + len(batch)
-    return _TreeTip(new_size, leaves[-1]["hash"],
-                    {key: grown[key] for key in merkle.frontier_keys(new_size)})
+    tip = _TreeTip(new_size, leaves[-1][4], {key: grown[key] for key in merkle.frontier_keys(new_size)})
+    return leaves, nodes, tip
 
 
-def _is_unique_violation(exc: sa.exc.IntegrityError) -> bool:
-    orig = exc.orig
+def _is_unique_violation(orig: BaseException | None) -> bool:
     if getattr(orig, "sqlstate", None) == "23505":  # psycopg: unique_violation
         return True
     return "UNIQUE constraint failed" in str(orig)  # sqlite3
@@ -347,14 +431,28 @@ def unavailable_on_failure(url: str) -> Iterator[None]:
         yield
     except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
         detail = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
+        if _is_busy(exc.orig):
+            raise StoreBusy(url, None, detail) from exc
+        raise StoreUnavailable(f"{url}: {detail}") from exc
+    except Exception as exc:
+        if not _is_driver_failure(exc):  # the append path runs on the driver's cursor
+            raise
+        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if _is_busy(exc):
             raise StoreBusy(url, None, detail) from exc
         raise StoreUnavailable(f"{url}: {detail}") from exc
 
 
-def _is_busy(exc: sa.exc.DBAPIError) -> bool:
+def _is_driver_failure(exc: BaseException) -> bool:
+    """An OperationalError or InterfaceError of the DB-API driver itself (sqlite3, psycopg)."""
+    if isinstance(exc, (sqlite3.OperationalError, sqlite3.InterfaceError)):
+        return True
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError))
+
+
+def _is_busy(orig: BaseException | None) -> bool:
     """Another writer held the lock for the whole busy timeout (not a failure)."""
-    orig = exc.orig
     if getattr(orig, "sqlstate", None) == "55P03":  # PostgreSQL lock_not_available
         return True
     text = str(orig)
@@ -364,20 +462,49 @@ def _is_busy(exc: sa.exc.DBAPIError) -> bool:
 # --- the store -------------------------------------------------------------------
 
 class SqlTransaction:
-    """One stream's write transaction (:class:`ledger.store.base.StoreTransaction`)."""
+    """One stream's write transaction (:class:`ledger.store.base.StoreTransaction`).
 
-    def __init__(self, connection: Connection, stream: str, tip: _TreeTip | None = None) -> None:
+    Runs on the driver's cursor of the store's write connection with the
+    prebuilt statements of :class:`_Statements` (issue 10, levers 2 and 3); the
+    transaction itself (BEGIN IMMEDIATE on SQLite, savepoints in a batch) is
+    the store's SQLAlchemy connection's."""
+
+    def __init__(self, connection: Connection, stream: str, tip: _TreeTip | None = None,
+                 statements: _Statements | None = None) -> None:
         self.stream = stream
         self._conn = connection
         self._tip = tip  # the tree as last committed through this store (a hint)
         self.tip_after: _TreeTip | None = None
+        self._sql = statements or _Statements(connection.dialect.name)
+        self._pg = connection.dialect.name == "postgresql"
+        self._cur = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        self._lock_pending = False
+        self._pending_tree: tuple[list[Any], list[Any]] | None = None
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
-        return _head(self._conn, self.stream)
+        if self._lock_pending:  # PostgreSQL: the stream lock, then the head, in one round trip
+            self._lock_pending = False
+            driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+            with driver.pipeline():  # type: ignore[union-attr]
+                self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                  (STREAM_LOCK_CLASS, self.stream))
+                self._cur.execute(self._sql.head, (self.stream,))
+        else:
+            self._cur.execute(self._sql.head, (self.stream,))
+        row = self._cur.fetchone()
+        return (row[0], row[1]) if row is not None else (0, GENESIS)
+
+    def _flush_lock(self) -> None:
+        """Take the stream lock now if :meth:`head` has not taken it yet."""
+        if self._lock_pending:
+            self._lock_pending = False
+            self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                              (STREAM_LOCK_CLASS, self.stream))
 
     def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
         """The stored events of this stream whose id is in ``ids``."""
+        self._flush_lock()
         if not ids:
             return {}
         rows = self._conn.execute(
@@ -387,11 +514,24 @@ class SqlTransaction:
 
     def read(self, after_seq: int = 0) -> list[StoredEvent]:
         """The stream's events with seq > after_seq, in seq order."""
-        return _read(self._conn, self.stream, after_seq)
+        self._flush_lock()
+        self._cur.execute(self._sql.read, (self.stream, after_seq))
+        return [_event_of(row) for row in self._cur.fetchall()]
 
     def load_snapshot(self) -> Snapshot | None:
-        """The saved state at the head, if any (None after an append without one)."""
+        """The saved state at the head, if any (None when the last saved one is older)."""
+        self._flush_lock()
         return _load_snapshot(self._conn, self.stream)
+
+    def latest_snapshot(self) -> Snapshot | None:
+        """The last state saved for this stream, whatever its seq (it may be behind
+        the head: snapshots are saved every N events, ``ledger.service``)."""
+        self._flush_lock()
+        self._cur.execute(self._sql.latest_snapshot, (self.stream,))
+        row = self._cur.fetchone()
+        if row is None:
+            return None
+        return Snapshot(self.stream, row[0], row[1], row[2], json.loads(row[3]))
 
     def insert(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
         """Write the batch (seq, prev and hash computed by the caller); return it
@@ -404,30 +544,92 @@ class SqlTransaction:
         if not batch:
             return []
         self._check_batch(batch)
-        if self._conn.dialect.name == "postgresql":
-            # Held until commit: positions are handed out in commit order.
-            self._conn.execute(sa.select(sa.func.pg_advisory_xact_lock(POSITION_LOCK_KEY)))
+        cur, sql = self._cur, self._sql
+        if self._pg:
+            return self._insert_pg(batch)
+        positions: dict[int, int] = {}
         try:
-            with self._conn.begin_nested():
-                positions = self._conn.execute(
-                    events.insert().returning(events.c.position, sort_by_parameter_order=True),
-                    [_to_row(ev) for ev in batch],
-                ).scalars().all()
-        except sa.exc.IntegrityError as exc:
+            # One statement per 2,000 rows: all its rows or none. SQLite undoes a
+            # failed statement by itself; a batch of more statements needs a savepoint.
+            chunks = [batch[i:i + sql.MAX_ROWS] for i in range(0, len(batch), sql.MAX_ROWS)]
+            with self._conn.begin_nested() if len(chunks) > 1 else nullcontext():
+                for chunk in chunks:
+                    cur.execute(sql.insert(len(chunk)), sql.params(chunk))
+                    positions.update((seq, pos) for seq, pos in cur.fetchall())
+        except Exception as exc:
+            if not _is_unique_violation(exc if not isinstance(exc, sa.exc.DBAPIError) else exc.orig):
+                raise
+            actual, _ = self.head()
+            raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
+        ordered = [positions[ev.seq] for ev in batch]
+        cur.execute(sql.last_leaf)
+        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
+                                                   lambda keys: _tree_nodes(self._conn, keys), cur.fetchone())
+        cur.executemany(sql.insert_leaf, leaves)
+        if nodes:
+            cur.executemany(sql.insert_node, nodes)
+        last = batch[-1]
+        cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
+        return _positioned(batch, ordered)
+
+    def _insert_pg(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
+        """PostgreSQL: the position lock (held until commit: positions in commit
+        order, and the Merkle tree extended from the committed frontier), the rows
+        (a savepoint keeps the transaction usable should a key be taken), the head
+        and the tree's last leaf in one pipeline: one round trip; the tree's rows
+        go with the commit (:meth:`flush_tree`), and its frontier is read only
+        when another writer moved it."""
+        self._flush_lock()
+        self.flush_tree()  # an earlier insert of this transaction: its leaves come first
+        sql = self._sql
+        driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+        rows_cur, leaf_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
+        last = batch[-1]
+        try:
+            with driver.pipeline():  # type: ignore[union-attr]
+                self._cur.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
+                self._cur.execute("SAVEPOINT ledger_insert")
+                rows_cur.execute(sql.insert(len(batch)), sql.params(batch))
+                self._cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
+                self._cur.execute("RELEASE SAVEPOINT ledger_insert")
+                leaf_cur.execute(sql.last_leaf)
+            positions = dict(rows_cur.fetchall())
+        except Exception as exc:
             if not _is_unique_violation(exc):
                 raise
-            actual, _ = _head(self._conn, self.stream)
+            self._cur.execute("ROLLBACK TO SAVEPOINT ledger_insert")
+            self._cur.execute("RELEASE SAVEPOINT ledger_insert")
+            actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
-        self.tip_after = _extend_tree(self._conn, batch, positions, self.tip_after or self._tip)
-        last = batch[-1]
-        _move_head(self._conn, self.stream, last.seq, last.hash)
-        return [attrs.evolve(ev, position=pos) for ev, pos in zip(batch, positions, strict=True)]
+        ordered = [positions[ev.seq] for ev in batch]
+        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
+                                                   lambda keys: _tree_nodes(self._conn, keys), leaf_cur.fetchone())
+        self._pending_tree = (leaves, nodes)  # sent with the commit (flush_tree), or before the next insert
+        return _positioned(batch, ordered)
+
+    def flush_tree(self, commit: bool = False) -> None:
+        """PostgreSQL: write the tree rows of the last insert, and with ``commit``
+        commit the transaction in the same round trip (the position lock is held
+        until then: one round trip less under it)."""
+        pending, self._pending_tree = self._pending_tree, None
+        if pending is None and not commit:
+            return
+        driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+        with driver.pipeline():  # type: ignore[union-attr]
+            if pending is not None:
+                self._cur.executemany(self._sql.insert_leaf, pending[0])
+                if pending[1]:
+                    self._cur.executemany(self._sql.insert_node, pending[1])
+            if commit:
+                driver.commit()  # type: ignore[union-attr]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Save the folded state at the head (after ``insert``, same transaction)."""
+        """Save the folded state after ``snapshot.seq`` (same transaction as the append)."""
         if snapshot.stream != self.stream:
             raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
-        _save_snapshot(self._conn, snapshot)
+        self._flush_lock()
+        self._cur.execute(self._sql.save_snapshot, (snapshot.stream, snapshot.seq, snapshot.hash,
+                                                    snapshot.version, canonical_json(snapshot.state)))
 
     def _check_batch(self, batch: Sequence[StoredEvent]) -> None:
         """The batch is one piece of this stream's chain (its start is the database's business)."""
@@ -442,18 +644,20 @@ class SqlTransaction:
         """PostgreSQL: wait for, then hold until commit, the stream's own
         advisory lock. Unlike a lock on its head row, this also serialises the
         writers of a stream that does not exist yet, so that a retry racing its
-        original sees it committed (and answers its seqs) instead of colliding."""
-        self._conn.execute(sa.select(sa.func.pg_advisory_xact_lock(
-            STREAM_LOCK_CLASS, sa.func.hashtext(self.stream))))
+        original sees it committed (and answers its seqs) instead of colliding.
+        Taken with the first statement of the transaction (:meth:`head` sends
+        both in one round trip), before anything is read."""
+        self._lock_pending = True
 
 
 class SqlEventStore:
     """The event store over one SQLAlchemy engine (:class:`ledger.store.base.EventStore`).
 
-    Thread-safe: each transaction takes its own connection from the pool (the
-    shared connection of an in-memory database is used by one thread at a
-    time). A read made inside a stream transaction, in the same thread, runs
-    in that transaction.
+    Thread-safe: write transactions run one at a time on the store's one write
+    connection (opened at the first write, kept until :meth:`close`); reads
+    take a connection from the pool (the shared connection of an in-memory
+    database is used by one thread at a time). A read made inside a stream
+    transaction, in the same thread, runs in that transaction.
     """
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -461,9 +665,13 @@ class SqlEventStore:
         self.engine = engine
         self._local = threading.local()
         self._tree_tip: _TreeTip | None = None
+        self._statements = _Statements(engine.dialect.name)
         # An in-memory database is one connection: one transaction at a time.
         shared = isinstance(engine.pool, StaticPool)
         self._serial: AbstractContextManager[Any] = threading.RLock() if shared else nullcontext()
+        # One write connection per store (issue 10, lever 3), one write transaction at a time.
+        self._write_lock: AbstractContextManager[Any] = self._serial if shared else threading.RLock()
+        self._write_conn: Connection | None = None
 
     def __enter__(self) -> SqlEventStore:
         return self
@@ -474,20 +682,84 @@ class SqlEventStore:
     @contextmanager
     def _begin(self, *, write: bool = False) -> Iterator[Connection]:
         """A connection in a transaction, committed on exit: this thread's open
-        one, or a new one (a write one begins IMMEDIATE on SQLite)."""
+        one, or a new one (a write one is the store's write connection, and
+        begins IMMEDIATE on SQLite)."""
         active: Connection | None = getattr(self._local, "connection", None)
         if active is not None:
             yield active
             return
+        if write:
+            with self._write_transaction() as conn:
+                yield conn
+            return
         with unavailable_on_failure(self.url), self._serial, self.engine.connect() as conn:
-            if write and conn.dialect.name == "sqlite":
-                conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
             with conn.begin():
                 self._local.connection = conn
                 try:
                     yield conn
                 finally:
                     self._local.connection = None
+
+    @contextmanager
+    def _write_transaction(self) -> Iterator[Connection]:
+        """A transaction on the store's one write connection (opened once, kept
+        until :meth:`close`; dropped and reopened after a connection failure)."""
+        with unavailable_on_failure(self.url), self._write_lock:
+            conn = self._write_conn
+            if conn is None or conn.closed or conn.invalidated:
+                conn = self.engine.connect()
+                if conn.dialect.name == "sqlite":
+                    conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
+                self._write_conn = conn
+            try:
+                if conn.dialect.name == "sqlite":
+                    with self._sqlite_transaction(conn):
+                        yield conn
+                else:
+                    with conn.begin():
+                        self._local.connection = conn
+                        try:
+                            yield conn
+                        finally:
+                            self._local.connection = None
+            except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.Error) as exc:
+                self._drop_writer(exc)
+                raise
+            except Exception as exc:
+                if _is_driver_failure(exc):
+                    self._drop_writer(exc)
+                raise
+
+    @contextmanager
+    def _sqlite_transaction(self, conn: Connection) -> Iterator[None]:
+        """SQLite: BEGIN IMMEDIATE and COMMIT on the driver itself (no SQLAlchemy
+        transaction object per append). A read made through SQLAlchemy inside it
+        joins it (the ``begin`` hook sees the driver in a transaction)."""
+        raw = conn.connection.driver_connection
+        raw.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        self._local.connection = conn
+        try:
+            yield
+        except BaseException:
+            if raw.in_transaction:  # type: ignore[union-attr]
+                raw.rollback()  # type: ignore[union-attr]
+            raise
+        else:
+            raw.commit()  # type: ignore[union-attr]
+        finally:
+            self._local.connection = None
+            if conn.in_transaction():  # SQLAlchemy's bookkeeping of a read made inside
+                conn.rollback()  # the driver's transaction is over: nothing is undone
+
+    def _drop_writer(self, exc: BaseException) -> None:
+        """After a failure the write connection may be unusable: the next write opens another."""
+        conn, self._write_conn = self._write_conn, None
+        if conn is not None:
+            try:
+                conn.invalidate(exc if isinstance(exc, Exception) else None)
+                conn.close()
+            except Exception:  # pragma: no cover - closing a broken connection
+                pass
 
     @contextmanager
     def transaction(self, stream: str) -> Iterator[SqlTransaction]:
@@ -497,18 +769,22 @@ class SqlEventStore:
         batch: Connection | None = getattr(self._local, "batch", None)
         if batch is not None:
             with batch.begin_nested():
-                tx = SqlTransaction(batch, stream)
+                tx = SqlTransaction(batch, stream, None, self._statements)
                 if batch.dialect.name == "postgresql":
                     tx._lock_stream()
                 yield tx
+                tx.flush_tree()
             return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
-        with self._begin(write=True) as conn:
-            tx = SqlTransaction(conn, stream, self._tree_tip)
+        with self._write_transaction() as conn:
+            tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
             if conn.dialect.name == "postgresql":
                 tx._lock_stream()
-            yield tx
+                yield tx
+                tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
+            else:
+                yield tx
         if tx.tip_after is not None:  # committed: the next append may start from it
             self._tree_tip = tx.tip_after
 
@@ -519,7 +795,7 @@ class SqlEventStore:
         exception), and the whole is committed on normal exit."""
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
-        with self._begin(write=True) as conn:
+        with self._write_transaction() as conn:
             self._local.batch = conn
             try:
                 yield
@@ -527,9 +803,22 @@ class SqlEventStore:
                 self._local.batch = None
 
     def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
-        """The stream's events in seq order (up to ``upto_seq``); [] for no stream."""
+        """The stream's events in seq order (up to ``upto_seq``); [] for no stream.
+        The raw read path (issue 10, lever 6): one constant statement on the
+        driver's cursor, rows decoded straight into events."""
+        return self.read_after(stream, 0, upto_seq)
+
+    def read_after(self, stream: str, after_seq: int, upto_seq: int | None = None) -> list[StoredEvent]:
+        """The stream's events with ``after_seq < seq <= upto_seq``, in seq order."""
+        sql = self._statements
         with self._begin() as conn:
-            return _read(conn, stream, 0, upto_seq)
+            cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            if upto_seq is None:
+                cur.execute(sql.read, (stream, after_seq))
+            else:
+                cur.execute(sql.read_upto, (stream, after_seq, upto_seq))
+            rows = cur.fetchall()
+        return [_event_of(row) for row in rows]
 
     def iter_all(self, after_position: int = 0, batch: int = 1000) -> Iterator[StoredEvent]:
         """Every event with position > after_position, in position order, read
@@ -537,14 +826,13 @@ class SqlEventStore:
         last = after_position
         while True:
             with self._begin() as conn:
-                rows = conn.execute(
-                    sa.select(events).where(events.c.position > last)
-                    .order_by(events.c.position).limit(batch)
-                ).all()
-            yield from (_from_row(row) for row in rows)
+                cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                cur.execute(self._statements.read_all, (last, batch))
+                rows = cur.fetchall()
+            yield from (_event_of(row) for row in rows)
             if len(rows) < batch:
                 return
-            last = rows[-1].position
+            last = rows[-1][0]
 
     def last_position(self) -> int:
         """The position of the newest event (0 when the store is empty)."""
@@ -623,9 +911,16 @@ class SqlEventStore:
         return sorted(s for s in found if s.startswith(prefix or ""))
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
-        """The saved state at the stream's head, if any."""
+        """The saved state at the stream's head, if any (None when the last one
+        saved is behind the head: see :meth:`latest_snapshot`)."""
         with self._begin() as conn:
             return _load_snapshot(conn, stream)
+
+    def latest_snapshot(self, stream: str) -> Snapshot | None:
+        """The last state saved for the stream, whatever its seq (snapshots are
+        saved every N events and at the end of a board, ``ledger.service``)."""
+        with self._begin() as conn:
+            return _load_snapshot(conn, stream, head_only=False)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Outside an append (``rebuild``): replace the stream's snapshot, unless
@@ -634,7 +929,11 @@ class SqlEventStore:
             _save_snapshot(conn, snapshot)
 
     def close(self) -> None:
-        """Close every pooled connection (an in-memory ledger is gone after this)."""
+        """Close the write connection and every pooled one (an in-memory ledger is gone after this)."""
+        with self._write_lock:
+            conn, self._write_conn = self._write_conn, None
+            if conn is not None:
+                conn.close()
         self.engine.dispose()
 
 
