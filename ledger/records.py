@@ -34,7 +34,6 @@ from ledger.formats import pbn as pbn_format
 from ledger.formats import pbn_tables
 from ledger.service import Ledger, check_stream_id, fold_events
 from ledger.store.base import StoredEvent
-from projections import snapshot as snapshots
 from projections.state import TableState
 
 FORMATS = ("pbn", "lin")
@@ -894,15 +893,10 @@ def _reason(exc: BadInput | NotAllowed, record: GameRecord) -> str:
 # Reading back
 
 def head_state(ledger: Ledger, stream: str) -> TableState:
-    """The folded state at the stream's head: the head snapshot when current, else a refold."""
-    snap = ledger.store.load_snapshot(stream)
-    if snap is not None and snap.version == snapshots.VERSION:
-        return snapshots.load(snap.state)
-    state = fold_events(ledger.store.read(stream))
-    if state is None:
-        from ledger.errors import StreamNotFound
-        raise StreamNotFound(stream)
-    return state
+    """The folded state at the stream's head: the ledger's cached head, or its last
+    snapshot plus the events after it (never a refold from seq 1 when a snapshot
+    exists). Raises StreamNotFound."""
+    return ledger.head_state(stream)
 
 
 def _natural(text: str) -> list[Any]:

@@ -29,16 +29,12 @@ def head_document(ledger: Ledger, stream: str) -> dict[str, Any] | None:
 
 
 def board_phase(ledger: Ledger, stream: str) -> str | None:
-    """The phase at the stream's head (None: no such stream), read from the head
-    snapshot's ``phase`` without loading the whole state when the snapshot is
-    current (it is written with every append); else from the folded state."""
-    from projections import snapshot as snapshots
-
-    snap = ledger.store.load_snapshot(stream)
-    if snap is not None and snap.version == snapshots.VERSION and isinstance(snap.state.get("phase"), str):
-        return snap.state["phase"]
-    doc = head_document(ledger, stream)
-    return None if doc is None else doc["phase"]
+    """The phase at the stream's head (None: no such stream), from the ledger's
+    cached head or its last snapshot plus the events after it."""
+    try:
+        return str(ledger.head_state(stream).phase)
+    except StreamNotFound:
+        return None
 
 
 def locate(ledger: Ledger, session: Session, table: int, start: int = 0) -> int:
