@@ -769,11 +769,15 @@ class SqlEventStore:
         batch: Connection | None = getattr(self._local, "batch", None)
         if batch is not None:
             with batch.begin_nested():
-                tx = SqlTransaction(batch, stream, None, self._statements)
+                # The tree's tip from the batch's previous savepoint (a hint checked
+                # against the last leaf): the frontier is not read back per append.
+                tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
                 if batch.dialect.name == "postgresql":
                     tx._lock_stream()
                 yield tx
                 tx.flush_tree()
+            if tx.tip_after is not None:
+                self._local.batch_tip = tx.tip_after
             return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
@@ -796,11 +800,13 @@ class SqlEventStore:
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
         with self._write_transaction() as conn:
-            self._local.batch = conn
+            self._local.batch, self._local.batch_tip = conn, self._tree_tip
             try:
                 yield
             finally:
                 self._local.batch = None
+            tip, self._local.batch_tip = self._local.batch_tip, None
+        self._tree_tip = tip  # committed: the next append may start from it
 
     def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
         """The stream's events in seq order (up to ``upto_seq``); [] for no stream.
