@@ -163,6 +163,21 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     return None
 
 
+def second_from_dummy(state: TableState, seat: Seat) -> bool:
+    """54B2 (both editions): declarer accepted a faced opening lead out of turn and stays
+    declarer; the second card should come from his own hand (54B1), but he plays it from
+    dummy: dummy's card is played (and may be withdrawn only to correct a revoke)."""
+    if state.phase != PLAY or state.contract is None or seat is not state.dummy \
+            or state.turn is not state.contract.declarer or len(state.tricks) != 1:
+        return False
+    trick = state.tricks[0]
+    if len(trick.cards) != 1:
+        return False
+    lead = trick.cards[0]
+    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
+               for o in state.out_of_turn)
+
+
 def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
     trick = state.current_trick
     if trick is None or trick.complete:
@@ -208,7 +223,9 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed
-    if seat is not state.turn:
+    if seat is not state.turn and second_from_dummy(state, seat):
+        law = state.cite("54B2")  # it stands; withdrawn only to correct a revoke (47F / 1997 47G)
+    elif seat is not state.turn:
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
         return _unprocessed(state, seq, type_, seat,
                             f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
