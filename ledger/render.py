@@ -722,12 +722,25 @@ OUT_OF_TURN_STATUS = {
 }
 
 
+OUT_OF_TURN_HOW = {
+    "dummy_43b": "dummy, who had lost his rights, drew attention to it first: no rectification, it leads "
+                 "its trick as if in turn (1997 43B2c, 2017 43B3)",
+    "played": "the next hand played to it",
+    "dummy_spread": "dummy began to spread his hand",
+    "declarer_spread": "declarer began to spread his hand and becomes dummy",
+    "accept_declare": "declarer accepted and declares",
+    "accept_become_dummy": "declarer accepted and becomes dummy",
+    "wrong_defender_played": "the wrong defender played to it (1997 53B, 2017 53C): it stands",
+}
+"""How a lead out of turn came to be accepted, in a director's words."""
+
+
 def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
     what = OUT_OF_TURN_WORDS.get(entry.get("kind"), entry.get("kind") or "lead out of turn")
     status = OUT_OF_TURN_STATUS.get(entry.get("status"), entry.get("status") or "")
     how = entry.get("how") or ""
     if how and how not in ("returned", "refuse") and entry.get("status") == "accepted":
-        status += f" ({how.replace('_', ' ')})"
+        status += f" ({OUT_OF_TURN_HOW.get(how, how.replace('_', ' '))})"
     if entry.get("kind") == "fifth_card":
         status = "a penalty card" if how == "penalty" else "back to the hand, no rectification"
     due = f", {_seat(entry.get('correct'))} to lead" if entry.get("kind") not in ("fifth_card",) else ""

@@ -28,6 +28,7 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
+from projections.cards import attention_hook, dummy_first_attention
 from projections.fold import Step, handles, option_effects
 from projections.penalty import lapse_52, on_52_choice
 from projections.revoke import lapse_62c1
@@ -153,6 +154,22 @@ def _on_52(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {**{law: on_option for law in OFFER_LAWS}, "52": _on_52}
+
+
+# -- 1997 43B2c / 2017 43B3: dummy drew attention first ---------------------------------
+
+@attention_hook
+def dummy_drew_attention(state: TableState, seq: int) -> TableState:
+    """Dummy, after a 43A2 violation, is the first to draw attention to a defender's lead out
+    of turn: no rectification, play continues as though there were no irregularity (1997
+    43B2c, 2017 43B3): the offer lapses and the card leads its trick as if in turn; the
+    director adjusts at the end (``ledger.laws.leads`` asks him)."""
+    oot = pending(state)
+    if oot is None or _declaring(state, oot.seat) or oot.kind not in ("defender_lead", "opening_lead"):
+        return state
+    if dummy_first_attention(state, oot.seq) != seq:
+        return state
+    return accept(state, oot, seq, "dummy_43b", state.cite("43B2c" if state.edition == "1997" else "43B3"))
 
 
 # -- spreading the hand ---------------------------------------------------------
