@@ -352,6 +352,9 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         nos = [s for s in Seat if s.side is not rv.seat.side]
         reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
         first = _first_attention(state, rv)
+        if rv.corrected is not None and rv.trick == 12 and not rv.is_established \
+                and not _restored_62d(state, rv) and _partner_played_after(state, rv):
+            reviews.append(_rule8(state, rv))  # corrected before establishment (62B): 62D2 all the same
         if rv.corrected is not None and _restored_62d(state, rv):
             exempt, why = "62D1", "a revoke on trick 12, corrected: tricks 12 and 13 restored, no transfer"
             if _partner_played_after(state, rv):

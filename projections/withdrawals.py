@@ -112,7 +112,20 @@ _WITHDRAWAL_WORDS = {
     "47E2a": "after a mistaken explanation by an opponent, corrected after the card was played, "
              "no card played to the trick since",
     "41A": "face-down opening lead withdrawn after an opponent's explanation was corrected",
+    "62D2": "on the director's instruction under 62D2 (the play of trick 12 reconstructed after his "
+            "partner's revoke)",
 }
+
+
+def _reconstructed_62d2(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> bool:
+    """62D2 (1997 seed 001 rule 8; 2017 with 16C): the director, ruling under 62D2 after a
+    defender's revoke on trick 12 (his ``RulingGiven`` citing 62D2, logged after the card),
+    has the revoker's partner take back his trick-12 card and play another: his reconstruction,
+    not an illegal withdrawal."""
+    if trick.number != 12 or not is_defender(state, seat) or trick.card_of(seat.partner) is None:
+        return False
+    return any(f.type == "RulingGiven" and f.seq > p.seq and any(t.split(":")[-1] == "62D2" for t in f.detail.split())
+               for f in state.procedure)
 
 
 def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> tuple[str | None, str | None]:
@@ -121,6 +134,8 @@ def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) 
     changed = _changed_by_opponent(state, seat, trick, p)  # first: a card legal when played is no revoke
     if changed is not None:
         return changed, None
+    if _reconstructed_62d2(state, seat, trick, p):
+        return "62D2", None
     if _was_revoke(state, trick, p):
         partner = seat.partner
         later = [t for t in state.tricks if t.number > trick.number]
