@@ -109,6 +109,10 @@ OPTION_WORDS_BY_LAW = {
     ("54", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
     ("55", "accept"): "accept declarer's lead out of turn",
     ("55", "refuse"): "do not accept it: declarer leads from the correct hand (55B)",
+    ("57A", "play_highest"): "the offender's partner plays his highest card of the suit led",
+    ("57A", "play_lowest"): "the offender's partner plays his lowest card of the suit led",
+    ("57A", "play_other_suit"): "the offender's partner plays a card of another suit declarer names",
+    ("57A", "forbid_other_suit"): "the offender's partner may not play a card of another suit declarer names",
 }
 """Words that depend on the Law that offered the option (its number, edition stripped)."""
 
@@ -554,6 +558,48 @@ PENALTY_KIND_WORDS = {
 }
 
 
+PREMATURE_WORDS = {
+    "57A": "played before his partner had played to trick {trick}: a major penalty card, and declarer "
+           "chooses what the partner plays to that trick",
+    "57C1": "played before his partner, declarer having played from both hands: no rectification, back to "
+            "the hand",
+    "57D": "played at his right-hand opponent's turn after his partner had played",
+}
+PREMATURE_STATUS = {
+    "pending": "declarer's choice is awaited",
+    "lapsed": "the partner played before declarer chose: the director rules",
+    "played": "it stands as his play at his proper turn",
+    "penalty": "not a legal card: a major penalty card",
+    "returned": "",
+}
+
+
+def _premature_line(entry: Mapping[str, Any]) -> str:
+    """A premature lead or play by a defender (Law 57; 1997 53B / 2017 53C) in a director's words."""
+    words = PREMATURE_WORDS.get(entry.get("kind"), "played prematurely").format(trick=entry.get("trick"))
+    status = PREMATURE_STATUS.get(entry.get("status"), "")
+    if entry.get("status") == "chosen":
+        chosen = OPTION_WORDS_BY_LAW.get(("57A", entry.get("option")), entry.get("option") or "")
+        suit = f" ({_suit_text(entry['suit'])})" if entry.get("suit") else ""
+        status = f"declarer chose: {chosen}{suit}"
+    via = entry.get("via")
+    how = (f"played to declarer's lead out of turn before the other defender chose ({via}), which makes the "
+           "lead stand; " if via else "")
+    tail = f"; {status}" if status else ""
+    return (f"Premature play: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} (seq {entry.get('seq', '?')}): "
+            f"{how}{words}{tail}{_law(entry.get('law'))}")
+
+
+def _play_restriction_line(entry: Mapping[str, Any]) -> str:
+    seat = _seat(entry.get("seat"))
+    suit = _suit_text(entry.get("suit")) if entry.get("suit") else ""
+    what = {"highest": "must play his highest card of the suit led",
+            "lowest": "must play his lowest card of the suit led",
+            "suit": f"must play a {suit} if he cannot follow suit",
+            "not_suit": f"may not play a {suit} if he cannot follow suit"}.get(entry.get("mode"), entry.get("mode"))
+    return f"Play restriction: {seat} {what} to this trick{_law(entry.get('law'))}"
+
+
 def _lead_restriction_line(entry: Mapping[str, Any]) -> str:
     seat, suit = _seat(entry.get("seat")), _suit_text(entry.get("suit"))
     verb = "must not lead" if entry.get("mode") == "must_not" else "must lead"
@@ -686,7 +732,8 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
 
 EXPOSED_HOW = {"dropped": "dropped", "substituted": "put in place of a played card",
                "withdrawn": "withdrawn from a trick", "named": "named",
-               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card"}
+               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card",
+               "premature": "led or played before his partner had played to the trick"}
 
 
 def _exposed_card_line(entry: Mapping[str, Any]) -> str:
@@ -764,6 +811,8 @@ RULING_LINES = (
     ("exposed_cards", _exposed_card_line),
     ("card_rulings", _card_ruling_line),
     ("lead_restrictions", _lead_restriction_line),
+    ("premature_plays", _premature_line),
+    ("play_restrictions", _play_restriction_line),
     ("partner_must_pass", _must_pass_line),
     ("caps", _cap_line),
     ("pending", _pending_line),

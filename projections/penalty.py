@@ -32,7 +32,7 @@ from projections.obligations import active_restrictions
 from projections.play import interceptor
 from projections.state import Exposure, PenaltyCard, TableState
 
-DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn"})
+DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn", "premature"})
 """Exposures through deliberate play (50B: major whatever the rank)."""
 INADVERTENT = frozenset({"dropped", "fifth_card"})
 """Exposures by accident (50B: minor when a single card below honour rank)."""
@@ -188,7 +188,8 @@ def on_designated(state: TableState, step: Step[PenaltyCardDesignated]) -> Table
     seq, ev = step.seq, step.event
     kept = tuple(p for p in state.penalty_cards if not (p.seat is ev.seat and p.card == ev.card))
     exposure = next((e for e in reversed(state.exposures) if e.seat is ev.seat and e.card == ev.card), None)
-    law = exposure.law if exposure is not None and exposure.how == "lead_out_of_turn" and ev.kind == "major" \
+    law = exposure.law if exposure is not None and exposure.how in ("lead_out_of_turn", "premature") \
+        and ev.kind == "major" \
         else state.cite("50B")
     return attrs.evolve(state, penalty_cards=kept + (PenaltyCard(seq, ev.seat, ev.card, ev.kind, law),))
 

@@ -50,7 +50,7 @@ def penalty_cards(state) -> list[Prescription]:
     hist = history(state)
     for h in hist:
         e = h.exposure
-        law = e.law if e.how == "lead_out_of_turn" else state.cite("50B")
+        law = e.law if e.how in ("lead_out_of_turn", "premature") else state.cite("50B")
         out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind=h.initial), (e.seq,), law))
         if h.upgraded is not None:
             out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind="major"),
