@@ -600,6 +600,23 @@ def _play_restriction_line(entry: Mapping[str, Any]) -> str:
     return f"Play restriction: {seat} {what} to this trick{_law(entry.get('law'))}"
 
 
+PLAY_RULING_KEYS = ("leads_out_of_turn", "premature_plays", "play_restrictions", "penalty_cards")
+"""The state's play rulings the case file also gives in words."""
+
+
+def play_ruling_words(state: Mapping[str, Any]) -> list[str]:
+    """The play rulings (leads out of turn, premature plays, play restrictions, penalty cards)
+    in a director's words with their Laws, for the case file."""
+    lines = dict(RULING_LINES)
+    out = []
+    for key in PLAY_RULING_KEYS:
+        for entry in state.get(key) or ():
+            line = lines[key](entry)
+            if line:
+                out.append(line)
+    return out
+
+
 def _lead_restriction_line(entry: Mapping[str, Any]) -> str:
     seat, suit = _seat(entry.get("seat")), _suit_text(entry.get("suit"))
     verb = "must not lead" if entry.get("mode") == "must_not" else "must lead"
