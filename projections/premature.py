@@ -9,6 +9,7 @@ declined it) while a trick is under way:
 |---|---|---|
 | led to the next trick, or played to this one, before his partner has played to it (57A) | a penalty card (major: exposed through deliberate play, 50B); declarer chooses for the partner: his highest or lowest card of the suit led, a card of another suit he names, or no card of another suit he names | the same |
 | the same, declarer having played from both hands (57C1) | no rectification: the card goes back to the hand | the same |
+| the same, after dummy indicated a card to the trick (57C; 2017 57C2) | no rectification: the card goes back | the same |
 | played (not led) at his RHO's turn after his partner has played | no rule: his play if legal, the director is asked (digest 14.12, 11) | 57D: played at his proper turn if legal, else a major penalty card |
 
 Declarer's choice (``OptionChosen`` ``play_highest``, ``play_lowest``,
@@ -100,12 +101,18 @@ def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Ca
             False
     assert state.contract is not None
     declarer, dummy = state.contract.declarer, state.contract.dummy
-    if trick.card_of(declarer) is not None and trick.card_of(dummy) is not None:  # 57C1
-        cited = state.cite("57C1")
+    if trick.card_of(declarer) is not None and trick.card_of(dummy) is not None:  # 57C1 (1997 57C)
+        cited = state.cite("57C" if state.edition == "1997" else "57C1")
         state = _record(state, PrematurePlay(seq, seat, card, "57C1", trick.number, status="returned",
                                              settled=seq, law=cited, via=via))
         return _not_made(state, seq, seat, card, "led or played before his partner, declarer having played "
                          "from both hands: no rectification, back to the hand", cited), False
+    if any(f.type == "DummyIndicatedCard" and f.seq > trick.cards[0].seq for f in state.procedure):  # 57C2
+        cited = state.cite("57C" if state.edition == "1997" else "57C2")
+        state = _record(state, PrematurePlay(seq, seat, card, "57C2", trick.number, status="returned",
+                                             settled=seq, law=cited, via=via))
+        return _not_made(state, seq, seat, card, "led or played before his partner after dummy had suggested a "
+                         "card to this trick: no rectification, back to the hand", cited), False
     cited = state.cite("57A")
     what = "led to the next trick" if mine is not None else "played"
     state = _record(state, PrematurePlay(seq, seat, card, "57A", trick.number, law=cited, via=via))

@@ -7,7 +7,7 @@ defender plays to declarer's lead out of turn, which then stands), both editions
 | 57A: led or played before his partner played to the trick | ``IrregularityRecorded`` ``play_out_of_turn`` (57A); a major penalty card (``ledger.laws.penalty``, 50B); ``OptionsOffered`` to declarer ``play_highest``, ``play_lowest``, ``play_other_suit``, ``forbid_other_suit`` (57A) |
 | declarer chose | ``PlayRestriction`` on the partner's play to the trick (57A) |
 | the partner played before declarer chose | ``DirectorReviewRequired`` (57A, 9B2: the director rules) |
-| 57C1: declarer had played from both hands | ``IrregularityRecorded`` (57C1), ``CardReturned``: no rectification |
+| 57C1: declarer had played from both hands; 57C2: dummy had indicated a card to the trick (``DummyIndicatedCard``) | ``IrregularityRecorded`` (57C1, 57C2), ``CardReturned``: no rectification |
 | 2017 57D: played at his RHO's turn after his partner played | ``IrregularityRecorded`` (57D); legal: played at his proper turn; not legal: a major penalty card; Law 16 for the director when a side reserves its rights |
 | 1997, the same play | no 1997 rule (digest 14.12, 11): read as 2017 57D, and ``DirectorReviewRequired`` |
 
@@ -46,7 +46,7 @@ def premature_plays(state) -> list[Prescription]:
                     reason=f"57A {r.seat.partner} played to trick {r.trick} before declarer chose among the "
                            f"options for {r.seat}'s premature {r.card}: the director rules (9B2)", about=r.seq),
                     causes, cite("57A")))
-        elif r.kind == "57C1":
+        elif r.kind in ("57C1", "57C2"):
             out.append(Prescription(CardReturned(seat=r.seat, card=r.card), causes, r.law))
         elif r.kind == "57D" and state.edition == "1997":
             out.append(Prescription(DirectorReviewRequired(
