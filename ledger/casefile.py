@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from ledger.bridge import SEATS, SUITS, Deal
+from ledger.render import option_words, play_ruling_words
 from ledger.service import Ledger
 
 DIRECTOR_TYPES = {"FindingMade", "RulingGiven", "RulingOverridden", "AdjustedScoreAwarded",
@@ -52,6 +53,7 @@ def _build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
         "calls_not_made": state["calls_not_made"],
         "tricks": state["tricks"],
         "plays_not_made": state["plays_not_made"],
+        "play_rulings": play_ruling_words(state),
         "irregularities": [dict(i, rectifications=[_brief(r) for r in rectifications
                                                   if i["seq"] in r["causes"]])
                            for i in state["irregularities"]],
@@ -459,12 +461,21 @@ def _options(case: dict[str, Any]) -> str:
     for o in case["options"]:
         offered = o["offered"]
         chosen = o["chosen"][0] if o["chosen"] else None
-        took = (f"{_e(chosen['data']['seat'])} chose <b>{_e(chosen['data']['option'])}</b> (seq {chosen['seq']})"
-                if chosen else "not chosen yet")
+        words = option_words(chosen["data"]["option"], offered["law"]) if chosen else None
+        suit = f" {chosen['data']['suit']}" if chosen and chosen["data"].get("suit") else ""
+        took = (f"{_e(chosen['data']['seat'])} chose <b>{_e(chosen['data']['option'])}{_e(suit)}</b>"
+                + (f" ({_e(words)})" if words else "") + f" (seq {chosen['seq']})" if chosen else "not chosen yet")
         items.append(f"<li>seq {offered['seq']}: to {_e(offered['data']['to'])}: "
                      f"{_e(', '.join(offered['data']['options']))} <span class='law'>{_e(offered['law'])}</span>"
                      f" — {took}</li>")
     return "<ul>" + "".join(items) + "</ul>"
+
+
+def _play_rulings(case: dict[str, Any]) -> str:
+    lines = case.get("play_rulings") or []
+    if not lines:
+        return "<p>None.</p>"
+    return "<ul id='play-rulings'>" + "".join(f"<li>{_e(line)}</li>" for line in lines) + "</ul>"
 
 
 def _board_facts(case: dict[str, Any]) -> str:
@@ -620,6 +631,7 @@ NS {_e(b.get('ns') or '—')} · EW {_e(b.get('ew') or '—')} · scoring {_e(b.
 <h2>The auction</h2>{_auction(case)}<p>Contract: <b id="contract">{_e(contract_text)}</b></p>
 <h2>The play</h2>{_tricks(case)}
 <h2>Irregularities and rectifications</h2>{_irregularities(case)}
+<h2>Play rulings in words</h2>{_play_rulings(case)}
 <h2>Irregular boards and information (Laws 13 to 16)</h2>{_board_facts(case)}
 <h2>Explanations and breaks in tempo</h2>{_tempo_html(case)}
 <h2>Options offered and chosen</h2>{_options(case)}

@@ -119,7 +119,7 @@ def check_finding(finding: ev.FindingMade, target: ev.Event) -> None:
                            value=finding.value, event_type=finding.TYPE)
 
 
-OPTIONS_WITH_SUIT = ("require_suit", "forbid_suit")
+OPTIONS_WITH_SUIT = ("require_suit", "forbid_suit", "play_other_suit", "forbid_other_suit")
 
 
 def _suit_implied(state, offer) -> bool:
@@ -156,6 +156,12 @@ def check_option(state, choice: ev.OptionChosen) -> None:
         if choice.suit not in allowed:
             names = " ".join(s.symbol for s in sorted(allowed, key=lambda s: s.order)) or "none"
             raise BadInput(f"{choice.option} may name only {names} here ({offer.law})", field="suit",
+                           value=str(choice.suit), event_type=choice.TYPE)
+    if law_of(offer.law) == "57A" and choice.suit is not None:  # 57A3, 57A4: another suit than the suit led
+        trick = state.current_trick
+        led = trick.suit_led if trick is not None and not trick.complete else None
+        if choice.suit is led:
+            raise BadInput(f"{choice.option} names a suit other than the suit led ({offer.law})", field="suit",
                            value=str(choice.suit), event_type=choice.TYPE)
     if law_of(offer.law) == "50D2" and choice.suit is not None:  # 50D2a, 51B: a suit of a penalty card
         from projections.penalty import lead_option_suits

@@ -869,6 +869,17 @@ class CallsForbidden(Event):
 
 @register("rectification", SYSTEM_ROLES)
 @frozen
+class PlayRestriction(Event):
+    """Spec 1.2: 57A after declarer's choice: what the premature offender's partner must
+    (``highest``, ``lowest`` of the suit led, a card of ``suit``) or may not (``not_suit``)
+    play to the current trick."""
+    seat: Seat = F(Seat.parse)
+    mode: str = F(_one_of("highest", "lowest", "suit", "not_suit"))
+    suit: Suit | None = Opt(Suit.parse)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
 class LeadRestriction(Event):
     seat: Seat = F(Seat.parse)
     suit: Suit = F(Suit.parse)

@@ -109,6 +109,10 @@ OPTION_WORDS_BY_LAW = {
     ("54", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
     ("55", "accept"): "accept declarer's lead out of turn",
     ("55", "refuse"): "do not accept it: declarer leads from the correct hand (55B)",
+    ("57A", "play_highest"): "the offender's partner plays his highest card of the suit led",
+    ("57A", "play_lowest"): "the offender's partner plays his lowest card of the suit led",
+    ("57A", "play_other_suit"): "the offender's partner plays a card of another suit declarer names",
+    ("57A", "forbid_other_suit"): "the offender's partner may not play a card of another suit declarer names",
 }
 """Words that depend on the Law that offered the option (its number, edition stripped)."""
 
@@ -554,6 +558,67 @@ PENALTY_KIND_WORDS = {
 }
 
 
+PREMATURE_WORDS = {
+    "57A": "played before his partner had played to trick {trick}: a major penalty card, and declarer "
+           "chooses what the partner plays to that trick",
+    "57C1": "played before his partner, declarer having played from both hands: no rectification, back to "
+            "the hand",
+    "57D": "played at his right-hand opponent's turn after his partner had played",
+    "57C2": "played before his partner after dummy had suggested a card to this trick: no rectification, back "
+            "to the hand",
+}
+PREMATURE_STATUS = {
+    "pending": "declarer's choice is awaited",
+    "lapsed": "the partner played before declarer chose: the director rules",
+    "played": "it stands as his play at his proper turn",
+    "penalty": "not a legal card: a major penalty card",
+    "returned": "",
+}
+
+
+def _premature_line(entry: Mapping[str, Any]) -> str:
+    """A premature lead or play by a defender (Law 57; 1997 53B / 2017 53C) in a director's words."""
+    words = PREMATURE_WORDS.get(entry.get("kind"), "played prematurely").format(trick=entry.get("trick"))
+    status = PREMATURE_STATUS.get(entry.get("status"), "")
+    if entry.get("status") == "chosen":
+        chosen = OPTION_WORDS_BY_LAW.get(("57A", entry.get("option")), entry.get("option") or "")
+        suit = f" ({_suit_text(entry['suit'])})" if entry.get("suit") else ""
+        status = f"declarer chose: {chosen}{suit}"
+    via = entry.get("via")
+    how = (f"played to declarer's lead out of turn before the other defender chose ({via}), which makes the "
+           "lead stand; " if via else "")
+    tail = f"; {status}" if status else ""
+    return (f"Premature play: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} (seq {entry.get('seq', '?')}): "
+            f"{how}{words}{tail}{_law(entry.get('law'))}")
+
+
+def _play_restriction_line(entry: Mapping[str, Any]) -> str:
+    seat = _seat(entry.get("seat"))
+    suit = _suit_text(entry.get("suit")) if entry.get("suit") else ""
+    what = {"highest": "must play his highest card of the suit led",
+            "lowest": "must play his lowest card of the suit led",
+            "suit": f"must play a {suit} if he cannot follow suit",
+            "not_suit": f"may not play a {suit} if he cannot follow suit"}.get(entry.get("mode"), entry.get("mode"))
+    return f"Play restriction: {seat} {what} to this trick{_law(entry.get('law'))}"
+
+
+PLAY_RULING_KEYS = ("leads_out_of_turn", "premature_plays", "play_restrictions", "penalty_cards")
+"""The state's play rulings the case file also gives in words."""
+
+
+def play_ruling_words(state: Mapping[str, Any]) -> list[str]:
+    """The play rulings (leads out of turn, premature plays, play restrictions, penalty cards)
+    in a director's words with their Laws, for the case file."""
+    lines = dict(RULING_LINES)
+    out = []
+    for key in PLAY_RULING_KEYS:
+        for entry in state.get(key) or ():
+            line = lines[key](entry)
+            if line:
+                out.append(line)
+    return out
+
+
 def _lead_restriction_line(entry: Mapping[str, Any]) -> str:
     seat, suit = _seat(entry.get("seat")), _suit_text(entry.get("suit"))
     verb = "must not lead" if entry.get("mode") == "must_not" else "must lead"
@@ -686,7 +751,8 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
 
 EXPOSED_HOW = {"dropped": "dropped", "substituted": "put in place of a played card",
                "withdrawn": "withdrawn from a trick", "named": "named",
-               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card"}
+               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card",
+               "premature": "led or played before his partner had played to the trick"}
 
 
 def _exposed_card_line(entry: Mapping[str, Any]) -> str:
@@ -722,12 +788,25 @@ OUT_OF_TURN_STATUS = {
 }
 
 
+OUT_OF_TURN_HOW = {
+    "dummy_43b": "dummy, who had lost his rights, drew attention to it first: no rectification, it leads "
+                 "its trick as if in turn (1997 43B2c, 2017 43B3)",
+    "played": "the next hand played to it",
+    "dummy_spread": "dummy began to spread his hand",
+    "declarer_spread": "declarer began to spread his hand and becomes dummy",
+    "accept_declare": "declarer accepted and declares",
+    "accept_become_dummy": "declarer accepted and becomes dummy",
+    "wrong_defender_played": "the wrong defender played to it (1997 53B, 2017 53C): it stands",
+}
+"""How a lead out of turn came to be accepted, in a director's words."""
+
+
 def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
     what = OUT_OF_TURN_WORDS.get(entry.get("kind"), entry.get("kind") or "lead out of turn")
     status = OUT_OF_TURN_STATUS.get(entry.get("status"), entry.get("status") or "")
     how = entry.get("how") or ""
     if how and how not in ("returned", "refuse") and entry.get("status") == "accepted":
-        status += f" ({how.replace('_', ' ')})"
+        status += f" ({OUT_OF_TURN_HOW.get(how, how.replace('_', ' '))})"
     if entry.get("kind") == "fifth_card":
         status = "a penalty card" if how == "penalty" else "back to the hand, no rectification"
     due = f", {_seat(entry.get('correct'))} to lead" if entry.get("kind") not in ("fifth_card",) else ""
@@ -751,6 +830,8 @@ RULING_LINES = (
     ("exposed_cards", _exposed_card_line),
     ("card_rulings", _card_ruling_line),
     ("lead_restrictions", _lead_restriction_line),
+    ("premature_plays", _premature_line),
+    ("play_restrictions", _play_restriction_line),
     ("partner_must_pass", _must_pass_line),
     ("caps", _cap_line),
     ("pending", _pending_line),

@@ -346,7 +346,41 @@ def on_dummy_misplaced(state: TableState, step: Step[DummyMisplaced]) -> TableSt
                                      detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
 
 
+def dummy_first_attention(state: TableState, irregularity: int) -> int | None:
+    """1997 43B2c / 2017 43B3: the seq of the ``AttentionDrawn`` by which dummy, after a
+    43A2 violation (``DummyViolation`` logged before it), was the first to draw attention to
+    the defenders' irregularity at seq ``irregularity`` (his ``about`` names it or nothing,
+    and nobody drew attention to it before him); else None."""
+    if state.dummy is None or state.contract is None:
+        return None
+    for f in state.procedure:
+        if f.seq <= irregularity or f.type != "AttentionDrawn" or f.about not in (None, irregularity):
+            continue
+        if f.by is not state.dummy:
+            return None  # another player drew attention first
+        violated = any(v.type == "DummyViolation" and v.seq < f.seq for v in state.procedure)
+        return f.seq if violated else None
+    return None
+
+
+ATTENTION_HOOKS: list = []
+"""Readers of an attention drawn by dummy (``projections.outofturn``: a pending lead out of
+turn, 43B3): ``hook(state, seq) -> state``, called after the fact is journalled."""
+
+
+def attention_hook(fn):
+    ATTENTION_HOOKS.append(fn)
+    return fn
+
+
 @handles(AttentionDrawn)
+def on_attention(state: TableState, step: Step[AttentionDrawn]) -> TableState:
+    state = on_attention_drawn(state, step)
+    for hook in ATTENTION_HOOKS:
+        state = hook(state, step.seq)
+    return state
+
+
 @journalled
 def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableState:
     """Attention drawn while dummy's misplaced card is on the table (45D): in

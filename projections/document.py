@@ -25,6 +25,7 @@ from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
 from projections.outofturn import document as leads_out_of_turn_document
 from projections.penalty import document as penalty_cards_document
+from projections.premature import document as play_restrictions, premature_document as premature_plays
 from projections.revoke import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
 from projections.waiting import review_law
@@ -74,6 +75,8 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "partner_must_pass": [{"seat": str(m.seat), "until": m.until} for m in active_must_pass(state)],
         "required_calls": required_calls(state),
         "call_restrictions": call_restrictions(state),
+        "play_restrictions": play_restrictions(state),
+        "premature_plays": premature_plays(state),
         "caps": [{"side": str(c.side), "max": c.max} for c in state.caps],
         "pending": [{"to": str(o.to), "options": list(o.options), "law": o.law, "seq": o.seq}
                     for o in state.pending],

@@ -28,6 +28,8 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
+from projections import premature
+from projections.cards import attention_hook, dummy_first_attention
 from projections.fold import Step, handles, option_effects
 from projections.penalty import lapse_52, on_52_choice
 from projections.revoke import lapse_62c1
@@ -79,11 +81,19 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     None)``: not ours, ``try_play`` goes on with ``state``."""
     state = lapse_52(state, seat)  # 52B1a: declarer plays on, he accepts
     state = lapse_62c1(state, seat)  # 62C1: the non-offender played on to the next trick
+    state = premature.lapse(state, seat)  # 57A: the partner played before declarer chose
     oot = pending(state)
     if oot is not None:
         if seat is oot.seat.next():
             state = accept(state, oot, seq, "played", state.cite("54B" if oot.kind == "opening_lead" else "53A"))
             return try_play(state, seq, type_, seat, card, law)
+        if oot.kind == "declarer_lead" and seat is oot.seat.rho and state.holds(seat, card):
+            # 1997 53B / 2017 53C: the defender on the right of declarer's lead out of turn plays
+            # before the one on its left chose: the lead stands, his card is a premature play (57)
+            via = state.cite("53B" if state.edition == "1997" else "53C")
+            state = accept(state, oot, seq, "wrong_defender_played", via)
+            read = premature.premature_play(state, seq, type_, seat, card, law, via=via)
+            return read if read is not None else try_play(state, seq, type_, seat, card, law)
         return _unprocessed(state, seq, type_, seat,
                             f"{card} of {seat} while {oot.seat}'s lead out of turn {oot.card} awaits the "
                             f"ruling (9B2)"), False
@@ -153,6 +163,22 @@ def _on_52(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {**{law: on_option for law in OFFER_LAWS}, "52": _on_52}
+
+
+# -- 1997 43B2c / 2017 43B3: dummy drew attention first ---------------------------------
+
+@attention_hook
+def dummy_drew_attention(state: TableState, seq: int) -> TableState:
+    """Dummy, after a 43A2 violation, is the first to draw attention to a defender's lead out
+    of turn: no rectification, play continues as though there were no irregularity (1997
+    43B2c, 2017 43B3): the offer lapses and the card leads its trick as if in turn; the
+    director adjusts at the end (``ledger.laws.leads`` asks him)."""
+    oot = pending(state)
+    if oot is None or _declaring(state, oot.seat) or oot.kind not in ("defender_lead", "opening_lead"):
+        return state
+    if dummy_first_attention(state, oot.seq) != seq:
+        return state
+    return accept(state, oot, seq, "dummy_43b", state.cite("43B2c" if state.edition == "1997" else "43B3"))
 
 
 # -- spreading the hand ---------------------------------------------------------

@@ -26,13 +26,13 @@ import attrs
 
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import PenaltyCardCleared, PenaltyCardDesignated
-from projections.cards import locate, replace_card
+from projections.cards import dummy_first_attention, locate, replace_card
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.play import interceptor
 from projections.state import Exposure, PenaltyCard, TableState
 
-DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn"})
+DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn", "premature"})
 """Exposures through deliberate play (50B: major whatever the rank)."""
 INADVERTENT = frozenset({"dropped", "fifth_card"})
 """Exposures by accident (50B: minor when a single card below honour rank)."""
@@ -151,7 +151,10 @@ def history(state: TableState) -> list[History]:
         played = _played_after(state, e.seat, e.card, e.seq)
         picked = next(((s, t) for s, t, owner, suit in pickups
                        if owner is e.seat and suit is e.card.suit and s > e.seq), None)
-        if picked is not None and (played is None or picked[0] < played):
+        dummy = None if e.how == "lead_out_of_turn" else dummy_first_attention(state, e.seq)  # 43B3, 43B2c
+        if dummy is not None and (played is None or dummy < played) and (picked is None or dummy < picked[0]):
+            h = attrs.evolve(h, cleared=dummy, cleared_how="dummy_43b")
+        elif picked is not None and (played is None or picked[0] < played):
             h = attrs.evolve(h, cleared=picked[0], cleared_how="picked_up", pickup=picked[0],
                              pickup_trick=picked[1])
         elif played is not None:
@@ -185,7 +188,8 @@ def on_designated(state: TableState, step: Step[PenaltyCardDesignated]) -> Table
     seq, ev = step.seq, step.event
     kept = tuple(p for p in state.penalty_cards if not (p.seat is ev.seat and p.card == ev.card))
     exposure = next((e for e in reversed(state.exposures) if e.seat is ev.seat and e.card == ev.card), None)
-    law = exposure.law if exposure is not None and exposure.how == "lead_out_of_turn" and ev.kind == "major" \
+    law = exposure.law if exposure is not None and exposure.how in ("lead_out_of_turn", "premature") \
+        and ev.kind == "major" \
         else state.cite("50B")
     return attrs.evolve(state, penalty_cards=kept + (PenaltyCard(seq, ev.seat, ev.card, ev.kind, law),))
 

@@ -132,7 +132,9 @@ INTERCEPTORS: dict[str, Callable[..., Any]] = {}
 ``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``breach`` (penalty
 cards: 50C, 50D1, 51A), ``face_down`` (41A: the wrong defender leads face down)."""
 
-POINTS = ("fifth_card", "out_of_turn", "breach", "face_down")
+POINTS = ("fifth_card", "out_of_turn", "breach", "face_down", "premature", "play_restriction")
+"""``premature``: a defender's card before his partner played to the trick (Law 57,
+``projections.premature``); ``play_restriction``: a play against a 57A ``PlayRestriction``."""
 
 
 def interceptor(point: str) -> Callable[[F], F]:
@@ -161,6 +163,21 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
         if r.mode == "must_not" and card.suit is r.suit and any(c.suit is not r.suit for c in hand):
             return f"{seat} led {card} while forbidden to lead {r.suit.symbol}"
     return None
+
+
+def second_from_dummy(state: TableState, seat: Seat) -> bool:
+    """54B2 (both editions): declarer accepted a faced opening lead out of turn and stays
+    declarer; the second card should come from his own hand (54B1), but he plays it from
+    dummy: dummy's card is played (and may be withdrawn only to correct a revoke)."""
+    if state.phase != PLAY or state.contract is None or seat is not state.dummy \
+            or state.turn is not state.contract.declarer or len(state.tricks) != 1:
+        return False
+    trick = state.tricks[0]
+    if len(trick.cards) != 1:
+        return False
+    lead = trick.cards[0]
+    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
+               for o in state.out_of_turn)
 
 
 def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
@@ -208,13 +225,21 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed
-    if seat is not state.turn:
+    if seat is not state.turn and second_from_dummy(state, seat):
+        law = state.cite("54B2")  # it stands; withdrawn only to correct a revoke (47F / 1997 47G)
+    elif seat is not state.turn:
+        premature = INTERCEPTORS.get("premature")
+        read = premature(state, seq, type_, seat, card, law) if premature is not None else None
+        if read is not None:  # Law 57 (a play at its proper turn, 2017 57D, comes back placed)
+            return read
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
         return _unprocessed(state, seq, type_, seat,
                             f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
     breach = restriction_breach(state, seat, card)
     if breach is None:
         breach = INTERCEPTORS["breach"](state, seat, card)  # penalty cards: 50C, 50D1, 51A
+    if breach is None and "play_restriction" in INTERCEPTORS:
+        breach = INTERCEPTORS["play_restriction"](state, seat, card)  # 57A
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
     state = add_card(state, seq, seat, card, law)

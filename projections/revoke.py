@@ -194,7 +194,7 @@ def _detect(state: TableState) -> list[Revoke]:
             out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
     breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
-        if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1") or rec.about is None \
+        if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
                 or rec.card is None or rec.about in breached:
             continue
         found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
@@ -256,6 +256,11 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
                   and f.by.side is side]
         if agreed:
             candidates.append((min(agreed), "63A3" if state.edition == "1997" else "63A4"))
+    elif _corrected_62c3(state, rv):  # 2017 62C3: established before its correction, by its side's next card
+        later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards
+                 if p.seat.side is side and p.seq < rv.corrected]  # type: ignore[operator]
+        if later:
+            candidates.append((min(later), "63A1"))
     elif _restored_62d(state, rv):  # established before the 62D1 correction: by a card of trick 13, returned
         returned = [n.seq for n in state.plays_not_made if _law_of(n.law) == "62D1" and n.seq > rv.seq
                     and n.seat.side is side and n.seq != rv.seq]
@@ -363,7 +368,13 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
         nos = [s for s in Seat if s.side is not rv.seat.side]
         reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
         first = _first_attention(state, rv)
-        if rv.corrected is not None and _restored_62d(state, rv):
+        if rv.corrected is not None and rv.trick == 12 and not rv.is_established \
+                and not _restored_62d(state, rv) and _partner_played_after(state, rv):
+            reviews.append(_rule8(state, rv))  # corrected before establishment (62B): 62D2 all the same
+        if rv.corrected is not None and (_corrected_62c3(state, rv) or any(
+                _corrected_62c3(state, o) for o in found if o.trick == rv.trick and o.seq != rv.seq)):
+            exempt, why = "64B8", "both sides revoked on the trick: each revoke corrected (62C3), no trick transfer"
+        elif rv.corrected is not None and _restored_62d(state, rv):
             exempt, why = "62D1", "a revoke on trick 12, corrected: tricks 12 and 13 restored, no transfer"
             if _partner_played_after(state, rv):
                 reviews.append(_rule8(state, rv))
@@ -472,6 +483,10 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
     return None, "", []
 
 
+def _corrected_62c3(state: TableState, rv: Revoke) -> bool:
+    return any(r.seq == rv.corrected and _law_of(r.law) == "62C3" for r in state.card_records)
+
+
 def _restored_62d(state: TableState, rv: Revoke) -> bool:
     return any(r.seq == rv.corrected and _law_of(r.law) == "62D1" for r in state.card_records)
 
@@ -567,9 +582,14 @@ def net_transfer(state: TableState, found: tuple[Revoke, ...] | None = None) -> 
 def describe(rv: Revoke, state: TableState) -> str:
     """The revoke in plain words, with its Laws."""
     who = f"{rv.seat}{' (dummy)' if rv.dummy else ''}"
-    text = f"{who} played {rv.card} to trick {rv.trick} holding {rv.suit.symbol} ({state.cite('61A')})"
+    breach = next((b for b in state.breaches if b.seq == rv.seq), None) if rv.breach else None
+    if breach is not None:  # against a penalty card, a lead restriction or a 57A play restriction
+        text = f"{breach.detail} ({state.cite('61A')})"
+    else:
+        text = f"{who} played {rv.card} to trick {rv.trick} holding {rv.suit.symbol} ({state.cite('61A')})"
     if rv.corrected is not None:
-        text += f"; corrected at seq {rv.corrected} ({state.cite('62D1' if _restored_62d(state, rv) else '62B')})"
+        law = "62D1" if _restored_62d(state, rv) else "62C3" if _corrected_62c3(state, rv) else "62B"
+        text += f"; corrected at seq {rv.corrected} ({state.cite(law)})"
     if rv.is_established:
         text += f"; established at seq {rv.established} ({rv.established_law})"
         if rv.as_if:

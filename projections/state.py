@@ -279,6 +279,8 @@ class TableState:
     """Seq of the fact that cancelled the table's result (13, 15B, ResultCancelled)."""
     out_of_turn: tuple["OutOfTurn", ...] = ()
     """Leads out of turn (Laws 41, 53 to 56) and how they were settled (projections.outofturn)."""
+    premature: tuple["PrematurePlay", ...] = ()
+    """Defenders' premature leads and plays (Law 57; 1997 53B / 2017 53C): projections.premature."""
     penalty_cards: tuple["PenaltyCard", ...] = ()
     """Penalty cards designated and not cleared (PenaltyCardDesignated/Cleared, Laws 50, 51)."""
     spreads: tuple[int, ...] = ()
@@ -538,6 +540,31 @@ class OutOfTurn:
     settled: int | None = None
     """Seq of the choice or act that settled it."""
     law: str | None = None
+
+
+@attrs.frozen
+class PrematurePlay:
+    """A defender's card led or played before his partner played to the trick (Law 57;
+    ``projections.premature``). ``kind``: ``57A`` (a penalty card; declarer's options for
+    the partner), ``57C1`` / ``57C2`` (declarer had played from both hands / dummy had
+    indicated a card: no rectification, the card goes back), ``57D`` (2017: a play at his RHO's turn after his partner played; 1997 the
+    same reading, for the director). ``status``: ``pending`` (the 57A offer is open),
+    ``chosen``, ``lapsed`` (the partner played before declarer chose), ``played`` (57D, put
+    on the trick at his proper turn), ``penalty`` (57D, not legal: a major penalty card),
+    ``returned`` (57C1). ``via``: the Law that led here (``53C`` / ``1997:53B``: the wrong
+    defender played to declarer's lead out of turn, which then stands)."""
+
+    seq: int
+    seat: Seat
+    card: Card
+    kind: str
+    trick: int
+    status: str = "pending"
+    option: str | None = None
+    suit: Suit | None = None
+    settled: int | None = None
+    law: str | None = None
+    via: str | None = None
 
 
 @attrs.frozen

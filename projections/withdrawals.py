@@ -32,6 +32,18 @@ def _was_revoke(state: TableState, trick: Trick, p: PlayedCard) -> bool:
     return any(c.suit is led for c in state.hand(p.seat) + tuple(later))
 
 
+def _both_sides_revoked(state: TableState, trick: Trick) -> bool:
+    """2017 62C3: both sides revoked on ``trick`` (a revoke card still on it, or one already
+    corrected there) and only one side has played to the next trick."""
+    sides = {p.seat.side for p in trick.cards if _was_revoke(state, trick, p)}
+    sides |= {p.seat.side for p in trick.cards for r in state.card_records
+              if r.seq == p.seq and r.ruling == "withdrawn" and r.law is not None
+              and r.law.split(":", 1)[-1] in ("47B", "62C3")}
+    following = state.tricks[trick.number] if trick.number < len(state.tricks) else None
+    played = {p.seat.side for p in following.cards} if following is not None else set()
+    return len(sides) == 2 and len(played) == 1
+
+
 def _changed_by_opponent(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> str | None:
     """The Law that lets ``seat`` withdraw ``p`` after an opponent changed, on
     this trick and after ``p`` was played, a card played before ``p``: 47D
@@ -91,7 +103,7 @@ def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableSt
         return unprocessed(state, seq, ev.TYPE, seat, f"{card} withdrawn from trick {trick.number} after the "
                                                        "next trick began: the director rules")
     state = not_made(state, p.seq, seat, str(card), f"withdrawn ({_WITHDRAWAL_WORDS[law]})", cite)
-    if is_defender(state, seat) and law == "47B":
+    if is_defender(state, seat) and law in ("47B", "62C3"):  # 62B1; 62C3: a penalty card
         state = expose(state, seq, seat, card, "withdrawn", cite)
     state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "withdrawn", cite, about=p.seq, other=replacement,
                                       detail=_WITHDRAWAL_WORDS[law]))
@@ -112,20 +124,45 @@ _WITHDRAWAL_WORDS = {
     "47E2a": "after a mistaken explanation by an opponent, corrected after the card was played, "
              "no card played to the trick since",
     "41A": "face-down opening lead withdrawn after an opponent's explanation was corrected",
+    "62C3": "to correct a revoke, established but corrected because both sides revoked on the trick",
+    "62D2": "on the director's instruction under 62D2 (the play of trick 12 reconstructed after his "
+            "partner's revoke)",
 }
+
+
+def _reconstructed_62d2(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> bool:
+    """62D2 (1997 seed 001 rule 8; 2017 with 16C): the director, ruling under 62D2 after a
+    defender's revoke on trick 12 (his ``RulingGiven`` citing 62D2, logged after the card),
+    has the revoker's partner take back his trick-12 card and play another: his reconstruction,
+    not an illegal withdrawal."""
+    if trick.number != 12 or not is_defender(state, seat) or trick.card_of(seat.partner) is None:
+        return False
+    return any(f.type == "RulingGiven" and f.seq > p.seq and any(t.split(":")[-1] == "62D2" for t in f.detail.split())
+               for f in state.procedure)
 
 
 def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) -> tuple[str | None, str | None]:
     """The Law that permits withdrawing ``p`` (None: not permitted), and a
     question for the director (47E2b: too late after a mistaken explanation)."""
+    if _was_revoke(state, trick, p) and _both_sides_revoked(state, trick):  # 62C3: each revoke is corrected
+        later = [t for t in state.tricks if t.number > trick.number]
+        established = any(t.card_of(seat) or t.card_of(seat.partner) for t in later)
+        if not established:
+            return "47B", None
+        if state.edition == "2017":
+            return "62C3", None
     changed = _changed_by_opponent(state, seat, trick, p)  # first: a card legal when played is no revoke
     if changed is not None:
         return changed, None
+    if _reconstructed_62d2(state, seat, trick, p):
+        return "62D2", None
     if _was_revoke(state, trick, p):
         partner = seat.partner
         later = [t for t in state.tricks if t.number > trick.number]
         if not any(t.card_of(seat) or t.card_of(partner) for t in later):  # 63A1: not yet established
             return "47B", None
+        if state.edition == "2017" and _both_sides_revoked(state, trick):  # 62C3: the established one too
+            return "62C3", None
     if _corrections_since(state, seat, p.seq):
         since = any(q.seq > p.seq for q in trick.cards)
         opening = trick.number == 1 and p.seat is trick.leader

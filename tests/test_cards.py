@@ -138,11 +138,14 @@ def test_1997_any_player_may_change_an_inadvertent_designation_made_without_paus
 # -- Law 47: withdrawals ---------------------------------------------------------------------
 
 def test_1997_47e1_covers_a_lead_only_a_play_out_of_turn_stays_for_the_director(ledger):
+    # 1997 47E1 is about a lead: East's play at his RHO's turn after West led is read as 2017 57D
+    # (no 1997 rule, digest 14.12 decision 11) and the director is asked; no 47E1 retraction.
     facts = [opened(DEAL_3NT, "1997")] + THREE_NT + cards(("W", "S5")) + [
         {"type": "LeadAuthorisedByOpponent", "seat": "E", "by": "N"}] + cards(("E", "SQ"))
     doc = given(ledger, facts)
     assert doc["plays_not_made"] == [] and logged(ledger, "CardReturned") == []
-    assert doc["irregularities"][0]["kind"] == "unprocessed" and "out of turn" in doc["irregularities"][0]["detail"]
+    assert doc["irregularities"][0]["kind"] == "play_out_of_turn" and doc["irregularities"][0]["law"] == "1997:57"
+    assert [r["law"] for r in doc["review"]] == ["1997:57"]
 
 
 def test_47e1_needs_the_word_of_an_opponent_not_of_partner(ledger):

@@ -13,7 +13,7 @@ import pytest
 from ledger import engine
 from ledger.errors import BadInput
 from ledger.scenario import replay_text
-from boardkit import calls, cards, choose, given, ledger, logged  # noqa: F401 (ledger: the fixture)
+from boardkit import STREAM, calls, cards, choose, given, ledger, logged  # noqa: F401 (ledger: the fixture)
 from projections import snapshot
 
 DEAL_3NT = "N:762.K743.A5.KQJ2 QT.J962.T862.543 K84.AQ5.KJ93.A76 AJ953.T8.Q74.T98"
@@ -117,10 +117,29 @@ def test_two_leads_out_of_turn_on_one_board_each_get_their_offer(ledger):
 
 
 def test_a_defender_playing_out_of_turn_to_a_trick_is_left_to_the_director(ledger):
-    # Law 57 (premature play) is not built: the card is not played and the director rules.
+    # 2017 57D: East plays at his RHO's turn after his partner led: a legal card is played at his
+    # proper turn, no options (it was kept unprocessed before Law 57 was built).
     doc = given(ledger, [opened()] + THREE_NT + cards(("W", "S5"), ("E", "SQ")))
-    assert [len(t["cards"]) for t in doc["tricks"]] == [1] and doc["pending"] == []
-    assert doc["irregularities"][0]["kind"] == "unprocessed"
+    assert [len(t["cards"]) for t in doc["tricks"]] == [2] and doc["pending"] == [] and doc["turn"] == "N"
+    assert doc["tricks"][0]["cards"][1] == {"seat": "E", "card": "SQ", "seq": 9, "law": "2017:57D"}
+    assert [(i["kind"], i["law"]) for i in doc["irregularities"]] == [("play_out_of_turn", "2017:57D")]
+
+
+def test_57a_premature_play_bad_options_are_refused_and_nothing_is_written(ledger):
+    # South wins trick 1 and leads the H5; East plays the H2 before West: 57A.
+    facts = [opened()] + THREE_NT + cards(("W", "S5"), ("N", "S2"), ("E", "SQ"), ("S", "SK"), ("S", "H5"),
+                                          ("E", "H2"))
+    doc = given(ledger, facts)
+    assert doc["pending"][-1]["options"] == ["play_highest", "play_lowest", "play_other_suit", "forbid_other_suit"]
+    before = len(ledger.store.read(STREAM))
+    for bad, field in ((choose("S", "play_other_suit"), "suit"), (choose("S", "forbid_other_suit", "H"), "suit"),
+                       (choose("W", "play_lowest"), "seat"), (choose("S", "accept"), "option")):
+        with pytest.raises(BadInput) as err:
+            ledger.append(STREAM, [bad])
+        assert err.value.field == field
+    assert len(ledger.store.read(STREAM)) == before
+    doc = given(ledger, [choose("S", "play_other_suit", "D")])
+    assert doc["play_restrictions"] == [{"seat": "W", "mode": "suit", "suit": "D", "law": "2017:57A"}]
 
 
 # -- the fifth card ---------------------------------------------------------------------------

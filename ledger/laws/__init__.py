@@ -19,8 +19,8 @@ import re
 
 import attrs
 
-from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, leads, penalty, results, revokes,
-                         rotation)
+from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, leads, penalty, premature, results,
+                         revokes, rotation)
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -51,6 +51,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("withdrawals", ("47",), (), "projections.withdrawals"),
     Family("leads out of turn", ("41", "53", "54", "55", "56"), (leads.leads_out_of_turn,),
            "projections.outofturn"),
+    Family("premature plays", premature.LAWS, (premature.premature_plays,), "projections.premature"),
     Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
     Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
     Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),

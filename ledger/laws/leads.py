@@ -20,6 +20,7 @@ from __future__ import annotations
 from ledger.events import (CardReturned, DeclarerChanged, DirectorReviewRequired, IrregularityRecorded,
                            OptionsOffered)
 from ledger.laws.base import Prescription
+from ledger.laws.penalty import dummy_review
 
 OPENING = ("accept_declare", "accept_become_dummy", "refuse")
 DURING_PLAY = ("accept", "refuse")
@@ -59,6 +60,10 @@ def leads_out_of_turn(state) -> list[Prescription]:
                        f"his card as played to the lead out of turn (accepting it); if it was his own proper "
                        f"lead, the lead out of turn goes back and the director rules", about=o.settled),
                 settled, law))
+        if o.how == "dummy_43b":  # 1997 43B2c / 2017 43B3
+            out.append(Prescription(DirectorReviewRequired(reason=dummy_review(
+                state, f"{o.seat}'s lead out of turn {o.card}", "the card leads its trick as if in turn"),
+                about=o.settled), settled, cite("43B2c" if state.edition == "1997" else "43B3")))
         if o.kind == "defender_lead":
             # The declarer at the time: only an opening lead out of turn changes him, before any other lead.
             out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=DURING_PLAY,

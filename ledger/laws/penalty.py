@@ -33,6 +33,16 @@ from projections.state import ENDED, OPENING_LEAD, PLAY
 BIG = 10 ** 12
 
 
+def dummy_review(state, what: str, effect: str) -> str:
+    """The question 1997 43B2c / 2017 43B3 leaves to the director."""
+    law = "43B2c" if state.edition == "1997" else "43B3"
+    return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
+            f"({effect}), play continues as though there were no irregularity; at the end of play "
+            + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
+               if state.edition == "1997" else
+               "the director takes away any advantage the defenders gained (adjusted score to them)"))
+
+
 def penalty_cards(state) -> list[Prescription]:
     out: list[Prescription] = []
     if state.contract is None:
@@ -40,7 +50,7 @@ def penalty_cards(state) -> list[Prescription]:
     hist = history(state)
     for h in hist:
         e = h.exposure
-        law = e.law if e.how == "lead_out_of_turn" else state.cite("50B")
+        law = e.law if e.how in ("lead_out_of_turn", "premature") else state.cite("50B")
         out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind=h.initial), (e.seq,), law))
         if h.upgraded is not None:
             out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind="major"),
@@ -48,9 +58,15 @@ def penalty_cards(state) -> list[Prescription]:
         if h.cleared is not None:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
+            elif h.cleared_how == "dummy_43b":  # dummy drew attention first: no rectification
+                law = state.cite("43B2c" if state.edition == "1997" else "43B3")
             else:
                 law = state.cite("50D1a" if h.major_at(h.cleared) else "50C")
             out.append(Prescription(PenaltyCardCleared(seat=e.seat, card=e.card), (e.seq, h.cleared), law))
+            if h.cleared_how == "dummy_43b":
+                out.append(Prescription(DirectorReviewRequired(reason=dummy_review(
+                    state, f"{e.seat}'s exposed card {e.card}", "it is no penalty card"), about=h.cleared),
+                    (e.seq, h.cleared), law))
     out += _lead_offers(state, hist)
     out += _lead_restrictions(state)
     out += _designations(state)

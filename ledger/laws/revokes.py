@@ -42,7 +42,7 @@ def revoke_rulings(state) -> list[Prescription]:
         if rv.established is not None:
             out.append(Prescription(RevokeEstablished(seat=rv.seat, trick=rv.trick),
                                     (rv.seq, rv.established), rv.established_law))
-        if rv.corrected is not None and rv.exempt != state.cite("62D1"):
+        if rv.corrected is not None and rv.exempt not in (state.cite("62D1"), state.cite("64B8")):  # 62C3: no NOS
             out += _withdrawal_offers(state, rv)
         for reason, about in rv.reviews:
             law = reason.split(" ", 1)[0]
