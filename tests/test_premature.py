@@ -118,3 +118,11 @@ def test_57c2_after_dummy_played_a_card_prematurely_the_defenders_card_goes_back
     assert doc["penalty_cards"] == [] and doc["pending"] == [] and doc["turn"] == "S"
     assert [(e.data["seat"], e.data["card"]) for e in logged(ledger, "CardReturned")] == [("E", "H2")]
     assert "dummy had played a card prematurely" in doc["plays_not_made"][0]["reason"]
+
+
+def test_57c3_a_premature_card_that_is_not_legal_is_a_revoke(ledger):
+    # Declarer discards the H5 from his hand before dummy plays, holding spades: played (57C3), a revoke (61A).
+    doc = given(ledger, [opened()] + THREE_NT + cards(("W", "S5"), ("S", "H5"), ("N", "S2"), ("E", "SQ")))
+    assert [(r["seat"], r["card"], r["trick"], r["established"]) for r in doc["revokes"]] == [("S", "H5", 1, False)]
+    assert doc["tricks"][0]["winner"] == "E" and doc["turn"] == "E"
+    assert [i["kind"] for i in doc["irregularities"]] == ["play_out_of_turn", "revoke"]
