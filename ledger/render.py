@@ -564,8 +564,9 @@ PREMATURE_WORDS = {
     "57C1": "played before his partner, declarer having played from both hands: no rectification, back to "
             "the hand",
     "57D": "played at his right-hand opponent's turn after his partner had played",
-    "57C2": "played before his partner after dummy had suggested a card to this trick: no rectification, back "
-            "to the hand",
+    "57C2": "played before his partner after dummy had played or suggested a card to this trick: no "
+            "rectification, back to the hand",
+    "57C3": "declarer's card played before that hand's turn to trick {trick}: a played card, no rectification",
 }
 PREMATURE_STATUS = {
     "pending": "declarer's choice is awaited",

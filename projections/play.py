@@ -2,8 +2,9 @@
 and their winners (Law 44), and the result when the thirteenth trick is
 quitted (Law 77 for the score).
 
-An action the projection cannot rule on yet (a play out of turn to a trick
-already led, Law 57; a card exposed during the auction) is kept as an
+A play out of turn to a trick already led is Law 57 (``projections.premature``:
+a defender's, and declarer's from either hand, 2017 57C3). An action the
+projection cannot rule on yet (a card exposed during the auction) is kept as an
 ``unprocessed`` irregularity; leads out of turn and the fifth card are
 ``projections.outofturn``, penalty-card obligations ``projections.penalty``. A revoke card is played all the same (Law 61: a revoke is a
 played card); ``projections.revoke`` reads the revokes from the tricks.

@@ -9,8 +9,9 @@ declined it) while a trick is under way:
 |---|---|---|
 | led to the next trick, or played to this one, before his partner has played to it (57A) | a penalty card (major: exposed through deliberate play, 50B); declarer chooses for the partner: his highest or lowest card of the suit led, a card of another suit he names, or no card of another suit he names | the same |
 | the same, declarer having played from both hands (57C1) | no rectification: the card goes back to the hand | the same |
-| the same, after dummy indicated a card to the trick (57C; 2017 57C2) | no rectification: the card goes back | the same |
+| the same, after dummy played a card to the trick prematurely, or indicated one (57C; 2017 57C2) | no rectification: the card goes back | the same |
 | played (not led) at his RHO's turn after his partner has played | no rule: his play if legal, the director is asked (digest 14.12, 11) | 57D: played at his proper turn if legal, else a major penalty card |
+| declarer's card (not a lead), from his hand or dummy, before that hand's turn | no rule: read as 2017, the director is asked | 57C3: a played card, in its own place in the trick (if legal it may not be withdrawn) |
 
 Declarer's choice (``OptionChosen`` ``play_highest``, ``play_lowest``,
 ``play_other_suit`` / ``forbid_other_suit`` with ``suit``) becomes the
@@ -76,12 +77,15 @@ def legal(state: TableState, seat: Seat, card: Card) -> bool:
 @interceptor("premature")
 def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str,
                    via: str | None = None) -> tuple[TableState, bool] | None:
-    """Law 57 for a defender's card not in turn while a trick is under way; None: not ours."""
-    if state.phase != PLAY or state.contract is None or _declaring(state, seat) or seat is state.turn:
+    """Law 57 for a card not in turn while a trick is under way (a defender's; declarer's,
+    from either hand, 2017 57C3); None: not ours."""
+    if state.phase != PLAY or state.contract is None or seat is state.turn:
         return None
     trick = state.current_trick
     if trick is None or trick.complete or not trick.cards or not state.holds(seat, card):
         return None
+    if _declaring(state, seat):
+        return _declarer_premature(state, seq, seat, card, via)
     partner = seat.partner
     mine = trick.card_of(seat)
     if trick.card_of(partner) is not None:
@@ -107,18 +111,39 @@ def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Ca
                                              settled=seq, law=cited, via=via))
         return _not_made(state, seq, seat, card, "led or played before his partner, declarer having played "
                          "from both hands: no rectification, back to the hand", cited), False
-    if any(f.type == "DummyIndicatedCard" and f.seq > trick.cards[0].seq for f in state.procedure):  # 57C2
+    dummy_played = any(r.kind == "57C3" and r.seat is dummy and r.trick == trick.number for r in state.premature)
+    if dummy_played or any(f.type == "DummyIndicatedCard" and f.seq > trick.cards[0].seq
+                           for f in state.procedure):  # 57C2
         cited = state.cite("57C" if state.edition == "1997" else "57C2")
         state = _record(state, PrematurePlay(seq, seat, card, "57C2", trick.number, status="returned",
                                              settled=seq, law=cited, via=via))
-        return _not_made(state, seq, seat, card, "led or played before his partner after dummy had suggested a "
-                         "card to this trick: no rectification, back to the hand", cited), False
+        what = "played a card prematurely" if dummy_played else "suggested a card"
+        return _not_made(state, seq, seat, card, f"led or played before his partner after dummy had {what} to "
+                         "this trick: no rectification, back to the hand", cited), False
     cited = state.cite("57A")
     what = "led to the next trick" if mine is not None else "played"
     state = _record(state, PrematurePlay(seq, seat, card, "57A", trick.number, law=cited, via=via))
     state = _not_made(state, seq, seat, card, f"{what} before his partner played to trick {trick.number}: a "
                       "major penalty card", cited)
     return attrs.evolve(state, exposures=state.exposures + (Exposure(seq, seat, card, "premature", cited),)), False
+
+
+def _declarer_premature(state: TableState, seq: int, seat: Seat, card: Card,
+                        via: str | None) -> tuple[TableState, bool] | None:
+    """2017 57C3: declarer's premature play (not a lead), from his hand or from dummy, is a
+    played card (if legal it may not be withdrawn; not legal, a revoke, 61 to 64). It goes to
+    its own seat's place in the trick (``add_card``), so the turn passes over it and the
+    winner is read as usual. 1997 has no rule: the same reading, and the director is asked
+    (``ledger.laws.premature``). A card from a hand that has played to this trick would be a
+    lead to the next one: not ours (kept ``unprocessed``)."""
+    trick = state.current_trick
+    assert trick is not None
+    if trick.card_of(seat) is not None:
+        return None
+    cited = state.cite("57C3") if state.edition == "2017" else state.cite("57")
+    state = _record(state, PrematurePlay(seq, seat, card, "57C3", trick.number, status="played",
+                                         settled=seq, law=cited, via=via))
+    return add_card(state, seq, seat, card, cited), True
 
 
 # -- declarer's choice, and the restriction on the partner's play ----------------------------

@@ -547,9 +547,11 @@ class PrematurePlay:
     """A defender's card led or played before his partner played to the trick (Law 57;
     ``projections.premature``). ``kind``: ``57A`` (a penalty card; declarer's options for
     the partner), ``57C1`` / ``57C2`` (declarer had played from both hands / dummy had
-    indicated a card: no rectification, the card goes back), ``57D`` (2017: a play at his RHO's turn after his partner played; 1997 the
+    played prematurely or indicated a card: no rectification, the card goes back), ``57C3``
+    (declarer's premature play from either hand: a played card; 1997 the same reading, for the
+    director), ``57D`` (2017: a play at his RHO's turn after his partner played; 1997 the
     same reading, for the director). ``status``: ``pending`` (the 57A offer is open),
-    ``chosen``, ``lapsed`` (the partner played before declarer chose), ``played`` (57D, put
+    ``chosen``, ``lapsed`` (the partner played before declarer chose), ``played`` (57C3, 57D, put
     on the trick at his proper turn), ``penalty`` (57D, not legal: a major penalty card),
     ``returned`` (57C1). ``via``: the Law that led here (``53C`` / ``1997:53B``: the wrong
     defender played to declarer's lead out of turn, which then stands)."""

@@ -83,3 +83,46 @@ def test_law_57_is_the_premature_plays_family_and_ffb_57_3_stays_with_calls():
 
     assert find_law("2017:57A").name == "premature plays" and find_law("1997:57").name == "premature plays"
     assert find_law("FFB:57.3").name == "calls"
+
+
+def test_57c3_declarers_premature_play_goes_to_its_own_place_in_the_trick(ledger):
+    # West leads; declarer plays the SK from his hand before dummy (57C3): played, no rectification.
+    doc = given(ledger, [opened()] + THREE_NT + cards(("W", "S5"), ("S", "SK")))
+    assert [c["seat"] for c in doc["tricks"][0]["cards"]] == ["W", "S"] and doc["turn"] == "N"
+    assert doc["tricks"][0]["cards"][1]["law"] == "2017:57C3" and doc["review"] == []
+    assert [(i["kind"], i["offender"], i["law"]) for i in doc["irregularities"]] == [
+        ("play_out_of_turn", "S", "2017:57C3")]
+    assert logged(ledger, "PenaltyCardDesignated") == [] and logged(ledger, "OptionsOffered") == []
+    assert "Premature play: S ♠K" in _text(doc)
+
+
+def test_57c3_1997_the_same_reading_and_the_director_is_asked(ledger):
+    doc = given(ledger, [opened("1997")] + THREE_NT + cards(("W", "S5"), ("S", "SK")))
+    assert doc["tricks"][0]["cards"][1]["law"] == "1997:57" and doc["turn"] == "N"
+    assert [r["law"] for r in doc["review"]] == ["1997:57"] and "2017 57C3" in doc["review"][0]["reason"]
+
+
+def test_57c3_is_not_a_lead_a_second_card_from_a_hand_that_played_stays_unprocessed(ledger):
+    doc = given(ledger, [opened()] + THREE_NT + cards(("W", "S5"), ("S", "SK"), ("N", "S2"), ("S", "C6")))
+    assert [r["card"] for r in doc["premature_plays"]] == ["SK"] and doc["turn"] == "E"
+    assert [i["kind"] for i in doc["irregularities"]] == ["play_out_of_turn", "unprocessed"]
+
+
+def test_57c2_after_dummy_played_a_card_prematurely_the_defenders_card_goes_back(ledger):
+    # East wins trick 1 and leads the ST; declarer plays dummy's S6 before his own hand (57C3);
+    # East then leads the H2 to the next trick before West has played: 57C2, no rectification.
+    doc = given(ledger, [opened()] + THREE_NT + cards(("W", "S5"), ("N", "S2"), ("E", "SQ"), ("S", "S4"),
+                                                        ("E", "ST"), ("N", "S6"), ("E", "H2")))
+    assert [(r["seat"], r["kind"], r["status"], r["law"]) for r in doc["premature_plays"]] == [
+        ("N", "57C3", "played", "2017:57C3"), ("E", "57C2", "returned", "2017:57C2")]
+    assert doc["penalty_cards"] == [] and doc["pending"] == [] and doc["turn"] == "S"
+    assert [(e.data["seat"], e.data["card"]) for e in logged(ledger, "CardReturned")] == [("E", "H2")]
+    assert "dummy had played a card prematurely" in doc["plays_not_made"][0]["reason"]
+
+
+def test_57c3_a_premature_card_that_is_not_legal_is_a_revoke(ledger):
+    # Declarer discards the H5 from his hand before dummy plays, holding spades: played (57C3), a revoke (61A).
+    doc = given(ledger, [opened()] + THREE_NT + cards(("W", "S5"), ("S", "H5"), ("N", "S2"), ("E", "SQ")))
+    assert [(r["seat"], r["card"], r["trick"], r["established"]) for r in doc["revokes"]] == [("S", "H5", 1, False)]
+    assert doc["tricks"][0]["winner"] == "E" and doc["turn"] == "E"
+    assert [i["kind"] for i in doc["irregularities"]] == ["play_out_of_turn", "revoke"]

@@ -79,10 +79,12 @@ def test_the_director_voids_an_earlier_entry_and_the_later_ones_are_read_without
     doc = ledger.state(STREAM)
     assert doc["voided"][0]["by"] == {"role": "director", "name": "Ms Roy"}
     assert "revoke" not in [i["kind"] for i in doc["irregularities"]]
-    # without the ♥2, South's ♣2 is a card out of turn (East was to play): not on the trick,
-    # left to the director as logged
-    assert [c["card"] for c in doc["tricks"][0]["cards"]] == ["CT", "C5"]
-    assert [(i["kind"], i["offender"]) for i in doc["irregularities"]] == [("unprocessed", "S")]
+    # without the ♥2, South's ♣2 is declarer's card before East's turn: a premature play
+    # (2017 57C3), on the trick in South's place, East still to play
+    assert [(c["card"], c["law"]) for c in doc["tricks"][0]["cards"]] == [
+        ("CT", "2017:45A"), ("C5", "2017:45B"), ("C2", "2017:57C3")]
+    assert doc["turn"] == "E"
+    assert [(i["kind"], i["offender"]) for i in doc["irregularities"]] == [("play_out_of_turn", "S")]
 
 
 def test_a_state_before_the_void_still_shows_the_entry(ledger):
