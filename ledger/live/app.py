@@ -443,12 +443,15 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             body += chunk
             if len(body) > MAX_BODY:
                 raise HttpError(413, "too_large", f"the body is over {MAX_BODY} bytes")
-        who = await run_in_threadpool(principal, request, write=True)
-        if isinstance(who, Table):
-            table_appends.take(who.token_key)
-        expected = parse_expected(request.query_params.get("expected_seq"))
-        lines = parse_body(body, request.headers.get("content-type", ""))
-        answer = await run_in_threadpool(do_append, who, stream, lines, expected)
+        def handle() -> dict[str, Any]:  # one trip to the thread pool for the whole request
+            who = principal(request, write=True)
+            if isinstance(who, Table):
+                table_appends.take(who.token_key)
+            expected = parse_expected(request.query_params.get("expected_seq"))
+            lines = parse_body(body, request.headers.get("content-type", ""))
+            return do_append(who, stream, lines, expected)
+
+        answer = await run_in_threadpool(handle)
         return JSONResponse(answer, status_code=200 if answer["replayed"] else 201)
 
     # -- reads -------------------------------------------------------------
