@@ -46,7 +46,7 @@ from ledger.errors import (BadInput, ConcurrencyError, LedgerError, NotAllowed, 
                            StreamNotFound)
 from ledger.live import accounts, views
 from ledger.live.accounts import Refused, TableGrant, User
-from ledger.live.db import live_engine, notify
+from ledger.live.db import Notifier, live_engine, read_engine
 from ledger.live.feed import Feed, brief, read_after
 from ledger.live.limits import Buckets, Limits, RateLimited
 from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
@@ -153,7 +153,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     signin_name = Buckets(limits.signin_per_name)
     table_appends = Buckets(limits.table_appends)
     engine = live_engine(db_url)  # the live tables' own engine: the store is reached via `ledger`
+    reads = read_engine(engine)  # one-statement reads (tokens, cookies): one round trip each
     feed = Feed(ledger.store, engine, poll=poll)
+    notifier = Notifier(engine)  # NOTIFY after an append, from a thread of its own
     # SQLite has one writer at a time: appends wait for each other here, in order, rather
     # than in SQLite's busy handler (which sleeps in steps of up to 100 ms).
     write_lock: Any = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
@@ -168,11 +170,13 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         # Every request that touches the database runs in AnyIO's thread pool: enough threads
         # for the terminals' appends and the pages' reads to wait on the database together.
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        notifier.start()
         await feed.start()
         try:
             yield
         finally:
             await feed.stop()
+            notifier.stop()
             ledger.close()
             engine.dispose()
 
@@ -223,7 +227,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     # -- credentials -------------------------------------------------------
 
     def table_from_token(token: str | None) -> Table:
-        grant = accounts.table_grant(engine, token)
+        grant = accounts.table_grant(reads, token)
         session = sessions_seen.get(grant.session_id)
         if session is None:
             found = get_session(engine, grant.session_id)
@@ -240,7 +244,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         token = request.query_params.get("token")
         if token and not write:  # EventSource cannot send a header
             return table_from_token(token)
-        ws = accounts.web_session(engine, request.cookies.get(COOKIE))
+        ws = accounts.web_session(reads, request.cookies.get(COOKIE))
         if ws is None:
             raise Refused("sign in (a director or committee account) or present a table token", 401)
         if write and request.headers.get("x-csrf-token") != ws.csrf:
@@ -253,7 +257,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                           f"({who.prefix}...)", 403)
 
     def person_page(request: Request, roles: tuple[str, ...]) -> Person | None:
-        ws = accounts.web_session(engine, request.cookies.get(COOKIE))
+        ws = accounts.web_session(reads, request.cookies.get(COOKIE))
         if ws is None or ws.user.role not in roles:
             return None
         return Person(ws.user, ws.csrf)
@@ -387,7 +391,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         opened.add(stream)
         if result.stored:
             last = result.stored[-1].position or 0
-            notify(engine, last)
+            notifier.send(last)  # the other processes' feeds (PostgreSQL); never waits
             feed.poke()
         head = result.stored[-1].seq if result.stored else ledger.store.read(stream)[-1].seq
         log.info("live_append", stream=stream, actor=who.actor, seqs=list(result.fact_seqs),
@@ -439,12 +443,15 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             body += chunk
             if len(body) > MAX_BODY:
                 raise HttpError(413, "too_large", f"the body is over {MAX_BODY} bytes")
-        who = await run_in_threadpool(principal, request, write=True)
-        if isinstance(who, Table):
-            table_appends.take(who.token_key)
-        expected = parse_expected(request.query_params.get("expected_seq"))
-        lines = parse_body(body, request.headers.get("content-type", ""))
-        answer = await run_in_threadpool(do_append, who, stream, lines, expected)
+        def handle() -> dict[str, Any]:  # one trip to the thread pool for the whole request
+            who = principal(request, write=True)
+            if isinstance(who, Table):
+                table_appends.take(who.token_key)
+            expected = parse_expected(request.query_params.get("expected_seq"))
+            lines = parse_body(body, request.headers.get("content-type", ""))
+            return do_append(who, stream, lines, expected)
+
+        answer = await run_in_threadpool(handle)
         return JSONResponse(answer, status_code=200 if answer["replayed"] else 201)
 
     # -- reads -------------------------------------------------------------
@@ -532,6 +539,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         ``Last-Event-ID``); the event id is the position. A table token sees
         its own table only."""
         who = await run_in_threadpool(principal, request)
+        await feed.watch()  # from here on, this process's feed reads the log for this page
         start = after
         if start is None:
             last_id = request.headers.get("last-event-id", "")
@@ -542,6 +550,13 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             return s.startswith(scope) and s.startswith(prefix)
 
         async def stream() -> AsyncIterator[str]:
+            try:
+                async for chunk in follow():
+                    yield chunk
+            finally:
+                feed.unwatch()
+
+        async def follow() -> AsyncIterator[str]:
             position = start
             yield f"retry: 1000\n: from position {position}\n\n"
             while True:

@@ -12,11 +12,15 @@ timeout), once per process.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import sqlalchemy as sa
+import structlog
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+
+log = structlog.get_logger("ledger.live")
 
 BUSY_TIMEOUT_S = 30.0
 CHANNEL = "ledger_events"
@@ -61,6 +65,81 @@ def notify(engine: Engine, position: int) -> None:
         conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
                      {"channel": CHANNEL, "payload": str(position)})
         conn.commit()
+
+
+def read_engine(engine: Engine) -> Engine:
+    """The same engine (and pool) for single-statement reads: on PostgreSQL in
+    autocommit, so a read is its one round trip (no BEGIN, no ROLLBACK on return)."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
+class Notifier:
+    """Sends ``NOTIFY ledger_events`` for a process's appends (PostgreSQL), off the
+    request path: an append hands over its position and returns; a thread of its own,
+    on a connection of its own in autocommit, sends the newest position it was given
+    (appends that come while one notification is sent share the next one: a
+    notification only says "look at the log", whose position order is the truth)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.enabled = engine.dialect.name == "postgresql"
+        self._conninfo = listen_conninfo(engine) if self.enabled else ""
+        self._cond = threading.Condition()
+        self._pending: int | None = None
+        self._stop = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.enabled and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="ledger-notify", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        with self._cond:
+            self._stop = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def send(self, position: int) -> None:
+        """Thread-safe, never waits on the database."""
+        if not self.enabled:
+            return
+        with self._cond:
+            if self._pending is None or position > self._pending:
+                self._pending = position
+            self._cond.notify()
+
+    def _take(self) -> int | None:
+        with self._cond:
+            while self._pending is None and not self._stop:
+                self._cond.wait()
+            position, self._pending = self._pending, None
+            return position
+
+    def _run(self) -> None:
+        import psycopg
+
+        conn: Any = None
+        while True:
+            position = self._take()
+            if position is None:  # stopping, nothing left to send
+                break
+            try:
+                if conn is None or conn.closed:
+                    conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5)
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(position)))
+            except Exception as exc:  # the database away: the --poll timer still finds it
+                log.warning("notify_failed", error=str(exc))
+                if conn is not None:
+                    try:
+                        conn.close()
+                    except Exception:  # pragma: no cover - closing a broken connection
+                        pass
+                conn = None
+        if conn is not None:
+            conn.close()
 
 
 def listen_conninfo(engine: Engine) -> str:

@@ -15,6 +15,12 @@ missed. What wakes the feed:
   append commits (a ``LISTEN`` connection in a thread);
 * a look at the log every ``poll`` seconds (SQLite shared by several
   processes, and a safety net if a notification is lost).
+
+The reads are grouped: at most one every ``GAP`` seconds (the appends of a busy
+moment are read together), and none while no page follows the feed: the window
+is then marked stale, and the first page that comes starts it again from the
+log's newest position (a page that brings an older ``Last-Event-ID`` catches up
+from the log, as above).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import threading
+import time
 from typing import Any, Callable
 
 import structlog
@@ -33,6 +40,8 @@ log = structlog.get_logger("ledger.live")
 
 WINDOW = 5000
 """Events kept in memory for the pages (older ones are read from the log)."""
+GAP = 0.05
+"""Least time between two reads of the log by the feed (seconds)."""
 BRIEF = ("stream", "seq", "type", "position", "at", "law", "actor")
 
 
@@ -42,8 +51,13 @@ def brief(envelope: dict[str, Any]) -> dict[str, Any]:
 
 
 class Feed:
-    def __init__(self, store: Any, live: Engine, *, poll: float = 1.0, window: int = WINDOW) -> None:
+    def __init__(self, store: Any, live: Engine, *, poll: float = 1.0, window: int = WINDOW,
+                 gap: float = GAP) -> None:
         self.store = store
+        self.gap = gap
+        self.watchers = 0
+        """Pages following the feed now; with none, the log is not read."""
+        self._stale = False
         self.live = live
         self.poll = poll
         self.window = window
@@ -90,15 +104,49 @@ class Feed:
     def _read_new(self) -> list[dict[str, Any]]:
         return [brief(e.envelope()) for e in self.store.iter_all(after_position=self.last, batch=1000)]
 
+    async def watch(self) -> None:
+        """A page starts following the feed (call :meth:`unwatch` when it leaves): when
+        the window went stale while nobody followed, wait (a bounded time) until it is
+        started again from the log's newest position."""
+        assert self._cond is not None
+        self.watchers += 1
+        if self._stale:
+            self.poke()
+            async with self._cond:
+                try:
+                    await asyncio.wait_for(self._cond.wait_for(lambda: not self._stale), 5)
+                except asyncio.TimeoutError:
+                    pass
+
+    def unwatch(self) -> None:
+        self.watchers = max(0, self.watchers - 1)
+
     async def _run(self) -> None:
         assert self._wake is not None and self._cond is not None
+        read_at = 0.0
         while True:
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
             except asyncio.TimeoutError:
                 pass
+            if not self.watchers:  # nobody to tell: do not read the log for nobody
+                self._stale = True
+                self._wake.clear()
+                continue
+            pause = read_at + self.gap - time.monotonic()
+            if pause > 0:  # group the appends of a busy moment into one read
+                await asyncio.sleep(pause)
             self._wake.clear()
+            read_at = time.monotonic()
             try:
+                if self._stale:
+                    newest = await asyncio.to_thread(self.store.last_position)
+                    async with self._cond:
+                        self._positions.clear()
+                        self._briefs.clear()
+                        self.last = self.base = max(self.last, newest)
+                        self._stale = False
+                        self._cond.notify_all()
                 new = await asyncio.to_thread(self._read_new)
             except Exception as exc:  # the database away for a moment: try again
                 log.warning("feed_read_failed", error=str(exc))
