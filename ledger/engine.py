@@ -88,7 +88,7 @@ def reconcile(state, *, may_override: bool = False,
     if may_override:
         wanted = {key for _, key in desired}
         overrides = [seq for key, seq in state.rectifications if key not in wanted]
-    lapsed = [e for lapse in LAPSES for e in lapse(state)]  # issue 12: 36A, 37A, 38D, 39B (9.C2)
+    lapsed = [e for lapse in LAPSES for e in derive(state, lapse, lapse)]  # issue 12: 36A, 37A, 38D, 39B (9.C2); derived: rerun only when a field it read changed
     if lapsed and not may_override:  # each an event, or the seq of a rectification
         keys = {rectification_key(e) for e in lapsed if not isinstance(e, int)}
         seqs = {e for e in lapsed if isinstance(e, int)}
