@@ -1,6 +1,6 @@
-"""The commands for real game records, registered on :data:`ledger.cli.cli`:
-``import``, ``export`` and ``analyse`` (LEDGER-SPEC section 8, docs/records.md);
-``results`` is in ``ledger/cli.py`` (docs/director.md).
+"""The commands for real game records: ``import``, ``export`` and ``analyse``
+(LEDGER-SPEC section 8, docs/records.md); ``results`` is in ``ledger/cli/director.py``
+(docs/director.md). Attached to the group by ``ledger/cli/__init__.py`` (:data:`COMMANDS`).
 
 Errors are :class:`~ledger.errors.LedgerError` and map to exit codes in
 ``ledger.cli.main``; ``import`` exits 2 when some records could not be
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import click
 
-from ledger.cli import _console, _open, cli
+from ledger.cli.common import open_ledger, rich_console
 from ledger.errors import BadInput
 
 EXIT_SOME_RECORDS_FAILED = 2
 
 
-@cli.command("import")
+@click.command("import")
 @click.argument("file")
 @click.option("--format", "fmt", type=click.Choice(["pbn", "lin"]), default=None,
               help="pbn or lin (default: from the file name).")
@@ -39,7 +39,7 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
     fmt = detect_format(file, fmt)
     table_list = parse_tables(tables) if tables is not None else None
     data = _read_bytes(file)
-    with _open(ctx, create=True) as ledger:
+    with open_ledger(ctx, create=True) as ledger:
         report = _run_import(ledger, data, fmt, tournament, Path(file).stem, table_list)
     if as_json:
         click.echo(json.dumps({
@@ -109,7 +109,7 @@ def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_n
                            progress=advance, tables=tables)
 
 
-@cli.command("export")
+@click.command("export")
 @click.argument("stream", required=False)
 @click.option("--tournament", default=None, help="Export every stream of this tournament.")
 @click.option("--format", "fmt", type=click.Choice(["pbn", "jsonl"]), default="pbn",
@@ -123,7 +123,7 @@ def export_cmd(ctx: click.Context, stream: str | None, tournament: str | None, f
 
     if (stream is None) == (tournament is None):
         raise BadInput("give either a STREAM or --tournament NAME", field="STREAM", value=stream)
-    with _open(ctx) as ledger:
+    with open_ledger(ctx) as ledger:
         if stream is not None:
             streams = [stream]
         else:
@@ -139,7 +139,7 @@ def export_cmd(ctx: click.Context, stream: str | None, tournament: str | None, f
         click.echo(f"{len(streams)} stream(s) written to {output}")
 
 
-@cli.command("analyse")
+@click.command("analyse")
 @click.argument("stream")
 @click.option("--at", "at_seq", type=int, default=None, help="The position after this seq.")
 @click.option("--json", "as_json", is_flag=True, help="The analysis as one JSON object.")
@@ -149,10 +149,13 @@ def analyse_cmd(ctx: click.Context, stream: str, at_seq: int | None, as_json: bo
     legal card gives the side on turn, and the double-dummy table of the deal."""
     from ledger.analysis import analyse, render_analysis
 
-    with _open(ctx) as ledger:
+    with open_ledger(ctx) as ledger:
         state, _ = ledger.table_state(stream, at_seq)
     doc = analyse(state)
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
         return
-    _console().print(render_analysis(doc))
+    rich_console().print(render_analysis(doc))
+
+
+COMMANDS: tuple[click.Command, ...] = (import_cmd, export_cmd, analyse_cmd)

@@ -1,20 +1,20 @@
 """``cli.py user|session|serve``: the live service from the command line.
 
-Registered on the main group by one import in ``ledger/cli.py``.
+Attached to the group by ``ledger/cli/__init__.py`` (:data:`COMMANDS`); ``bench-live`` is
+in ``ledger/cli/bench.py``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-
-import click
-
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ledger.cli import _open, _read_input, cli, safe_url
+import click
+
+from ledger.cli.common import open_ledger, read_input, rich_console, safe_url
 from ledger.errors import BadInput
 
 
@@ -23,7 +23,7 @@ def _live(ctx: click.Context) -> Iterator[tuple[Any, Any]]:
     """The ledger and the live tables' engine (ledger.live.db) on ``--db``."""
     from ledger.live.db import live_engine
 
-    with _open(ctx) as ledger:
+    with open_ledger(ctx) as ledger:
         engine = live_engine(ctx.obj["db"])
         try:
             yield ledger, engine
@@ -31,7 +31,7 @@ def _live(ctx: click.Context) -> Iterator[tuple[Any, Any]]:
             engine.dispose()
 
 
-@cli.group()
+@click.group()
 def user() -> None:
     """Directors' and committee members' accounts."""
 
@@ -67,7 +67,7 @@ def user_list(ctx: click.Context) -> None:
             click.echo(f"{row['name']}\t{row['role']}\t{state}")
 
 
-@cli.group()
+@click.group()
 def session() -> None:
     """Playing sessions: open (with the table URLs), show, close, table tokens."""
 
@@ -120,8 +120,8 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
         sess = open_session(engine, tournament=tournament, name=name, tables=tables,
                             boards_per_round=boards_per_round, movement=movement, laws=laws,
                             scoring=scoring, seed=seed, rounds=rounds,
-                            movement_text=_read_input(movement_file) if movement_file else None,
-                            deals_text=_read_input(deals_file) if deals_file else None,
+                            movement_text=read_input(movement_file) if movement_file else None,
+                            deals_text=read_input(deals_file) if deals_file else None,
                             two_rooms=two_rooms)
         tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, sess.tables + 1)}
     if as_json:
@@ -155,10 +155,8 @@ def session_show(ctx: click.Context, ref: str, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    from ledger.cli import _console
-
     status = f"closed {sess.closed_at}" if sess.closed_at else "open"
-    console = _console()
+    console = rich_console()
     console.print(f"[bold]{sess.tournament}/{sess.name}[/] ({status}): {sess.tables} tables, "
                   f"{sess.kind}, {sess.rounds} rounds x {sess.boards_per_round} boards, "
                   f"{sess.laws} Laws, {sess.scoring}")
@@ -216,7 +214,7 @@ def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_u
     _print_table_urls(sess, {table: token}, base_url, qr)
 
 
-@cli.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8000, show_default=True)
 @click.option("--secure-cookies", is_flag=True, help="Mark cookies Secure (behind HTTPS).")
@@ -243,40 +241,4 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
 
 
-@cli.command("bench-live")
-@click.option("--terminals", default="30,120,300", show_default=True,
-              help="Comma-separated numbers of simulated table terminals (at most 300 each).")
-@click.option("--interval", type=click.FloatRange(0, 60), default=2.0, show_default=True,
-              help="Seconds between a terminal's events.")
-@click.option("--seconds", type=click.FloatRange(1, 120), default=20.0, show_default=True,
-              help="Length of each run.")
-@click.option("--saturation-seconds", type=click.FloatRange(1, 120), default=10.0, show_default=True)
-@click.option("--servers", type=click.IntRange(1, 4), default=None,
-              help="Server processes (default: 1 on SQLite, 2 on PostgreSQL).")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
-def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: float,
-               saturation_seconds: float, servers: int | None, as_json: bool) -> None:
-    """The live service's figure: K terminals appending over HTTP on 127.0.0.1
-    (a fresh temporary SQLite file unless --db is given)."""
-    from ledger.live.bench import MAX_TERMINALS, run_live_bench
-
-    try:
-        counts = tuple(int(k) for k in terminals.split(","))
-    except ValueError:
-        raise BadInput("comma-separated whole numbers", field="--terminals", value=terminals) from None
-    if any(not 1 <= k <= MAX_TERMINALS for k in counts):
-        raise BadInput(f"1 to {MAX_TERMINALS} terminals", field="--terminals", value=terminals)
-    db = ctx.obj["db"] if ctx.obj["db_given"] else None
-    figures = run_live_bench(db, terminals=counts, interval=interval, seconds=seconds,
-                             saturation_seconds=saturation_seconds, servers=servers)
-    if as_json:
-        click.echo(json.dumps(figures))
-        return
-    for run in figures["runs"]:
-        click.echo(f"K={run['terminals']:>3}: offered {run['offered_events_per_s']} events/s, achieved "
-                   f"{run['events_per_s']}  p50 {run['append_ms_p50']} ms  p99 "
-                   f"{run['append_ms_p99']} ms  behind schedule {run['sends_behind_schedule']}  "
-                   f"errors {run['errors']}  server CPU {run.get('server_cpu_ms_per_event', '?')} ms/event")
-    click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
-               f"{figures['saturation_events_per_s']} events/s")
+COMMANDS: tuple[click.Command, ...] = (user, session, serve)

@@ -1,0 +1,83 @@
+"""Published digests and proofs (docs/reliability.md): ``digest``, ``prove`` and
+``check-proof``.
+
+Attached to the group by ``ledger/cli/__init__.py`` (:data:`COMMANDS`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ledger.cli.common import open_ledger, parse_digest, read_input
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="One object: size, root, digest, short.")
+@click.pass_context
+def digest(ctx: click.Context, as_json: bool) -> None:
+    """The Merkle tree head of the whole log, to publish (results sheet, federation).
+    The digest goes to stdout, its read-out form to stderr."""
+    from ledger.transparency import current_digest
+
+    with open_ledger(ctx) as ledger:
+        head = current_digest(ledger.store)
+    if as_json:
+        click.echo(json.dumps({"size": head.size, "root": head.root, "digest": str(head),
+                               "short": head.short()}))
+        return
+    click.echo(str(head))  # alone on stdout: D=$(python cli.py digest)
+    click.echo(f"{head.size} events; read out: {head.short()}", err=True)
+
+
+@click.command()
+@click.argument("stream")
+@click.option("--digest", "digest_text", required=True, help="The published digest to prove against.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file (default: standard output).")
+@click.pass_context
+def prove(ctx: click.Context, stream: str, digest_text: str, output: str | None) -> None:
+    """The inclusion proof of STREAM's events under a published digest (JSON)."""
+    from ledger.service import check_stream_id
+    from ledger.transparency import prove_stream
+
+    digest = parse_digest(digest_text)
+    check_stream_id(stream)
+    with open_ledger(ctx) as ledger:
+        proof = prove_stream(ledger.store, stream, digest)
+    text = json.dumps(proof, indent=1)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+        click.echo(f"proof of {len(proof['events'])} event(s) written to {output}")
+    else:
+        click.echo(text)
+
+
+@click.command("check-proof")
+@click.argument("casefile_path", metavar="CASEFILE")
+@click.option("--digest", "digest_text", required=True, help="The digest the tournament published.")
+@click.pass_context
+def check_proof_cmd(ctx: click.Context, casefile_path: str, digest_text: str) -> None:
+    """Is the board in CASEFILE (HTML or JSON) the one under the published digest? No database."""
+    from ledger.transparency import check_proof, read_casefile
+
+    digest = parse_digest(digest_text)
+    events, proof = read_casefile(read_input(casefile_path))
+    result = check_proof(events, proof, digest)
+    for problem in result.problems:
+        click.echo(f"FAILED: {problem}", err=True)
+    if not result.ok:
+        ctx.exit(1)
+    seqs = result.covered
+    click.echo(f"ok: stream {result.stream!r} seq {seqs[0]}-{seqs[-1]} are in the log published as "
+               f"{digest.short()} ({len(seqs)} event(s), each recomputed from its content)"
+               if seqs else f"ok: no event of {result.stream!r} is under this digest")
+    if result.not_covered:
+        click.echo(f"not covered: seq {', '.join(map(str, result.not_covered))} appended after "
+                   "the digest was taken")
+
+
+
+COMMANDS: tuple[click.Command, ...] = (digest, prove, check_proof_cmd)

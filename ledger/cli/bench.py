@@ -1,0 +1,93 @@
+"""The benchmarks: ``bench`` (the ledger, and with --peer the eventsourcing library beside
+it) and ``bench-live`` (the live service over HTTP).
+
+Attached to the group by ``ledger/cli/__init__.py`` (:data:`COMMANDS`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ledger.errors import BadInput
+
+
+@click.command()
+@click.option("--boards", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--peer", is_flag=True, help="Also run the eventsourcing library on the same workload "
+              "(the optional `bench` extra), the ratios, and the cost per board at 200 and 2,000 boards.")
+@click.option("--pg", "pg_url", default=None, help="With --peer: also 16 writer processes on this "
+              "PostgreSQL database, the ledger beside the library's recorder.")
+@click.option("--sync", "synchronous", type=click.Choice(["full", "normal"]), default="full",
+              show_default=True, help="SQLite synchronous level of the temporary file (and of the "
+              "library's with --peer); normal may lose the last commits on power failure.")
+@click.pass_context
+def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
+          pg_url: str | None, synchronous: str) -> None:
+    """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
+    from ledger.bench import run_bench
+
+    db = ctx.obj["db"] if ctx.obj["db_given"] else None
+    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty(),
+                        synchronous=synchronous)
+    if peer:
+        from ledger.bench import board_growth
+        from ledger.bench_peer import run_peer
+
+        figures |= run_peer(figures, pg_url, synchronous) | {"growth": board_growth(seed=seed)}
+    if as_json:
+        click.echo(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            if isinstance(value, dict):
+                for sub, item in value.items():
+                    click.echo(f"{key + '.' + sub:>32}: {item}")
+            else:
+                click.echo(f"{key:>24}: {value}")
+
+
+
+@click.command("bench-live")
+@click.option("--terminals", default="30,120,300", show_default=True,
+              help="Comma-separated numbers of simulated table terminals (at most 300 each).")
+@click.option("--interval", type=click.FloatRange(0, 60), default=2.0, show_default=True,
+              help="Seconds between a terminal's events.")
+@click.option("--seconds", type=click.FloatRange(1, 120), default=20.0, show_default=True,
+              help="Length of each run.")
+@click.option("--saturation-seconds", type=click.FloatRange(1, 120), default=10.0, show_default=True)
+@click.option("--servers", type=click.IntRange(1, 4), default=None,
+              help="Server processes (default: 1 on SQLite, 2 on PostgreSQL).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: float,
+               saturation_seconds: float, servers: int | None, as_json: bool) -> None:
+    """The live service's figure: K terminals appending over HTTP on 127.0.0.1
+    (a fresh temporary SQLite file unless --db is given)."""
+    from ledger.live.bench import MAX_TERMINALS, run_live_bench
+
+    try:
+        counts = tuple(int(k) for k in terminals.split(","))
+    except ValueError:
+        raise BadInput("comma-separated whole numbers", field="--terminals", value=terminals) from None
+    if any(not 1 <= k <= MAX_TERMINALS for k in counts):
+        raise BadInput(f"1 to {MAX_TERMINALS} terminals", field="--terminals", value=terminals)
+    db = ctx.obj["db"] if ctx.obj["db_given"] else None
+    figures = run_live_bench(db, terminals=counts, interval=interval, seconds=seconds,
+                             saturation_seconds=saturation_seconds, servers=servers)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    for run in figures["runs"]:
+        click.echo(f"K={run['terminals']:>3}: offered {run['offered_events_per_s']} events/s, achieved "
+                   f"{run['events_per_s']}  p50 {run['append_ms_p50']} ms  p99 "
+                   f"{run['append_ms_p99']} ms  behind schedule {run['sends_behind_schedule']}  "
+                   f"errors {run['errors']}  server CPU {run.get('server_cpu_ms_per_event', '?')} ms/event")
+    click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
+               f"{figures['saturation_events_per_s']} events/s")
+
+
+COMMANDS: tuple[click.Command, ...] = (bench, bench_live)
