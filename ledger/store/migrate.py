@@ -5,39 +5,36 @@ Every function takes a URL, an :class:`~sqlalchemy.engine.Engine` or an open
 in one transaction that is committed at the end; with a connection the caller
 owns the transaction (and commits it).
 
-The migrations folder is found from the installed ``migrations`` package,
-never from the current directory.
+The migrations folder and the work on a connection are in
+:mod:`ledger.store.revisions`, which :mod:`ledger.store.sql` uses too (so that
+the store does not import this module, which imports the store's engines).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
-import migrations
+from ledger.store import revisions
+from ledger.store.revisions import MIGRATIONS_DIR, head
 from ledger.store.sql import make_engine, normalise_url, unavailable_on_failure
 
-Target = str | Engine | Connection
+__all__ = ["MIGRATIONS_DIR", "Target", "alembic_config", "check", "current", "downgrade", "head",
+           "upgrade"]
 
-MIGRATIONS_DIR = Path(migrations.__file__).resolve().parent
+Target = str | Engine | Connection
 
 
 def alembic_config(url_or_connection: str | Connection | None = None) -> Config:
     """An Alembic config for the project's migrations, bound to a URL or a connection."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.set_main_option("path_separator", "os")
     if isinstance(url_or_connection, Connection):
-        config.attributes["connection"] = url_or_connection
-    elif url_or_connection is not None:
+        return revisions.alembic_config(url_or_connection)
+    config = revisions.alembic_config()
+    if url_or_connection is not None:
         # ConfigParser interpolates "%": a URL-encoded password must be escaped.
         config.set_main_option("sqlalchemy.url",
                                normalise_url(url_or_connection).replace("%", "%%"))
@@ -63,7 +60,7 @@ def _connection(target: Target) -> Iterator[Connection]:
 def upgrade(engine_or_url: Target, revision: str = "head") -> None:
     """Migrate the schema up to ``revision`` (``alembic upgrade``)."""
     with _connection(engine_or_url) as connection:
-        command.upgrade(alembic_config(connection), revision)
+        revisions.upgrade(connection, revision)
 
 
 def downgrade(engine_or_url: Target, revision: str) -> None:
@@ -85,12 +82,4 @@ def check(engine_or_url: Target) -> None:
 def current(engine_or_url: Target) -> str | None:
     """The database's revision; None when it has no schema."""
     with _connection(engine_or_url) as connection:
-        return MigrationContext.configure(connection).get_current_revision()
-
-
-@functools.cache
-def head() -> str:
-    """The newest revision of the migrations folder."""
-    head_revision = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head_revision is not None, "no migration in " + str(MIGRATIONS_DIR)
-    return head_revision
+        return revisions.current(connection)

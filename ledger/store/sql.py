@@ -951,11 +951,20 @@ def _missing_sqlite_file(url: URL) -> Path | None:
     return None if path.exists() else path
 
 
-def _check_schema(engine: Engine, display_url: str) -> None:
-    from ledger.store import migrate
+@contextmanager
+def _schema_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction to read or upgrade the schema's revision (``ledger.store.revisions``)."""
+    with unavailable_on_failure(engine.url.render_as_string(hide_password=True)), \
+            engine.begin() as connection:
+        yield connection
 
-    found = migrate.current(engine)
-    expected = migrate.head()
+
+def _check_schema(engine: Engine, display_url: str) -> None:
+    from ledger.store import revisions
+
+    with _schema_transaction(engine) as connection:
+        found = revisions.current(connection)
+    expected = revisions.head()
     if found is None:
         raise StoreUnavailable(f"{display_url}: no ledger schema; {INIT_HINT}")
     if found != expected:
@@ -983,12 +992,13 @@ def open_store(url: str, *, schema: str | None = None, create: bool = False,
     try:
         with unavailable_on_failure(display_url):
             if create:
-                from ledger.store import migrate
+                from ledger.store import revisions
 
                 if schema is not None:
                     with engine.begin() as conn:
                         conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-                migrate.upgrade(engine)
+                with _schema_transaction(engine) as connection:
+                    revisions.upgrade(connection)
             _check_schema(engine, display_url)
     except BaseException:
         engine.dispose()
