@@ -398,7 +398,7 @@ def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
         repaired = None
         if shift:
             first = record.tags.get("Auction", "").strip().upper()
-            start = pbn_format._next_seat(first, shift)
+            start = pbn_format.next_seat(first, shift)
             passes = len(pbn_format.leading_passes(record, shift))
             repaired = (f"the calls are read from {start}, not from the Auction tag's {first} "
                         f"({passes} pass(es) from the dealer before them): the auction then "

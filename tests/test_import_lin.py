@@ -109,12 +109,12 @@ ROBOT_RESULTS = {1: "5H S +1", 2: "2S W +2", 3: "2H S +1", 4: "4H S =",
 @pytest.mark.skipif(not ROBOTS.exists(), reason=f"real LIN data not found at {ROBOTS}")
 def test_robot_plays_lead_each_trick_from_the_winner_of_the_one_before():
     from ledger.formats.lin import record_tricks
-    from ledger.formats.pbn import _winner
+    from ledger.formats.pbn import trick_winner_seat
 
     for record in read_lin(ROBOTS.read_text(encoding="utf-8")):
         level, strain, risk, declarer = record.contract
         tricks = [t for t in record_tricks(record) if len(t) == 4]
-        winners = [_winner(t, None if strain == "NT" else strain) for t in tricks]
+        winners = [trick_winner_seat(t, None if strain == "NT" else strain) for t in tricks]
         assert [t[0][0] for t in tricks[1:]] == winners[:-1], record.board
 
 

@@ -17,18 +17,7 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 """Import cycles still held together by function-level imports, outside the fold, to be
 removed (each one named here is a debt; a new cycle fails, a removed one must leave the list)."""
 
-KNOWN_PRIVATE: set[tuple[str, str]] = {
-    # the pbn.py split (issue 14): its three modules still share private helpers
-    ("ledger.formats.pbn", "_next_seat"),
-    ("ledger.formats.pbn_facts", "_board_number"), ("ledger.formats.pbn_facts", "_names"), ("ledger.formats.pbn_facts", "_passed_out_unrecorded"),
-    ("ledger.formats.pbn_facts", "_scoring"), ("ledger.formats.pbn_facts", "_sides"), ("ledger.formats.pbn_notation", "_CARD_ORDER"),
-    ("ledger.formats.pbn_notation", "_canonical_call"), ("ledger.formats.pbn_notation", "_card"), ("ledger.formats.pbn_notation", "_closing_passes"),
-    ("ledger.formats.pbn_notation", "_contract"), ("ledger.formats.pbn_notation", "_deal_string"), ("ledger.formats.pbn_notation", "_next_seat"),
-    ("ledger.formats.pbn_notation", "_partner"), ("ledger.formats.pbn_notation", "_play_items"), ("ledger.formats.pbn_notation", "_score_ns"),
-    ("ledger.formats.pbn_notation", "_seat_tag"), ("ledger.formats.pbn_notation", "_side"), ("ledger.formats.pbn_notation", "_tricks"),
-    ("ledger.formats.pbn_notation", "_vulnerability"), ("ledger.formats.pbn_notation", "_winner"), ("ledger.formats.pbn_scan", "_build_record"),
-    ("ledger.formats.pbn_scan", "_scan"),
-}
+KNOWN_PRIVATE: set[tuple[str, str]] = set()
 """(module, name) of private names still used across modules, outside the fold, to be removed."""
 
 

@@ -41,8 +41,8 @@ import attrs
 
 from ledger.bridge import Call
 from ledger.formats.pbn_facts import claim_facts
-from ledger.formats.pbn_notation import (RANKS, SEAT_NAMES, SUITS, _deal_string, _next_seat,
-                                         _side, _winner)
+from ledger.formats.pbn_notation import (RANKS, SEAT_NAMES, SUITS, deal_string, next_seat,
+                                         side_of, trick_winner_seat)
 from ledger.formats.pbn_scan import PbnError
 
 __all__ = ["LinCall", "LinError", "LinRecord", "lin_result", "read_lin", "record_to_facts",
@@ -315,7 +315,7 @@ def _build(number: int, raw: _Raw, header: dict[str, tuple[str, int]]) -> LinRec
                 call, alerted = _call(value)
             except ValueError as exc:
                 raise err(str(exc), tag, line, value) from None
-            calls.append(LinCall(_next_seat(dealer, len(calls)), call, alerted))
+            calls.append(LinCall(next_seat(dealer, len(calls)), call, alerted))
         elif tag == "an":
             if not calls:
                 raise err("an explanation before any call", tag, line, value)
@@ -424,8 +424,8 @@ def _contract(calls: list[tuple[str, str]]) -> tuple[int, str, str, str] | None 
     risk = ""
     for _, c in parsed[index + 1:]:
         risk = {"double": "X", "redouble": "XX"}.get(c.kind, risk)
-    side = _side(seat)
-    declarer = next(s for s, c in parsed if c.is_bid and c.strain is bid.strain and _side(s) == side)
+    side = side_of(seat)
+    declarer = next(s for s, c in parsed if c.is_bid and c.strain is bid.strain and side_of(s) == side)
     return bid.level, str(bid.strain), risk, declarer  # type: ignore[return-value]
 
 
@@ -469,7 +469,7 @@ def record_to_facts(record: LinRecord, tournament: str) -> list[dict[str, Any]]:
     opened: dict[str, Any] = {
         "type": "BoardOpened", "tournament": tournament, "board": record.board,
         "table": record.room or str(record.number), "dealer": record.dealer,
-        "vulnerability": record.vulnerability, "deal": _deal_string(record.hands),
+        "vulnerability": record.vulnerability, "deal": deal_string(record.hands),
     }
     names = record.names
     optional = {
@@ -508,13 +508,13 @@ def _check_turns(record: LinRecord, tricks: list[list[tuple[str, str]]],
                  contract: tuple[int, str, str, str]) -> None:
     """Each card is played by the seat on turn (LIN has no irregularity marks)."""
     trump = None if contract[1] == "NT" else contract[1]
-    leader = _next_seat(contract[3])
+    leader = next_seat(contract[3])
     for number, trick in enumerate(tricks, start=1):
         for position, (seat, card) in enumerate(trick):
-            due = _next_seat(leader, position)
+            due = next_seat(leader, position)
             if seat != due:
                 raise record.error(f"trick {number}: {card} is {SEAT_NAMES[seat]}'s, but "
                                    f"{SEAT_NAMES[due]} is to play", "pc", card)
         if len(trick) == 4:
-            leader = _winner(trick, trump)
+            leader = trick_winner_seat(trick, trump)
 

@@ -50,20 +50,19 @@ from __future__ import annotations
 
 from typing import Literal, overload
 
-from ledger.formats.pbn_facts import (RESULT_RULING_PREFIX, _board_number, _names,  # noqa: F401
-                                      _passed_out_unrecorded, _scoring, _sides, claim_facts,
+from ledger.formats.pbn_facts import (RESULT_RULING_PREFIX, claim_facts,  # noqa: F401
                                       declarer_marked, is_complete_play, record_to_facts,
                                       reported_result, result_marked)
 from ledger.formats.pbn_notation import (  # noqa: F401
     INSUFFICIENT, LEAD_OUT_OF_TURN, RANKS, REVOKE, ROOMS, SCORING, SEAT_NAMES, SEATS, SKIPPED,
-    STRAINS, SUIT_SYMBOLS, SUITS, VULNERABILITY, PbnCall, _canonical_call, _card, _CARD_ORDER,
-    _closing_passes, _contract, _deal_string, _next_seat, _partner, _play_items, _score_ns,
-    _seat_tag, _side, _tricks, _vulnerability, _winner, auction, auction_calls,
+    STRAINS, SUIT_SYMBOLS, SUITS, VULNERABILITY, PbnCall, auction, auction_calls,
     auction_irregularities, auction_contract, auction_shift, contract_of_calls, deal_hands,
-    effective_contract, effective_declarer, leading_passes, NOT_COUNTED, notes, play_sequence, play_irregularities, play_tricks, record_result,
-    score_imp_ns, trick_winners)
+    deal_string, effective_contract, effective_declarer, leading_passes, next_seat, NOT_COUNTED,
+    notes, parse_card, partner_of, play_sequence, play_irregularities, play_tricks,
+    record_contract, record_result, record_vulnerability, score_imp_ns, seat_tag, side_of,
+    trick_winner_seat, trick_winners)
 from ledger.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
-                                     _build_record, _scan)
+                                     build_record, scan_games)
 
 __all__ = [
     "PbnCall", "PbnError", "PbnNote", "PbnRecord",
@@ -78,8 +77,8 @@ def _check(record: PbnRecord) -> None:
     """Read every part the ledger uses, so that a bad record fails on reading."""
     deal_hands(record)
     for tag in ("Dealer", "Auction", "Play", "Declarer"):
-        _seat_tag(record, tag)
-    _vulnerability(record)
+        seat_tag(record, tag)
+    record_vulnerability(record)
     auction(record)
     play_tricks(record)
     record_result(record)
@@ -104,9 +103,9 @@ def read_pbn(text: str, *, collect_errors: bool = False):
     previous: dict[str, str] = {}
     previous_sections: dict[str, list[str]] = {}
     sticky: dict[str, str] = {}
-    for number, game in enumerate(_scan(text), start=1):
+    for number, game in enumerate(scan_games(text), start=1):
         try:
-            record = _build_record(number, game, previous, sticky, previous_sections)
+            record = build_record(number, game, previous, sticky, previous_sections)
             previous, previous_sections = dict(record.tags), dict(record.sections)
             _check(record)
         except PbnError as exc:

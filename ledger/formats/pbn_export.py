@@ -37,7 +37,7 @@ from typing import Iterable
 from ledger import events as ev
 from ledger.bridge import SEATS, Call, Seat
 from ledger.formats.pbn_facts import RESULT_RULING_PREFIX
-from ledger.formats.pbn_notation import NOT_COUNTED, _winner
+from ledger.formats.pbn_notation import NOT_COUNTED, trick_winner_seat
 from ledger.service import decode
 from ledger.store.base import StoredEvent
 from projections.state import TableState
@@ -217,7 +217,7 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
             row[seat] = token
         lines.append(" ".join(row.get(seat, "-") for seat in columns))
         if len(trick) == 4:
-            due = Seat.parse(_winner([(str(s), c) for s, c in trick], trump))
+            due = Seat.parse(trick_winner_seat([(str(s), c) for s, c in trick], trump))
     lines += uncounted_rows((len(plays) + 3) // 4)
     if len(plays) < 52:
         lines.append("*")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.formats.pbn_notation import (
-    ROOMS, SCORING, SKIPPED, PbnCall, _card, _contract, _deal_string, _next_seat, _partner,
-    _seat_tag, _side, _vulnerability, _winner, auction, deal_hands, effective_contract,
+    ROOMS, SCORING, SKIPPED, PbnCall, parse_card, record_contract, deal_string, next_seat, partner_of,
+    seat_tag, side_of, record_vulnerability, trick_winner_seat, auction, deal_hands, effective_contract,
     effective_declarer, leading_passes, notes, play_sequence, play_tricks, record_result,
     trick_winners)
 from ledger.formats.pbn_scan import PbnRecord
@@ -67,14 +67,14 @@ def claim_facts(declarer: str, tricks: list[list[tuple[str, str]]], trump: str |
     Raises ``ValueError`` when ``total`` cannot be reached from the play.
     """
     complete = [t for t in tricks if len(t) == 4]
-    won = sum(1 for t in complete if _side(_winner(t, trump)) == _side(declarer))
+    won = sum(1 for t in complete if side_of(trick_winner_seat(t, trump)) == side_of(declarer))
     remaining = 13 - len(complete)
     take = total - won
     if not 0 <= take <= remaining:
         raise ValueError(f"declarer's side has won {won} of the {len(complete)} tricks played "
                          f"and {remaining} remain: {total} tricks in all cannot be reached")
     return [{"type": "ClaimMade", "seat": declarer, "tricks": take},
-            {"type": "ClaimAgreed", "by": _next_seat(declarer)}]
+            {"type": "ClaimAgreed", "by": next_seat(declarer)}]
 
 
 def _passed_out_unrecorded(record: PbnRecord, scores_written: bool = True) -> bool:
@@ -83,7 +83,7 @@ def _passed_out_unrecorded(record: PbnRecord, scores_written: bool = True) -> bo
     results (``scores_written`` False: then a missing Score says nothing).  A
     ``Contract "Pass"`` without a Score in a file that scores the board's other
     tables is an unplayed board."""
-    contract = _contract(record)
+    contract = record_contract(record)
     if contract != "Pass" or auction(record):
         return False
     return record.tags.get("Score", "").strip() not in ("", "?") or not scores_written
@@ -92,7 +92,7 @@ def _passed_out_unrecorded(record: PbnRecord, scores_written: bool = True) -> bo
 def _opening_lead(record: PbnRecord) -> str | None:
     """The first card of the Play section (the opening leader's column of trick 1)."""
     for token in record.sections.get("Play", []):
-        card = _card(token.rstrip("!?"))
+        card = parse_card(token.rstrip("!?"))
         if card is not None:
             return card
         if token in ("*", "-"):
@@ -107,15 +107,15 @@ def reported_result(record: PbnRecord) -> dict[str, Any] | None:
     no Result and no complete play to count the tricks from).  The Play section
     is not logged: without the calls there is no auction to end, and cards would
     read as exposed during the auction."""
-    contract = _contract(record)
+    contract = record_contract(record)
     if not isinstance(contract, tuple) or auction(record):
         return None
-    declarer = _seat_tag(record, "Declarer")
+    declarer = seat_tag(record, "Declarer")
     result = record_result(record)
     tricks = result["tricks"] if result is not None else None
     if tricks is None and declarer is not None and is_complete_play(record):
         # No Result, but all 13 tricks: the declarer's side's tricks as played.
-        tricks = sum(1 for w in trick_winners(record) if _side(w) == _side(declarer))
+        tricks = sum(1 for w in trick_winners(record) if side_of(w) == side_of(declarer))
     if declarer is None or tricks is None:
         return None
     level, strain, risk = contract
@@ -124,7 +124,7 @@ def reported_result(record: PbnRecord) -> dict[str, Any] | None:
     lead = _opening_lead(record)
     if lead is not None:
         fact["lead"] = lead
-    if sum(1 for t in record.sections.get("Play", []) if _card(t.rstrip("!?"))) > 1:
+    if sum(1 for t in record.sections.get("Play", []) if parse_card(t.rstrip("!?"))) > 1:
         fact["text"] = "the record's Play section is not logged: it has no auction"
     return fact
 
@@ -136,10 +136,10 @@ def board_opened(record: PbnRecord, tournament: str) -> dict[str, Any]:
     hands = deal_hands(record)
     if hands is None:
         raise record.error("the record has no Deal", "Deal")
-    dealer = _seat_tag(record, "Dealer")
+    dealer = seat_tag(record, "Dealer")
     if dealer is None:
         raise record.error("the record has no Dealer", "Dealer")
-    vulnerability = _vulnerability(record)
+    vulnerability = record_vulnerability(record)
     if vulnerability is None:
         raise record.error("the record has no Vulnerable tag", "Vulnerable")
     scoring = _scoring(record)
@@ -148,7 +148,7 @@ def board_opened(record: PbnRecord, tournament: str) -> dict[str, Any]:
     opened: dict[str, Any] = {
         "type": "BoardOpened", "tournament": tournament, "board": board,
         "table": table if table and table != "?" else str(record.number),
-        "dealer": dealer, "vulnerability": vulnerability, "deal": _deal_string(hands),
+        "dealer": dealer, "vulnerability": vulnerability, "deal": deal_string(hands),
     }
     optional = {"ns": ns, "ew": ew, "scoring": scoring,
                 "room": ROOMS.get(record.tags.get("Room", "").strip().upper())}
@@ -199,7 +199,7 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
     if shift:
         calls = [PbnCall(seat, call) for seat, call in leading_passes(record, shift)] + calls
     if _passed_out_unrecorded(record, scores_written):
-        calls = [PbnCall(_next_seat(dealer, i), "Pass") for i in range(4)]
+        calls = [PbnCall(next_seat(dealer, i), "Pass") for i in range(4)]
     reported = reported_result(record)
     if reported is not None:
         return facts + [reported]
@@ -214,7 +214,7 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
         logged += 1
         for n in call.notes:
             if n in note_texts:
-                facts.append({"type": "ExplanationGiven", "by": _partner(call.seat),
+                facts.append({"type": "ExplanationGiven", "by": partner_of(call.seat),
                               "call_index": logged, "text": note_texts[n]})
 
     result = record_result(record)
@@ -230,7 +230,7 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
         facts.append({"type": "CardPlayed", "seat": seat, "card": card})
         if counted and first_counted and marked:
             # 54A: the auction's declarer spreads his own hand and becomes dummy.
-            facts.append({"type": "DummySpreadStarted", "seat": _partner(declarer)})
+            facts.append({"type": "DummySpreadStarted", "seat": partner_of(declarer)})
         first_counted = first_counted and not counted
 
     complete = len(tricks) == 13 and all(len(t) == 4 for t in tricks)

@@ -56,19 +56,22 @@ class PbnCall:
 
 
 
-def _next_seat(seat: str, steps: int = 1) -> str:
+def next_seat(seat: str, steps: int = 1) -> str:
+    """The seat ``steps`` places clockwise after ``seat`` (``N`` -> ``E``)."""
     return SEATS[(SEATS.index(seat) + steps) % 4]
 
 
-def _partner(seat: str) -> str:
-    return _next_seat(seat, 2)
+def partner_of(seat: str) -> str:
+    """The seat across the table."""
+    return next_seat(seat, 2)
 
 
-def _side(seat: str) -> str:
+def side_of(seat: str) -> str:
+    """``NS`` or ``EW``."""
     return "NS" if seat in ("N", "S") else "EW"
 
 
-def _card(token: str) -> str | None:
+def parse_card(token: str) -> str | None:
     """``SA``, ``s10``, ``♠A`` -> canonical ``SA``; ``None`` if not a card."""
     t = token.strip()
     if t[:1] in SUIT_SYMBOLS:
@@ -79,7 +82,7 @@ def _card(token: str) -> str | None:
     return None
 
 
-def _seat_tag(record: PbnRecord, tag: str) -> str | None:
+def seat_tag(record: PbnRecord, tag: str) -> str | None:
     """A tag holding a seat (Dealer, Declarer, Auction, Play): the seat, or None if empty."""
     value = record.tags.get(tag, "").strip().upper().lstrip("^")
     if value in ("", "?"):
@@ -90,7 +93,8 @@ def _seat_tag(record: PbnRecord, tag: str) -> str | None:
     return value
 
 
-def _vulnerability(record: PbnRecord) -> str | None:
+def record_vulnerability(record: PbnRecord) -> str | None:
+    """The Vulnerable tag, canonical (``None``, ``NS``, ``EW``, ``All``); None when empty."""
     value = record.tags.get("Vulnerable")
     if value is None or value.strip() in ("", "?"):
         return None
@@ -137,7 +141,7 @@ def _read_deal(record: PbnRecord, text: str) -> dict[str, list[str]]:
     hands: dict[str, list[str] | None] = {}
     seen: dict[str, str] = {}
     for i, part in enumerate(parts):
-        seat = _next_seat(first, i)
+        seat = next_seat(first, i)
         if part == "-":
             hands[seat] = None
             continue
@@ -166,7 +170,8 @@ def _read_deal(record: PbnRecord, text: str) -> dict[str, list[str]]:
     return {seat: sorted(hands[seat] or [], key=_CARD_ORDER.__getitem__) for seat in SEATS}
 
 
-def _deal_string(hands: dict[str, list[str]]) -> str:
+def deal_string(hands: dict[str, list[str]]) -> str:
+    """The hands as a PBN Deal tag from North (``N:AKQ.... ...``)."""
     def hand(cards: list[str]) -> str:
         return ".".join("".join(c[1] for c in cards if c[0] == suit) for suit in SUITS)
     return "N:" + " ".join(hand(hands[seat]) for seat in SEATS)
@@ -229,9 +234,9 @@ def auction(record: PbnRecord, shift: int = 0) -> list[PbnCall]:
 def _auction(record: PbnRecord, shift: int) -> list[PbnCall]:
     if "Auction" not in record.tags:
         return []
-    first = _seat_tag(record, "Auction")
+    first = seat_tag(record, "Auction")
     if first is not None and shift:
-        first = _next_seat(first, shift)
+        first = next_seat(first, shift)
     tokens = record.sections.get("Auction", [])
     if first is None:
         if tokens:
@@ -256,7 +261,7 @@ def _auction(record: PbnRecord, shift: int) -> list[PbnCall]:
         elif token == "-" and not ended and i + 1 < len(tokens) \
                 and tokens[i + 1].upper() == "^" + SKIPPED:
             # "- ^S": the turn of this seat was skipped (see SKIPPED); the mark attaches to it.
-            calls.append(PbnCall(_next_seat(first, len(calls)), "-"))
+            calls.append(PbnCall(next_seat(first, len(calls)), "-"))
         elif (m := _IRREGULARITY.fullmatch(token)) is not None:
             attach(token, irregularity=m.group(1).upper())
         elif _NAG.fullmatch(token) or _SUFFIX.fullmatch(token):
@@ -269,11 +274,11 @@ def _auction(record: PbnRecord, shift: int) -> list[PbnCall]:
             raise bad(f"{token!r} after the end of the calls", token)
         elif token.upper() == "AP":
             for _ in range(_closing_passes(calls)):
-                calls.append(PbnCall(_next_seat(first, len(calls)), "Pass"))
+                calls.append(PbnCall(next_seat(first, len(calls)), "Pass"))
             ended = True
         elif (m := _CALL.fullmatch(token)) is not None:
             annotations = (m.group(4),) if m.group(4) else ()
-            calls.append(PbnCall(_next_seat(first, len(calls)), _canonical_call(m),
+            calls.append(PbnCall(next_seat(first, len(calls)), _canonical_call(m),
                                  annotations=annotations))
         else:
             raise bad(f"{token!r} is not a call", token)
@@ -295,7 +300,7 @@ def contract_of_calls(calls: list[tuple[str, str]]) -> tuple[int, str, str, str]
         risk = {"X": "X", "XX": "XX"}.get(c, risk)
     strain = bid[1:]
     declarer = next(s for s, c in calls if c[1:] == strain and c[:1].isdigit()
-                    and _side(s) == _side(seat))
+                    and side_of(s) == side_of(seat))
     return int(bid[0]), strain, risk, declarer
 
 
@@ -313,13 +318,13 @@ def auction_contract(record: PbnRecord, shift: int = 0
 def leading_passes(record: PbnRecord, shift: int) -> list[tuple[str, str]]:
     """The passes that a reading of the calls ``shift`` seats later puts before them:
     one for each seat from the dealer up to the first caller of that reading."""
-    dealer = _seat_tag(record, "Dealer")
-    first = _seat_tag(record, "Auction")
+    dealer = seat_tag(record, "Dealer")
+    first = seat_tag(record, "Auction")
     if dealer is None or first is None:
         return []
-    start = _next_seat(first, shift)
+    start = next_seat(first, shift)
     count = (SEATS.index(start) - SEATS.index(dealer)) % 4
-    return [(_next_seat(dealer, i), "Pass") for i in range(count)]
+    return [(next_seat(dealer, i), "Pass") for i in range(count)]
 
 
 def auction_shift(record: PbnRecord) -> int | None:
@@ -331,12 +336,12 @@ def auction_shift(record: PbnRecord) -> int | None:
     (some archives write the calls from the first bid while the Auction tag
     names the dealer); None when no reading agrees.
     """
-    stated = _contract(record)
-    declarer = _seat_tag(record, "Declarer")
+    stated = record_contract(record)
+    declarer = seat_tag(record, "Declarer")
     if not isinstance(stated, tuple) or declarer is None or not auction(record):
         return 0
     if record.tags.get("Declarer", "").strip().startswith("^"):
-        declarer = _partner(declarer)  # "^S": the auction's declarer is South's partner (54A)
+        declarer = partner_of(declarer)  # "^S": the auction's declarer is South's partner (54A)
     if auction_contract(record) is None:
         return 0  # the calls do not end the auction: nothing to compare them with
     for shift in range(4):
@@ -349,7 +354,7 @@ def auction_shift(record: PbnRecord) -> int | None:
 def effective_contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal["Pass"]:
     """The Contract tag, else the contract the complete auction gives (BBO leaves
     Contract out on an unfinished board)."""
-    contract = _contract(record)
+    contract = record_contract(record)
     if contract is not None:
         return contract
     got = auction_contract(record)
@@ -358,8 +363,8 @@ def effective_contract(record: PbnRecord) -> tuple[int, str, str] | None | Liter
 
 def effective_declarer(record: PbnRecord) -> str | None:
     """The Declarer tag, else the declarer the complete auction gives."""
-    declarer = _seat_tag(record, "Declarer")
-    if declarer is not None or "Contract" in record.tags and _contract(record) is not None:
+    declarer = seat_tag(record, "Declarer")
+    if declarer is not None or "Contract" in record.tags and record_contract(record) is not None:
         return declarer
     got = auction_contract(record)
     return got[3] if isinstance(got, tuple) else None
@@ -392,7 +397,7 @@ _CONTRACT = re.compile(r"(?i)([1-7])(nt|n|c|d|h|s)(x{0,2})")
 _SCORE_PART = re.compile(r"(NS|EW)\s+(-?\d+)")
 
 
-def _contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal["Pass"]:
+def record_contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal["Pass"]:
     """``(level, strain, risk)``, ``"Pass"``, or None when the record has no contract."""
     value = record.tags.get("Contract", "").strip()
     if value in ("", "?"):
@@ -416,7 +421,7 @@ def _tricks(record: PbnRecord, declarer: str | None) -> int | None:
     m = _SCORE_PART.fullmatch(value)
     if m is not None and declarer is not None and 0 <= int(m.group(2)) <= 13:
         n = int(m.group(2))
-        return n if m.group(1) == _side(declarer) else 13 - n
+        return n if m.group(1) == side_of(declarer) else 13 - n
     raise record.error(f"Result must be the declarer's tricks (0 to 13), got {value!r}",
                        "Result", value)
 
@@ -428,7 +433,7 @@ def _score_ns(record: PbnRecord, declarer: str | None) -> int | None:
     if re.fullmatch(r"-?\d+", value):
         if declarer is None:
             raise record.error("a Score without NS/EW needs a declarer", "Score", value)
-        return int(value) if _side(declarer) == "NS" else -int(value)
+        return int(value) if side_of(declarer) == "NS" else -int(value)
     parts = _SCORE_PART.findall(value)
     if not parts or " ".join(f"{s} {n}" for s, n in parts) != " ".join(value.split()):
         raise record.error(f'Score must read like "NS 420" or "EW 100", got {value!r}',
@@ -448,11 +453,11 @@ def score_imp_ns(record: PbnRecord) -> float | None:
     if value in ("", "?", "-"):
         return None
     if re.fullmatch(r"-?\d+(?:[.,]\d+)?", value):
-        declarer = _seat_tag(record, "Declarer")
+        declarer = seat_tag(record, "Declarer")
         if declarer is None:
             raise record.error("a ScoreIMP without NS/EW needs a declarer", "ScoreIMP", value)
         number = float(value.replace(",", "."))
-        return number if _side(declarer) == "NS" else -number
+        return number if side_of(declarer) == "NS" else -number
     parts = _IMP_PART.findall(value)
     if not parts or " ".join(f"{s} {n}" for s, n in parts) != " ".join(value.split()):
         raise record.error(f'ScoreIMP must read like "NS 4 EW -4" or "EW 3", got {value!r}',
@@ -469,10 +474,10 @@ def record_result(record: PbnRecord) -> dict[str, Any] | None:
     Contract.  ``score_ns`` is from North-South's side (``Score "EW 100"`` gives
     -100); ``None`` when the record has no Score.
     """
-    contract = _contract(record)
+    contract = record_contract(record)
     if contract is None:
         return None
-    declarer = _seat_tag(record, "Declarer")
+    declarer = seat_tag(record, "Declarer")
     score_ns = _score_ns(record, declarer)
     if contract == "Pass":
         return {"contract": "Pass", "risk": "", "declarer": None, "tricks": None,
@@ -485,7 +490,7 @@ def record_result(record: PbnRecord) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------
 # Play
 
-def _winner(trick: list[tuple[str, str]], trump: str | None) -> str:
+def trick_winner_seat(trick: list[tuple[str, str]], trump: str | None) -> str:
     """Seat winning a complete trick: the highest trump, else the highest card of the suit led."""
     best_seat, best = trick[0]
     for seat, card in trick[1:]:
@@ -527,7 +532,7 @@ def _play_items(record: PbnRecord) -> tuple[list[str | None], dict[str, str], se
         elif token == "-":
             items.append(None)
         else:
-            card = _card(token.rstrip("!?"))
+            card = parse_card(token.rstrip("!?"))
             if card is None:
                 raise bad(f"{token!r} is not a card", token)
             items.append(card)
@@ -561,7 +566,7 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
                                                 dict[int, list[tuple[str, str]]]]:
     if "Play" not in record.tags:
         return [], {}
-    opening_leader = _seat_tag(record, "Play")
+    opening_leader = seat_tag(record, "Play")
     items, marks, not_counted = _play_items(record)
     if not any(items):
         return [], {}
@@ -578,7 +583,7 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
 
     rows = [items[i:i + 4] for i in range(0, len(items), 4)]
     rows[-1] = rows[-1] + [None] * (4 - len(rows[-1]))
-    columns = [_next_seat(opening_leader, i) for i in range(4)]
+    columns = [next_seat(opening_leader, i) for i in range(4)]
     tricks: list[list[tuple[str, str]]] = []
     uncounted: dict[int, list[tuple[str, str]]] = {}
     played: set[str] = set()
@@ -605,7 +610,7 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
                                "^L (lead out of turn); a trick has one lead", "Play")
         if out_of_turn:
             leader = out_of_turn[0]
-        trick = [(seat, by_seat[seat]) for seat in (_next_seat(leader, k) for k in range(4))
+        trick = [(seat, by_seat[seat]) for seat in (next_seat(leader, k) for k in range(4))
                  if by_seat[seat] is not None]
         if tricks and len(tricks[-1]) < 4 and trick:
             raise record.error(f"Play: trick {number} follows an incomplete trick", "Play")
@@ -621,7 +626,7 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
             continue
         tricks.append(trick)  # type: ignore[arg-type]
         if len(trick) == 4:
-            leader = _winner(trick, trump)  # type: ignore[arg-type]
+            leader = trick_winner_seat(trick, trump)  # type: ignore[arg-type]
     if len(tricks) > 13:
         raise record.error(f"Play: {len(tricks)} tricks, more than 13", "Play")
     return tricks, uncounted  # type: ignore[return-value]
@@ -651,5 +656,5 @@ def trick_winners(record: PbnRecord) -> list[str]:
     if not isinstance(contract, tuple):
         return []
     trump = None if contract[1] == "NT" else contract[1]
-    return [_winner(t, trump) for t in play_tricks(record) if len(t) == 4]
+    return [trick_winner_seat(t, trump) for t in play_tricks(record) if len(t) == 4]
 

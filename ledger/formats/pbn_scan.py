@@ -137,7 +137,7 @@ class _RawGame:
         return self.tokens[0].line if self.tokens else 0
 
 
-def _scan(text: str) -> Iterator[_RawGame]:
+def scan_games(text: str) -> Iterator[_RawGame]:
     """Split the text into games of tokens (tags, data, commentary).
 
     A game is yielded at the empty line after it once it holds a tag (or an
@@ -218,7 +218,7 @@ def _scan_lines(lines: list[str], start: int) -> Iterator[_RawGame]:
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)", re.S)
 
 
-def _build_record(number: int, game: _RawGame, previous: dict[str, str],
+def build_record(number: int, game: _RawGame, previous: dict[str, str],
                   sticky: dict[str, str], previous_sections: dict[str, list[str]]) -> PbnRecord:
     """One game's tokens -> a record, with tag inheritance resolved.
 

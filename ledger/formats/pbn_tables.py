@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from ledger.formats.pbn_facts import board_opened
-from ledger.formats.pbn_notation import _card
+from ledger.formats.pbn_notation import parse_card
 from ledger.formats.pbn_scan import PbnRecord
 
 __all__ = ["TravellerRow", "score_table", "total_score_table", "traveller_rows"]
@@ -156,7 +156,7 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
             tricks = _tricks(record, result, level, number)
             fact: dict[str, Any] = {"type": "ResultReported", "contract": f"{level}{strain}",
                                     "declarer": declarer, "risk": risk, "tricks": tricks}
-            lead = _card(_value(row, "Lead") or "")
+            lead = parse_card(_value(row, "Lead") or "")
             if lead is not None:
                 fact["lead"] = lead
             facts.append(fact)
