@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from types import ModuleType
 from typing import Any
 
 import click
@@ -75,7 +76,8 @@ COMMAND_MODULES = (
 """The modules whose ``COMMANDS`` the group carries, one line each."""
 
 
-def _attach(group: click.Group, modules: tuple[Any, ...]) -> None:
+def _attach(group: click.Group, modules: tuple[ModuleType, ...]) -> None:
+    """Add every command a module lists in its ``COMMANDS`` to the group."""
     for module in modules:
         for command in module.COMMANDS:
             group.add_command(command)
