@@ -29,7 +29,7 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
 from projections import premature
-from projections.cards import attention_hook, dummy_first_attention
+from ledger.laws.cards import attention_hook, dummy_first_attention
 from projections.fold import Step, handles, option_effects
 from projections.penalty import lapse_52, on_52_choice
 from projections.revoke import lapse_62c1

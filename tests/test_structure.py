@@ -194,7 +194,7 @@ def test_a_second_handler_for_a_type_fails():
     before = dict(HANDLERS)
     with pytest.raises(RuntimeError, match="CardPlayed handled twice"):
         handles(CardPlayed)(lambda state, step: state)
-    assert HANDLERS == before and OWNERS[CardPlayed] == "projections.cards.on_card_played"
+    assert HANDLERS == before and OWNERS[CardPlayed] == "ledger.laws.cards.on_card_played"
 
 
 def test_a_second_play_interceptor_fails():

@@ -1,6 +1,19 @@
 """Withdrawals of a card (Law 47, with 41A and 45D) and the lead an opponent
-authorised (47E1), both editions side by side: 1997 47G, 2017 47F for an
-illegal withdrawal."""
+authorised (47E1), both editions side by side: one family, its reading (the
+rules that follow from its card records are ``ledger.laws.cards.card_rulings``,
+as for every card fact).
+
+| withdrawal | 1997 | 2017 |
+|---|---|---|
+| to correct an illegal play (a revoke not established) | 47B | the same |
+| after an opponent's change of play (45C4b, 45D, 47) | 47D | the same |
+| after a mistaken explanation, corrected: no card played to the trick since | 47E2a | the same |
+| the same, too late | 47E2b: Law 40C, an adjusted score possible | 47E2b: the director may adjust |
+| both sides revoked on one trick, one revoke established | the established one stands (an illegal withdrawal) | 62C3: corrected too |
+| a face-down opening lead | only after an opponent's mistaken explanation (41A) | the same |
+| a lead (2017: or a play) out of turn after an opponent said it was his turn | 47E1: retracted, no rectification | the same |
+| any other withdrawal: illegal, the card stands | 47G | 47F |
+"""
 
 from __future__ import annotations
 
@@ -8,11 +21,23 @@ import attrs
 
 from ledger.bridge import Seat
 from ledger.events import CardWithdrawn, LeadAuthorisedByOpponent
-from projections import play
-from projections.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
+from ledger.laws.base import cited
+from ledger.laws.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
                                replace_card, unprocessed)
+from projections import play
 from projections.fold import Step, handles
 from projections.state import AUCTION, CardRecord, PlayedCard, TableState, Trick
+
+LAWS = ("47",)
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS = {
+    "illegal withdrawal": {"1997": "47G", "2017": "47F"},
+}
+"""The family's citations per edition (``ledger.laws.base.cited``)."""
+
+
+# -- the reading of the facts ------------------------------------------------------------
 
 # -- CardWithdrawn: Law 47 (and 41A, 45D) -------------------------------------------
 
@@ -181,7 +206,7 @@ def _illegal_withdrawal(state: TableState, seq: int, ev: CardWithdrawn, p: Playe
     goes back to his hand; dummy's first card stands; a defender's substituted
     card is exposed (a major penalty card, Law 50, in a later issue)."""
     seat, replacement = ev.seat, ev.replacement
-    law = state.cite("47G" if state.edition == "1997" else "47F")
+    law = cited(state, CITATIONS, "illegal withdrawal")
     detail = f"{p.card} was played and stands"
     if replacement is not None:
         if is_defender(state, seat):
