@@ -52,7 +52,7 @@ from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, Car
                            OptionsOffered)
 from ledger.laws.base import Prescription
 from projections import play
-from projections.play import played_result, trick_winner, try_play
+from projections.play import played_result, trick_winner
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, Irregularity,
@@ -175,43 +175,13 @@ def _clear_designation_offers(state: TableState) -> TableState:
     return attrs.evolve(state, pending=pending) if pending != state.pending else state
 
 
-# -- playing a card: 47E1 first -----------------------------------------------
-
-def _authorisation(state: TableState, seat: Seat) -> CardRecord | None:
-    """An opponent's word that it was ``seat``'s turn (47E1), still to be acted
-    on, when ``seat`` now leads (1997) or leads or plays (2017) out of turn."""
-    if state.phase not in (OPENING_LEAD, PLAY) or seat is state.turn:
-        return None
-    trick = state.current_trick
-    leading = state.phase == OPENING_LEAD or trick is None or trick.complete
-    if not leading and state.edition == "1997":
-        return None
-    for rec in reversed(state.card_records):
-        if rec.seat is not seat:
-            continue
-        if rec.ruling == "retracted":
-            return None  # the word was acted on
-        if rec.ruling == "lead_authorised":
-            acted = any(p.seat is seat and p.seq > rec.seq for t in state.tricks for p in t.cards)
-            return None if acted else rec
-    return None
-
+# -- playing a card ---------------------------------------------------------------------
 
 def play_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
               law: str) -> tuple[TableState, bool]:
-    """A card that counts as played by ``law``: retracted under 47E1 when an
-    opponent told the player it was his turn; else onto the trick if in turn."""
-    auth = _authorisation(state, seat)
-    if auth is not None:
-        state = record_card(state, CardRecord(seq, type_, seat, card, "retracted", state.cite("47E1"),
-                                          detail=f"{auth.detail}; retracted without rectification, "
-                                                 "it may not be accepted", about=auth.seq))
-        what = "lead" if state.phase == OPENING_LEAD or state.current_trick is None or \
-            state.current_trick.complete else "play"
-        return not_made(state, seq, seat, str(card),
-                         f"{what} out of turn after an opponent said it was his turn: retracted, "
-                         "may not be accepted", state.cite("47E1")), False
-    state, placed = try_play(state, seq, type_, seat, card, law)
+    """A card that counts as played by ``law``, through the play core (47E1 first, then onto
+    the trick if in turn). Dummy has played: an offer to designate dummy's card is answered."""
+    state, placed = play.play_card(state, seq, type_, seat, card, law)
     if placed and seat is state.dummy:
         state = _clear_designation_offers(state)
     return state, placed

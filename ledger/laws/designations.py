@@ -22,7 +22,7 @@ from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
 from ledger.events import DesignationChanged, DummyCardCalled
 from ledger.laws.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, law_of, not_made,
                                record_card, record_played, replace_card, unprocessed)
-from projections import play
+from ledger.laws.leads import second_from_dummy
 from projections.fold import Step, handles, option_effects
 from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
 
@@ -186,7 +186,7 @@ def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> Tabl
         return unprocessed(state, seq, ev.TYPE, dummy, "a card of dummy designated outside the play")
     if ev.by is not None and ev.by.side is not dummy.side:
         return _defender_designates(state, seq, ev)
-    if state.turn is not dummy and not play.second_from_dummy(state, dummy):  # 54B2: played all the same
+    if state.turn is not dummy and not second_from_dummy(state, dummy):  # 54B2: played all the same
         return unprocessed(state, seq, ev.TYPE, dummy,
                             f"a card of dummy designated while {state.turn} is to play")
     d = designate(state, ev.suit, ev.rank, ev.lowest_winner)

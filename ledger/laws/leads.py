@@ -189,6 +189,30 @@ def dummy_drew_attention(state: TableState, seq: int) -> TableState:
     return accept(state, oot, seq, "dummy_43b", state.cite("43B2c" if state.edition == "1997" else "43B3"))
 
 
+# -- 54B2: declarer plays the second card from dummy -------------------------------------
+
+def second_from_dummy(state: TableState, seat: Seat) -> bool:
+    """54B2 (both editions): declarer accepted a faced opening lead out of turn and stays
+    declarer; the second card should come from his own hand (54B1), but he plays it from
+    dummy: dummy's card is played (and may be withdrawn only to correct a revoke)."""
+    if state.phase != PLAY or state.contract is None or seat is not state.dummy \
+            or state.turn is not state.contract.declarer or len(state.tricks) != 1:
+        return False
+    trick = state.tricks[0]
+    if len(trick.cards) != 1:
+        return False
+    lead = trick.cards[0]
+    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
+               for o in state.out_of_turn)
+
+
+@interceptor("in_place")
+def played_in_place(state: TableState, seat: Seat) -> str | None:
+    """The Law under which ``seat``'s card, not in turn, is played in its place all the same
+    (54B2); None: not ours."""
+    return state.cite("54B2") if second_from_dummy(state, seat) else None
+
+
 # -- spreading the hand ---------------------------------------------------------
 
 @handles(DummySpreadStarted)
