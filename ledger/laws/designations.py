@@ -29,6 +29,14 @@ from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, Pla
 LAWS = ("46", "45C4")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
+CITATIONS = {
+    "high": {"1997": "46B1a", "2017": "46B1a"},
+    "win": {"1997": "46B1a", "2017": "46B1b"},
+    "low": {"1997": "46B1b", "2017": "46B1c"},
+}
+"""The family's citations per edition: the Law that completes declarer's "high", "win" or
+"low" from dummy (46B1, the edition table above)."""
+
 
 # -- the reading of the facts ------------------------------------------------------------
 
@@ -106,8 +114,7 @@ def designate(state: TableState, suit: Suit | None, rank: str | None,
             return Designation("card", "45B", card) if card in hand else Designation("void", "46B4")
         return _rank_only(state, hand, rank, leading, led)
     # "high", "low", "win"
-    law = {("1997", "high"): "46B1a", ("1997", "win"): "46B1a", ("1997", "low"): "46B1b",
-           ("2017", "high"): "46B1a", ("2017", "win"): "46B1b", ("2017", "low"): "46B1c"}[(edition, rank)]
+    law = CITATIONS[rank][edition]
     if rank == "win":
         if suit is not None:
             pool = [c for c in hand if c.suit is suit]

@@ -47,13 +47,13 @@ from ledger.events import (CardPlayed, CardReturned, DeclarerChanged, DirectorRe
                            IrregularityRecorded, LeadFaceDown, OptionsOffered)
 from ledger.laws import premature
 from ledger.laws.base import Prescription, cited
-from ledger.laws.cards import attention_hook, dummy_first_attention
+from ledger.laws.cards import attention_hook, dummy_first_attention, law_of, unprocessed
 from ledger.laws.penalty import dummy_review
 from projections.fold import Step, handles, option_effects
 from projections.penalty import lapse_52, on_52_choice
 from projections.play import add_card, interceptor, try_play
 from projections.revoke import lapse_62c1
-from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, Irregularity, NotMade, OutOfTurn,
+from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
 
 LAWS = ("41", "53", "54", "55", "56")
@@ -72,21 +72,12 @@ OFFER_LAWS = ("54", "53A", "55A")
 
 # -- the reading of the facts ------------------------------------------------------------
 
-def law_of(citation: str | None) -> str:
-    return (citation or "").split(":", 1)[-1]
-
-
 def _set(state: TableState, oot: OutOfTurn) -> TableState:
     return attrs.evolve(state, out_of_turn=tuple(oot if o.seq == oot.seq else o for o in state.out_of_turn))
 
 
 def _not_made(state: TableState, seq: int, seat: Seat, card: Card, reason: str, law: str) -> TableState:
     return attrs.evolve(state, plays_not_made=state.plays_not_made + (NotMade(seq, seat, str(card), reason, law),))
-
-
-def _unprocessed(state: TableState, seq: int, type_: str, seat: Seat | None, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat) if seat else None,
-                                               detail=detail))
 
 
 def _leading(state: TableState) -> bool:
@@ -121,7 +112,7 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
             state = accept(state, oot, seq, "wrong_defender_played", via)
             read = premature.premature_play(state, seq, type_, seat, card, law, via=via)
             return read if read is not None else try_play(state, seq, type_, seat, card, law)
-        return _unprocessed(state, seq, type_, seat,
+        return unprocessed(state, seq, type_, seat,
                             f"{card} of {seat} while {oot.seat}'s lead out of turn {oot.card} awaits the "
                             f"ruling (9B2)"), False
     if state.contract is None or not _leading(state):
@@ -130,7 +121,7 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         lapsed = tuple(o for o in state.pending if law_of(o.law) in ("50D2", "51A"))
         if lapsed and law_of(lapsed[0].law) == "50D2":
             state = attrs.evolve(state, pending=tuple(o for o in state.pending if o not in lapsed))
-            state = _unprocessed(state, seq, type_, seat,
+            state = unprocessed(state, seq, type_, seat,
                                  f"{seat} led {card} before declarer chose among the options of "
                                  f"{lapsed[0].law}: the director rules")
         return state, None

@@ -47,6 +47,7 @@ from ledger.bridge import Card, Seat
 from ledger.events import (CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered,
                            PlayRestriction)
 from ledger.laws.base import Prescription, cited
+from ledger.laws.cards import law_of
 from projections.fold import Step, handles, option_effects
 from projections.play import add_card, interceptor
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
@@ -72,10 +73,6 @@ MODES = {"play_highest": "highest", "play_lowest": "lowest", "play_other_suit": 
 
 
 # -- the reading of the facts ------------------------------------------------------------
-
-def law_of(citation: str | None) -> str:
-    return (citation or "").split(":", 1)[-1]
-
 
 def _declaring(state: TableState, seat: Seat) -> bool:
     return state.contract is not None and seat.side is state.contract.side
