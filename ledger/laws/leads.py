@@ -21,6 +21,9 @@ declarer remaining declarer (54C: declarer could have seen dummy's cards), and
 the presumed declarer starting to spread his own hand accepts it, declarer
 becoming dummy (54A). Any other card while the option is open is kept
 ``unprocessed`` (9B2: nobody plays before the rectification is settled).
+Declarer, having accepted and stayed declarer, who plays the second card from
+dummy instead of his own hand has played it (54B2: the play-time interceptor
+``in_place``).
 
 The rules (:func:`leads_out_of_turn`):
 
