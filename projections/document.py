@@ -17,15 +17,15 @@ from typing import Any
 
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
+from ledger.laws.cards import card_rulings_document
+from ledger.laws.leads import leads_out_of_turn_document
+from ledger.laws.premature import play_restrictions_document as play_restrictions, premature_document as premature_plays
 from ledger.laws.rotation import call_restrictions, required_calls
 from projections.adjusted import adjusted_document, appeals_document, decisions_document
-from projections.play import result_in_force
 from projections.calls import call_rulings
-from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
-from projections.outofturn import document as leads_out_of_turn_document
 from projections.penalty import document as penalty_cards_document
-from projections.premature import document as play_restrictions, premature_document as premature_plays
+from projections.play import result_in_force
 from projections.revoke import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
 from projections.waiting import review_law
@@ -67,7 +67,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "hands": {str(seat): [str(c) for c in state.hand(seat)] for seat in SEATS},
         "penalty_cards": penalty_cards_document(state),
         "leads_out_of_turn": leads_out_of_turn_document(state),
-        "card_rulings": card_rulings(state),
+        "card_rulings": card_rulings_document(state),
         "exposed_cards": [{"seq": x.seq, "seat": str(x.seat), "card": str(x.card), "how": x.how, "law": x.law}
                           for x in state.exposures if state.holds(x.seat, x.card)],
         "lead_restrictions": [{"seat": str(r.seat), "suit": str(r.suit), "mode": r.mode, "lasts": r.lasts}

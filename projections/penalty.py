@@ -26,7 +26,7 @@ import attrs
 
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import PenaltyCardCleared, PenaltyCardDesignated
-from projections.cards import dummy_first_attention, locate, replace_card
+from ledger.laws.cards import dummy_first_attention, locate, replace_card
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.play import interceptor

@@ -1,13 +1,20 @@
-"""The play: the opening lead (Law 41), cards played (Law 45A, 45B), tricks
+"""The play core: the opening lead (Law 41), cards played (Law 45A, 45B), tricks
 and their winners (Law 44), and the result when the thirteenth trick is
 quitted (Law 77 for the score).
 
-A play out of turn to a trick already led is Law 57 (``projections.premature``:
-a defender's, and declarer's from either hand, 2017 57C3). An action the
-projection cannot rule on yet (a card exposed during the auction) is kept as an
-``unprocessed`` irregularity; leads out of turn and the fifth card are
-``projections.outofturn``, penalty-card obligations ``projections.penalty``. A revoke card is played all the same (Law 61: a revoke is a
-played card); ``projections.revoke`` reads the revokes from the tricks.
+What the Law families read at play time reaches the core through its
+interception points (:data:`INTERCEPTORS`), each supplied by one family, so the
+core imports none of them: a lead (2017: or play) out of turn after an
+opponent said it was his turn (47E1, ``ledger.laws.withdrawals``); a card faced
+while an illegally withdrawn one stands (47G / 2017 47F, the same); leads out
+of turn, the fifth card and a second card from dummy after an accepted
+opening lead out of turn (41A, 45E, 53 to 56, 54B2: ``ledger.laws.leads``); a
+play out of turn to a trick already led (57: ``ledger.laws.premature``, a
+defender's, and declarer's from either hand, 2017 57C3) and a play against
+declarer's 57A choice; penalty-card obligations (``projections.penalty``).
+An action no family rules on (a card exposed during the auction) is kept as an
+``unprocessed`` irregularity. A revoke card is played all the same (Law 61: a
+revoke is a played card); ``projections.revoke`` reads the revokes from the tricks.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
 from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, Exposure, FaceDownLead, Irregularity, NotMade,
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
                                PlayedCard, Result, TableState, Trick, replace)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -115,27 +122,26 @@ def result_in_force(state: TableState) -> Result | None:
     return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
 
 
-def _stands_after_illegal_withdrawal(state: TableState, seat: Seat):
-    """A defender's card on the last trick (no card of the next one played yet) whose
-    withdrawal was illegal (1997 47G, 2017 47F): its record, else None."""
-    trick = state.current_trick
-    if state.contract is None or seat.side is state.contract.side or trick is None:
-        return None
-    played = trick.card_of(seat)
-    if played is None:
-        return None
-    return next((r for r in reversed(state.card_records) if r.ruling == "illegal_withdrawal"
-                 and r.about == played.seq), None)
-
-
 INTERCEPTORS: dict[str, Callable[..., Any]] = {}
-"""Play-time interceptors supplied by the families (the play core imports none of them):
-``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``breach`` (penalty
-cards: 50C, 50D1, 51A), ``face_down`` (41A: the wrong defender leads face down)."""
+"""Play-time interceptors supplied by the families (the play core imports none of them),
+by point (:data:`POINTS`)."""
 
-POINTS = ("fifth_card", "out_of_turn", "breach", "face_down", "premature", "play_restriction")
-"""``premature``: a defender's card before his partner played to the trick (Law 57,
-``projections.premature``); ``play_restriction``: a play against a 57A ``PlayRestriction``."""
+POINTS = ("retracted", "standing", "fifth_card", "out_of_turn", "in_place", "premature", "breach",
+          "play_restriction", "face_down")
+"""The interception points, in the order a card meets them:
+
+* ``retracted`` (:func:`play_card`, before anything else): ``(state, seq, type, seat, card)
+  -> state | None``, the card retracted, not played (47E1, ``ledger.laws.withdrawals``);
+* ``standing`` (a card not in turn): ``(state, seq, seat, card) -> state | None``, the card
+  exposed, not played, while the seat's card on the last trick stands after an illegal
+  withdrawal (1997 47G, 2017 47F; ``ledger.laws.withdrawals``);
+* ``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``in_place``
+  (``(state, seat) -> law | None``: a card not in turn played in its place all the same, 54B2)
+  and ``face_down`` (41A: the wrong defender leads face down): ``ledger.laws.leads``;
+* ``premature``: a card not in turn while a trick is under way (Law 57) and
+  ``play_restriction``: a play against a 57A ``PlayRestriction`` (``ledger.laws.premature``);
+* ``breach``: a play against a penalty-card obligation (50C, 50D1, 51A; ``projections.penalty``).
+"""
 
 
 def interceptor(point: str) -> Callable[[F], F]:
@@ -166,21 +172,6 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     return None
 
 
-def second_from_dummy(state: TableState, seat: Seat) -> bool:
-    """54B2 (both editions): declarer accepted a faced opening lead out of turn and stays
-    declarer; the second card should come from his own hand (54B1), but he plays it from
-    dummy: dummy's card is played (and may be withdrawn only to correct a revoke)."""
-    if state.phase != PLAY or state.contract is None or seat is not state.dummy \
-            or state.turn is not state.contract.declarer or len(state.tricks) != 1:
-        return False
-    trick = state.tricks[0]
-    if len(trick.cards) != 1:
-        return False
-    lead = trick.cards[0]
-    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
-               for o in state.out_of_turn)
-
-
 def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
     trick = state.current_trick
     if trick is None or trick.complete:
@@ -201,6 +192,16 @@ def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
     return try_play(state, seq, ev.TYPE, seat, card, play_law(state, seat))[0]
 
 
+def play_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+              law: str) -> tuple[TableState, bool]:
+    """A card that counts as played by ``law``: retracted when a family reads it so before
+    anything else (``retracted``: 47E1), else :func:`try_play`."""
+    retracted = INTERCEPTORS["retracted"](state, seq, type_, seat, card)
+    if retracted is not None:
+        return retracted, False
+    return try_play(state, seq, type_, seat, card, law)
+
+
 def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
              law: str) -> tuple[TableState, bool]:
     """A card that counts as played by ``law`` (45A, 45B, 45C1...): put on the
@@ -216,21 +217,17 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
     if state.claim is not None:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} played after a claim (68D)"), False
-    standing = _stands_after_illegal_withdrawal(state, seat) if seat is not state.turn else None
+    standing = INTERCEPTORS["standing"](state, seq, seat, card) if seat is not state.turn else None
     if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
-        return attrs.evolve(
-            state, plays_not_made=state.plays_not_made + (NotMade(
-                seq, seat, str(card), f"faced while {standing.card}, played to the last trick, stands: exposed, "
-                "not played", standing.law),),
-            exposures=state.exposures + (Exposure(seq, seat, card, "substituted", standing.law),)), False
+        return standing, False
     state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed
-    if seat is not state.turn and second_from_dummy(state, seat):
-        law = state.cite("54B2")  # it stands; withdrawn only to correct a revoke (47F / 1997 47G)
+    in_place = INTERCEPTORS["in_place"](state, seat) if seat is not state.turn else None
+    if in_place is not None:
+        law = in_place  # 54B2: it stands; withdrawn only to correct a revoke (47F / 1997 47G)
     elif seat is not state.turn:
-        premature = INTERCEPTORS.get("premature")
-        read = premature(state, seq, type_, seat, card, law) if premature is not None else None
+        read = INTERCEPTORS["premature"](state, seq, type_, seat, card, law)
         if read is not None:  # Law 57 (a play at its proper turn, 2017 57D, comes back placed)
             return read
         what = "opening lead" if state.phase == OPENING_LEAD else "card"
@@ -239,7 +236,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     breach = restriction_breach(state, seat, card)
     if breach is None:
         breach = INTERCEPTORS["breach"](state, seat, card)  # penalty cards: 50C, 50D1, 51A
-    if breach is None and "play_restriction" in INTERCEPTORS:
+    if breach is None:
         breach = INTERCEPTORS["play_restriction"](state, seat, card)  # 57A
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))

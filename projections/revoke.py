@@ -62,7 +62,8 @@ import attrs
 
 from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
-from projections import cards, play, withdrawals
+from ledger.laws import cards, withdrawals
+from projections import play
 from projections.play import final_result
 from projections.derived import derive
 from projections.fold import Step, handles, option_effects

@@ -259,7 +259,7 @@ class TableState:
     calls: tuple["CallRecord", ...] = ()
     """Every call-related fact with how the Laws classified it (projections.calls)."""
     card_records: tuple["CardRecord", ...] = ()
-    """Every card-related fact with how the Laws classified it (projections.cards)."""
+    """Every card-related fact with how the Laws classified it (ledger.laws.cards and the card families)."""
     exposures: tuple["Exposure", ...] = ()
     """Defenders' cards exposed without being played (49): the penalty cards' source."""
     result: Result | None = None
@@ -278,9 +278,9 @@ class TableState:
     result_cancelled: int | None = None
     """Seq of the fact that cancelled the table's result (13, 15B, ResultCancelled)."""
     out_of_turn: tuple["OutOfTurn", ...] = ()
-    """Leads out of turn (Laws 41, 53 to 56) and how they were settled (projections.outofturn)."""
+    """Leads out of turn (Laws 41, 53 to 56) and how they were settled (ledger.laws.leads)."""
     premature: tuple["PrematurePlay", ...] = ()
-    """Defenders' premature leads and plays (Law 57; 1997 53B / 2017 53C): projections.premature."""
+    """Defenders' premature leads and plays (Law 57; 1997 53B / 2017 53C): ledger.laws.premature."""
     penalty_cards: tuple["PenaltyCard", ...] = ()
     """Penalty cards designated and not cleared (PenaltyCardDesignated/Cleared, Laws 50, 51)."""
     spreads: tuple[int, ...] = ()
@@ -421,7 +421,7 @@ def initial_hands(board: BoardOpened) -> tuple[tuple[Card, ...], ...]:
 
 @attrs.frozen
 class CardRecord:
-    """A card-related fact and the Laws' reading of it (projections.cards).
+    """A card-related fact and the Laws' reading of it (ledger.laws.cards and the card families).
 
     ``ruling``: ``played`` (the fact put ``card`` on the trick), ``not_played``
     (45C1, 45C2, 45C3, 48A, 46B4...), ``exposed`` (a defender's card exposed,
@@ -523,7 +523,7 @@ class BoardFact:
 
 @attrs.frozen
 class OutOfTurn:
-    """A lead out of turn (projections.outofturn). ``kind``: ``opening_lead``
+    """A lead out of turn (ledger.laws.leads). ``kind``: ``opening_lead``
     (54), ``defender_lead`` (53, 56), ``declarer_lead`` (55), ``face_down``
     (a face-down opening lead out of turn, 41A). ``status``: ``pending`` (the
     option is open), ``accepted``, ``refused``, ``returned``. ``how``: the
@@ -542,10 +542,16 @@ class OutOfTurn:
     law: str | None = None
 
 
+def pending_lead(state: TableState) -> OutOfTurn | None:
+    """The lead out of turn whose option is still open (Laws 53 to 56): read by the leads
+    family (``ledger.laws.leads``) and by those whose rules wait for it (penalty cards)."""
+    return next((o for o in state.out_of_turn if o.status == "pending"), None)
+
+
 @attrs.frozen
 class PrematurePlay:
     """A defender's card led or played before his partner played to the trick (Law 57;
-    ``projections.premature``). ``kind``: ``57A`` (a penalty card; declarer's options for
+    ``ledger.laws.premature``). ``kind``: ``57A`` (a penalty card; declarer's options for
     the partner), ``57C1`` / ``57C2`` (declarer had played from both hands / dummy had
     played prematurely or indicated a card: no rectification, the card goes back), ``57C3``
     (declarer's premature play from either hand: a played card; 1997 the same reading, for the

@@ -22,8 +22,8 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from projections import (adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
-                         revoke, withdrawals)
+from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
+from projections import adjusted, calls, insufficient, penalty, play, procedure, revoke
 from projections import reported  # noqa: F401  (registers the ResultReported handler)
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
@@ -112,14 +112,14 @@ def _lho_has_called(state: TableState, lho) -> bool:
 def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState:
     seq, event = step.seq, step.event
     offer = next((o for o in state.pending if event.option in o.options and
-                  (event.seat is o.to or cards.law_of(o.law) in cards.EITHER_DEFENDER_LAWS
+                  (event.seat is o.to or law_of(o.law) in EITHER_DEFENDER_LAWS
                    and event.seat.side is o.to.side)), None)
     if offer is None:  # refused on append; kept if an override removed the offer since
         return state.add_irregularity(Irregularity(
             "unprocessed", seq, event.TYPE, offender=str(event.seat),
             detail=f"option {event.option} chosen by {event.seat} with no such option pending"))
     suit = event.suit
-    if suit is None and cards.law_of(offer.law) == "50D2" and event.option in penalty.PICKUP_OPTIONS:
+    if suit is None and law_of(offer.law) == "50D2" and event.option in penalty.PICKUP_OPTIONS:
         implied = penalty.lead_option_suits(state)  # 50D2a: the suit of the penalty card(s)
         suit = next(iter(implied)) if len(implied) == 1 else None
     choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, suit)
@@ -194,8 +194,7 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
-              revoke, withdrawals)
+REGISTERED = (ledger.laws, adjusted, calls, insufficient, penalty, play, procedure, revoke)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

@@ -179,7 +179,7 @@ def test_a_second_handler_for_a_type_fails():
     before = dict(HANDLERS)
     with pytest.raises(RuntimeError, match="CardPlayed handled twice"):
         handles(CardPlayed)(lambda state, step: state)
-    assert HANDLERS == before and OWNERS[CardPlayed] == "projections.cards.on_card_played"
+    assert HANDLERS == before and OWNERS[CardPlayed] == "ledger.laws.cards.on_card_played"
 
 
 def test_a_second_play_interceptor_fails():
@@ -192,10 +192,23 @@ def test_a_second_play_interceptor_fails():
     assert INTERCEPTORS["breach"].__module__ == "projections.penalty"
 
 
+def test_the_families_supply_the_play_time_interceptors():
+    """Each interception point of the play core has its family (the core imports none)."""
+    from projections.play import INTERCEPTORS
+    from projections.table import REGISTERED  # noqa: F401
+
+    assert {p: f.__module__ for p, f in INTERCEPTORS.items()} == {
+        "retracted": "ledger.laws.withdrawals", "standing": "ledger.laws.withdrawals",
+        "fifth_card": "ledger.laws.leads", "out_of_turn": "ledger.laws.leads", "in_place": "ledger.laws.leads",
+        "face_down": "ledger.laws.leads", "premature": "ledger.laws.premature",
+        "play_restriction": "ledger.laws.premature", "breach": "projections.penalty"}
+
+
 def test_the_play_core_imports_no_family():
     imported = {t for t, _, _ in _imports("projections.play")}
-    assert not imported & {"projections.outofturn", "projections.penalty", "projections.cards",
-                           "projections.revoke", "projections.calls"}
+    assert not {t for t in imported if t.startswith("ledger.laws")}
+    assert not imported & {"projections.penalty", "projections.revoke", "projections.calls",
+                           "projections.insufficient", "projections.adjusted"}
 
 
 def test_no_module_level_mutable_state_in_the_fold():

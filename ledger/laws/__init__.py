@@ -19,8 +19,8 @@ import re
 
 import attrs
 
-from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, leads, penalty, premature, results,
-                         revokes, rotation)
+from ledger.laws import (boards, calls, cards, claims, designations, exposed, inadmissible, leads, penalty, premature,
+                         results, revokes, rotation, withdrawals)
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -45,13 +45,11 @@ FAMILIES: tuple[Family, ...] = (
     Family("cards exposed in the auction", exposed.LAWS, (exposed.exposed_in_auction,), "ledger.laws.exposed"),
     Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4"),
            (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
-    Family("cards played or not", ("45", "48", "49"), (cards.card_rulings, cards.dummy_indications),
-           "projections.cards"),
-    Family("designations", ("46", "45C4"), (), "projections.designations"),
-    Family("withdrawals", ("47",), (), "projections.withdrawals"),
-    Family("leads out of turn", ("41", "53", "54", "55", "56"), (leads.leads_out_of_turn,),
-           "projections.outofturn"),
-    Family("premature plays", premature.LAWS, (premature.premature_plays,), "projections.premature"),
+    Family("cards played or not", cards.LAWS, (cards.card_rulings, cards.dummy_indications), "ledger.laws.cards"),
+    Family("designations", designations.LAWS, (), "ledger.laws.designations"),
+    Family("withdrawals", withdrawals.LAWS, (), "ledger.laws.withdrawals"),
+    Family("leads out of turn", leads.LAWS, (leads.leads_out_of_turn,), "ledger.laws.leads"),
+    Family("premature plays", premature.LAWS, (premature.premature_plays,), "ledger.laws.premature"),
     Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
     Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
     Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),

@@ -1,14 +1,38 @@
-"""Was the card played: Laws 41, 45, 46 and 47 (48A, 49 for cards exposed
-without being played), both editions (read by ``projections.cards``).
+"""Was the card played? Laws 45, 48A and 49 (cards exposed without being played),
+both editions side by side: one family, its reading and its rules. Designations
+of dummy's card (46B, 45C4b) are ``ledger.laws.designations``, withdrawals and
+the lead an opponent authorised (47) ``ledger.laws.withdrawals``, leads out of
+turn (41, 53 to 56) ``ledger.laws.leads``: all built on the helpers here.
 
-The projection classifies every card-related fact (``state.card_records``)
-and moves the cards; these rules say what the Laws prescribe for each
-classification, as records of the ruling:
+The reading (the fold): each card-related fact leaves a :class:`CardRecord`
+saying how the Laws read it, and moves the cards (through the play core,
+``projections.play``). Judgment fields (``partner_could_see``,
+``face_up_near_table``, ``lowest_winner``, ``inadvertent``, ``without_pause``)
+are read as resolved by the director's findings (``projections.resolve``); a
+judgment nobody has given yet leaves the record ``undecided`` and the table as
+it was, and the engine asks the director.
+
+| fact | 1997 | 2017 |
+|---|---|---|
+| defender's card held | played if his partner could see its face (45C1) | same |
+| declarer's card held | played if face up, touching or nearly touching the table (45C2) | same |
+| card dropped | not played; declarer is not penalised (48A); a defender's card is exposed (49) | same |
+| dummy's card touched | played unless arranging or reaching (45C3) | same |
+| card named | played (45C4a) | same |
+| designation changed | any player: inadvertent and without pause for thought (45C4b) | declarer, a card of dummy: unintended, until declarer next plays (45C4b) |
+| "high" from dummy | highest of the suit; in fourth seat may be deemed the lowest winning card (FFB 46B1a) | highest of the suit led (46B1a) |
+| "win" | lowest winning card (46B1a) | lowest card known to win (46B1b) |
+| "low" | lowest card (46B1b) | lowest of the suit led (46B1c) |
+| illegal withdrawal | 47G | 47F |
+
+The rules (:func:`card_rulings`, for the card records of this family and of
+the designations and withdrawals families) say what the Laws prescribe for
+each classification:
 
 | record | rectification |
 |---|---|
 | undecided (a judgment nobody has given) | ``DirectorReviewRequired`` |
-| a defender's card exposed (dropped; named, the change refused) | ``IrregularityRecorded`` ``exposed_card`` (49); the penalty card itself (50) is a later issue |
+| a defender's card exposed (dropped; named, the change refused) | ``IrregularityRecorded`` ``exposed_card`` (49); the penalty card itself (50) is ``ledger.laws.penalty``'s |
 | an incomplete designation of dummy's card that calls for a choice | ``OptionsOffered`` ``play:<card>``: declarer (46B3b, 46B4), either defender (46B5) |
 | a designation changed as 45C4b permits | ``CardReturned`` (the first card, 47C) |
 | dummy's card misplaced | ``IrregularityRecorded`` ``dummy_misplay``; withdrawn in time: ``CardReturned`` (45D) |
@@ -20,9 +44,375 @@ The Laws never make declarer's or dummy's cards penalty cards (48A).
 
 from __future__ import annotations
 
-from ledger.events import CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered
+import attrs
+
+from ledger.bridge import Card, Seat, sort_cards
+from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, CardPlayed, CardReturned,
+                           DirectorReviewRequired, DummyCardTouched, DummyMisplaced, IrregularityRecorded,
+                           OptionsOffered)
 from ledger.laws.base import Prescription
-from projections.cards import law_of
+from projections import play
+from projections.play import played_result, trick_winner
+from projections.fold import Step, handles
+from projections.procedure import journalled
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, Irregularity,
+                               NotMade, PlayedCard, TableState, Trick)
+
+LAWS = ("45", "48", "49")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+NAMING_LAWS = frozenset({"45B", "45C4a", "45C4b", "46B1a", "46B1b", "46B1c", "46B2", "46B3a", "46B3b",
+                         "46B4", "46B5"})
+"""Why a card counts as played when it was named or designated: what 45C4b may change."""
+
+DESIGNATION_LAWS = ("46B3b", "46B4", "46B5")
+"""Offers of a choice of dummy's card: answered by dummy's next card, however designated."""
+
+EITHER_DEFENDER_LAWS = ("43B2a", "46B5", "55A")
+"""Offers made to one defender that either defender may take (the first to choose decides)."""
+
+
+def law_of(citation: str | None) -> str:
+    """``"2017:46B3b"`` -> ``"46B3b"``."""
+    return (citation or "").split(":", 1)[-1]
+
+
+# -- the reading of the facts: small state helpers ---------------------------------------
+
+def record_card(state: TableState, rec: CardRecord) -> TableState:
+    return attrs.evolve(state, card_records=state.card_records + (rec,))
+
+
+def _set_record(state: TableState, rec: CardRecord) -> TableState:
+    return attrs.evolve(state, card_records=tuple(rec if r.seq == rec.seq else r for r in state.card_records))
+
+
+def not_made(state: TableState, seq: int, seat: Seat, what: str, reason: str, law: str) -> TableState:
+    return attrs.evolve(state, plays_not_made=state.plays_not_made + (NotMade(seq, seat, what, reason, law),))
+
+
+def expose(state: TableState, seq: int, seat: Seat, card: Card, how: str, law: str) -> TableState:
+    return attrs.evolve(state, exposures=state.exposures + (Exposure(seq, seat, card, how, law),))
+
+
+def unprocessed(state: TableState, seq: int, type_: str, seat: Seat | None, detail: str) -> TableState:
+    return state.add_irregularity(Irregularity("unprocessed", seq, type_,
+                                               offender=str(seat) if seat else None, detail=detail))
+
+
+def is_defender(state: TableState, seat: Seat) -> bool:
+    return state.contract is not None and seat.side is not state.contract.side
+
+
+def with_card_back(hands: tuple[tuple[Card, ...], ...], seat: Seat, card: Card) -> tuple[tuple[Card, ...], ...]:
+    out = list(hands)
+    out[seat.index] = tuple(sort_cards(out[seat.index] + (card,)))
+    return tuple(out)
+
+
+def locate(state: TableState, seat: Seat, card: Card) -> tuple[int, PlayedCard] | None:
+    """(index of the trick, the played card) for a card of ``seat`` on a trick."""
+    for i, trick in enumerate(state.tricks):
+        for p in trick.cards:
+            if p.seat is seat and p.card == card:
+                return i, p
+    return None
+
+
+def card_played_after(state: TableState, seats: tuple[Seat, ...], seq: int) -> bool:
+    return any(p.seq > seq and p.seat in seats for t in state.tricks for p in t.cards)
+
+
+def _with_trick(state: TableState, index: int, trick: Trick) -> TableState:
+    """The state with trick ``index`` replaced: winner, phase and result follow."""
+    assert state.contract is not None
+    winner = trick_winner(trick.cards, state.contract.strain) if trick.complete else None
+    trick = attrs.evolve(trick, winner=winner)
+    tricks = state.tricks[:index] + (trick,) + state.tricks[index + 1:]
+    if not trick.cards and index == len(tricks) - 1:
+        tricks = tricks[:-1]
+    state = attrs.evolve(state, tricks=tricks)
+    if state.claim is not None:
+        return state  # play had ceased: the claim's result stands (the director rules on the rest)
+    if len(tricks) == 13 and tricks[-1].complete:
+        return attrs.evolve(state, phase=ENDED, result=played_result(state))
+    return attrs.evolve(state, phase=PLAY if tricks else OPENING_LEAD, result=None)
+
+
+def replace_card(state: TableState, index: int, seat: Seat, card: Card, seq: int,
+                  law: str) -> tuple[TableState, str | None]:
+    """``card`` takes the place of ``seat``'s card on trick ``index`` (which goes
+    back to the hand). Returns the state and a question for the director when
+    the change alters the winner of a trick after which play went on."""
+    trick = state.tricks[index]
+    old = trick.card_of(seat)
+    assert old is not None
+    hands = with_card_back(state.hands, seat, old.card)
+    hands = tuple(tuple(c for c in h if c != card) if i == seat.index else h for i, h in enumerate(hands))
+    cards = tuple(PlayedCard(seat, card, seq, law) if p.seat is seat else p for p in trick.cards)
+    before = trick.winner
+    new = _with_trick(attrs.evolve(state, hands=hands), index, attrs.evolve(trick, cards=cards))
+    after = new.tricks[index].winner
+    question = None
+    if index < len(state.tricks) - 1 and before is not after:
+        question = (f"the change makes {after} the winner of trick {trick.number} instead of {before}, "
+                    f"after the next trick began: who leads, and what becomes of the cards played since?")
+    return new, question
+
+
+def remove_card(state: TableState, index: int, seat: Seat) -> TableState:
+    """``seat``'s card leaves trick ``index`` (the last trick) and goes back to the hand."""
+    trick = state.tricks[index]
+    old = trick.card_of(seat)
+    assert old is not None
+    state = attrs.evolve(state, hands=with_card_back(state.hands, seat, old.card))
+    return _with_trick(state, index, attrs.evolve(trick, cards=tuple(p for p in trick.cards if p.seat is not seat)))
+
+
+def _clear_designation_offers(state: TableState) -> TableState:
+    """Dummy has played: an offer to designate dummy's card is answered."""
+    pending = tuple(o for o in state.pending if law_of(o.law) not in DESIGNATION_LAWS)
+    return attrs.evolve(state, pending=pending) if pending != state.pending else state
+
+
+# -- playing a card ---------------------------------------------------------------------
+
+def play_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+              law: str) -> tuple[TableState, bool]:
+    """A card that counts as played by ``law``, through the play core (47E1 first, then onto
+    the trick if in turn). Dummy has played: an offer to designate dummy's card is answered."""
+    state, placed = play.play_card(state, seq, type_, seat, card, law)
+    if placed and seat is state.dummy:
+        state = _clear_designation_offers(state)
+    return state, placed
+
+
+def record_played(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str) -> TableState:
+    """Play ``card`` and record the fact's reading."""
+    state, placed = play_card(state, seq, type_, seat, card, law)
+    if placed:
+        return record_card(state, CardRecord(seq, type_, seat, card, "played", law))
+    return state
+
+
+AUCTION_CARD_HOOKS: list = []
+"""Law 24's reader of a card dropped or played during the auction (ledger.laws.exposed):
+``hook(state, seq, type, seat, card)`` returns the new state, or None (issue 12)."""
+
+
+def auction_card_hook(fn):
+    """Register the reader of a card during the auction; one only."""
+    if AUCTION_CARD_HOOKS:
+        raise RuntimeError("auction card hook supplied twice")
+    AUCTION_CARD_HOOKS.append(fn)
+    return fn
+
+
+def _in_auction(state: TableState, seq: int, ev) -> TableState | None:
+    for hook in AUCTION_CARD_HOOKS:
+        return hook(state, seq, ev.TYPE, ev.seat, ev.card)
+    return None
+
+
+def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> TableState | None:
+    """A card fact before the auction closed or after play ended: not ruled here."""
+    if state.phase == AUCTION and isinstance(ev, CardDropped):
+        read = _in_auction(state, seq, ev)  # Law 24
+        if read is not None:
+            return read
+    if state.phase == AUCTION or state.contract is None:
+        return unprocessed(state, seq, ev.TYPE, seat, f"{what} during the auction (Law 24): no ruling on it yet")
+    if state.phase == ENDED:
+        return unprocessed(state, seq, ev.TYPE, seat, f"{what} after play ended")
+    return None
+
+
+# -- CardPlayed, CardHeld, CardDropped, CardNamed, DummyCardTouched ------------
+
+@handles(CardPlayed)
+def on_card_played(state: TableState, step: Step[CardPlayed]) -> TableState:
+    seq, ev = step.seq, step.event
+    if state.phase in (AUCTION, OPENING_LEAD) and not ev.fifth_card:
+        read = _in_auction(state, seq, ev)  # Law 24; 2017 54E (the declaring side "leads" at trick one)
+        if read is not None:
+            return read
+    if ev.fifth_card or state.phase in (AUCTION, ENDED):
+        return play.on_card_played(state, seq, ev)
+    return play_card(state, seq, ev.TYPE, ev.seat, ev.card, play.play_law(state, ev.seat))[0]
+
+
+@handles(CardHeld)
+def on_card_held(state: TableState, step: Step[CardHeld]) -> TableState:
+    seq, ev = step.seq, step.event
+    seat, card = ev.seat, ev.card
+    outside = _outside_play(state, seq, ev, seat, f"{card} of {seat} held")
+    if outside is not None:
+        return outside
+    if seat is state.dummy:
+        state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them",
+                          state.cite("45B"))
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", state.cite("45B")))
+    if seat is state.declarer:
+        law, seen = state.cite("45C2"), ev.face_up_near_table
+        question = "was declarer's card held face up, touching or nearly touching the table?"
+        reason = "not held face up, touching or nearly touching the table"
+    else:
+        law, seen = state.cite("45C1"), ev.partner_could_see
+        question = "could the defender's partner see the face of the card held?"
+        reason = "held so that partner could not see its face"
+    if seen is None:
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "undecided", law, detail=question))
+    if seen:
+        return record_played(state, seq, ev.TYPE, seat, card, law)
+    state = not_made(state, seq, seat, str(card), reason, law)
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
+
+
+@handles(CardDropped)
+def on_card_dropped(state: TableState, step: Step[CardDropped]) -> TableState:
+    seq, ev = step.seq, step.event
+    seat, card = ev.seat, ev.card
+    outside = _outside_play(state, seq, ev, seat, f"{card} of {seat} dropped")
+    if outside is not None:
+        return outside
+    if seat is state.declarer:
+        law = state.cite("48A")
+        reason = "dropped by accident: declarer is not required to play it, and is not penalised"
+        state = not_made(state, seq, seat, str(card), reason, law)
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
+    if seat is state.dummy:
+        law = state.cite("45B")
+        state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them", law)
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law))
+    law = state.cite("49")
+    state = not_made(state, seq, seat, str(card), "dropped by accident: exposed, not played", law)
+    state = expose(state, seq, seat, card, "dropped", law)
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "exposed", law,
+                                     detail="a defender's card exposed by accident"))
+
+
+@handles(CardNamed)
+def on_card_named(state: TableState, step: Step[CardNamed]) -> TableState:
+    seq, ev = step.seq, step.event
+    outside = _outside_play(state, seq, ev, ev.seat, f"{ev.card} of {ev.seat} named")
+    if outside is not None:
+        return outside
+    return record_played(state, seq, ev.TYPE, ev.seat, ev.card, state.cite("45C4a"))
+
+
+@handles(DummyCardTouched)
+def on_dummy_card_touched(state: TableState, step: Step[DummyCardTouched]) -> TableState:
+    seq, ev = step.seq, step.event
+    dummy = state.dummy
+    if dummy is None or state.phase not in (OPENING_LEAD, PLAY):
+        return unprocessed(state, seq, ev.TYPE, dummy, f"dummy's {ev.card} touched outside the play")
+    law = state.cite("45C3")
+    if ev.purpose == "play":
+        return record_played(state, seq, ev.TYPE, dummy, ev.card, law)
+    reason = {"arrange": "touched to arrange dummy's cards",
+              "reach": "touched to reach a card above or below it"}[ev.purpose]
+    state = not_made(state, seq, dummy, str(ev.card), reason, law)
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "not_played", law, detail=reason))
+
+
+# -- DummyMisplaced and AttentionDrawn: Law 45D ----------------------------------
+
+@handles(DummyMisplaced)
+def on_dummy_misplaced(state: TableState, step: Step[DummyMisplaced]) -> TableState:
+    seq, ev = step.seq, step.event
+    dummy = state.dummy
+    named = None
+    if dummy is not None and state.tricks:
+        for i in (len(state.tricks) - 1, len(state.tricks) - 2):
+            p = state.tricks[i].card_of(dummy) if i >= 0 else None
+            if p is not None and law_of(p.law) in NAMING_LAWS:
+                named = (i, p)
+                break
+    if named is None or dummy is None or named[1].card == ev.card:
+        return unprocessed(state, seq, ev.TYPE, dummy, f"dummy placed {ev.card}, but no other card of dummy was "
+                                                        "named to this trick")
+    index, p = named
+    law = state.cite("45D")
+    state, _ = replace_card(state, index, dummy, ev.card, seq, law)
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "misplaced", law, about=p.seq, other=p.card,
+                                     detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
+
+
+def dummy_first_attention(state: TableState, irregularity: int) -> int | None:
+    """1997 43B2c / 2017 43B3: the seq of the ``AttentionDrawn`` by which dummy, after a
+    43A2 violation (``DummyViolation`` logged before it), was the first to draw attention to
+    the defenders' irregularity at seq ``irregularity`` (his ``about`` names it or nothing,
+    and nobody drew attention to it before him); else None."""
+    if state.dummy is None or state.contract is None:
+        return None
+    for f in state.procedure:
+        if f.seq <= irregularity or f.type != "AttentionDrawn" or f.about not in (None, irregularity):
+            continue
+        if f.by is not state.dummy:
+            return None  # another player drew attention first
+        violated = any(v.type == "DummyViolation" and v.seq < f.seq for v in state.procedure)
+        return f.seq if violated else None
+    return None
+
+
+ATTENTION_HOOKS: list = []
+"""Readers of an attention drawn by dummy (``ledger.laws.leads``: a pending lead out of
+turn, 43B3): ``hook(state, seq) -> state``, called after the fact is journalled."""
+
+
+def attention_hook(fn):
+    ATTENTION_HOOKS.append(fn)
+    return fn
+
+
+@handles(AttentionDrawn)
+def on_attention(state: TableState, step: Step[AttentionDrawn]) -> TableState:
+    state = on_attention_drawn(state, step)
+    for hook in ATTENTION_HOOKS:
+        state = hook(state, step.seq)
+    return state
+
+
+@journalled
+def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableState:
+    """Attention drawn while dummy's misplaced card is on the table (45D): in
+    time if each side has not yet played to the next trick."""
+    seq = step.seq
+    for rec in state.card_records:
+        if rec.ruling != "misplaced" or rec.card is None or rec.other is None:
+            continue
+        found = locate(state, rec.seat, rec.card)
+        if found is None:
+            continue
+        index, _ = found
+        following = state.tricks[index + 1] if index + 1 < len(state.tricks) else None
+        sides = {p.seat.side for p in following.cards} if following else set()
+        if len(sides) == 2:
+            state = _set_record(state, attrs.evolve(rec, ruling="misplaced_stands",
+                                                    detail=rec.detail + "; attention drawn after each side played "
+                                                                        "to the next trick: it stands"))
+            continue
+        law = state.cite("45D")
+        state, question = replace_card(state, index, rec.seat, rec.other, seq, law)
+        state = not_made(state, rec.seq, rec.seat, str(rec.card),
+                          "placed by dummy though declarer did not name it: withdrawn", law)
+        state = _set_record(state, attrs.evolve(rec, ruling="misplaced_corrected",
+                                                review=question and f"45D {question}",
+                                                detail=rec.detail + f"; attention drawn in time: {rec.other} "
+                                                                    "is played"))
+    return state
+
+
+def card_rulings_document(state: TableState) -> list[dict]:
+    """Every card fact the Laws did more with than play it or not (designations
+    completed or awaiting a choice, changes, misplacements, withdrawals, 47E1):
+    the ``card_rulings`` key of the state document (docs/EXTENSIONS.md)."""
+    return [{"seq": r.seq, "type": r.type, "seat": str(r.seat), "card": str(r.card) if r.card else None,
+             "other": str(r.other) if r.other else None, "ruling": r.ruling, "law": r.law, "detail": r.detail}
+            for r in state.card_records if r.ruling not in ("played", "not_played") or r.review]
+
+
+# -- the rules ---------------------------------------------------------------------------
 
 _EXPOSED_BY = ("dropped", "named")
 """Exposures recorded as ``exposed_card`` (a substituted card is the illegal withdrawal's)."""

@@ -25,10 +25,9 @@ from ledger.bridge import Card
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
 from ledger.laws.base import Prescription
-from projections.outofturn import pending as pending_lead
 from projections.penalty import (LEAD_OPTIONS, PICKUP_OPTIONS, History, trick_of_choice, history, law_of,
                                  lead_seq, occasion_leader, playable_majors)
-from projections.state import ENDED, OPENING_LEAD, PLAY
+from projections.state import ENDED, OPENING_LEAD, PLAY, pending_lead
 
 BIG = 10 ** 12
 

@@ -1,18 +1,45 @@
 """Withdrawals of a card (Law 47, with 41A and 45D) and the lead an opponent
-authorised (47E1), both editions side by side: 1997 47G, 2017 47F for an
-illegal withdrawal."""
+authorised (47E1), both editions side by side: one family, its reading (the
+rules that follow from its card records are ``ledger.laws.cards.card_rulings``,
+as for every card fact).
+
+| withdrawal | 1997 | 2017 |
+|---|---|---|
+| to correct an illegal play (a revoke not established) | 47B | the same |
+| after an opponent's change of play (45C4b, 45D, 47) | 47D | the same |
+| after a mistaken explanation, corrected: no card played to the trick since | 47E2a | the same |
+| the same, too late | 47E2b: Law 40C, an adjusted score possible | 47E2b: the director may adjust |
+| both sides revoked on one trick, one revoke established | the established one stands (an illegal withdrawal) | 62C3: corrected too |
+| a face-down opening lead | only after an opponent's mistaken explanation (41A) | the same |
+| a lead (2017: or a play) out of turn after an opponent said it was his turn | 47E1: retracted, no rectification | the same |
+| any other withdrawal: illegal, the card stands | 47G | 47F |
+"""
 
 from __future__ import annotations
 
 import attrs
 
-from ledger.bridge import Seat
+from ledger.bridge import Card, Seat
 from ledger.events import CardWithdrawn, LeadAuthorisedByOpponent
-from projections import play
-from projections.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
+from ledger.laws.base import cited
+from ledger.laws.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
                                replace_card, unprocessed)
+from projections import play
 from projections.fold import Step, handles
-from projections.state import AUCTION, CardRecord, PlayedCard, TableState, Trick
+from projections.play import interceptor
+from projections.state import (AUCTION, OPENING_LEAD, PLAY, CardRecord, Exposure, NotMade, PlayedCard, TableState,
+                               Trick)
+
+LAWS = ("47",)
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS = {
+    "illegal withdrawal": {"1997": "47G", "2017": "47F"},
+}
+"""The family's citations per edition (``ledger.laws.base.cited``)."""
+
+
+# -- the reading of the facts ------------------------------------------------------------
 
 # -- CardWithdrawn: Law 47 (and 41A, 45D) -------------------------------------------
 
@@ -181,7 +208,7 @@ def _illegal_withdrawal(state: TableState, seq: int, ev: CardWithdrawn, p: Playe
     goes back to his hand; dummy's first card stands; a defender's substituted
     card is exposed (a major penalty card, Law 50, in a later issue)."""
     seat, replacement = ev.seat, ev.replacement
-    law = state.cite("47G" if state.edition == "1997" else "47F")
+    law = cited(state, CITATIONS, "illegal withdrawal")
     detail = f"{p.card} was played and stands"
     if replacement is not None:
         if is_defender(state, seat):
@@ -223,7 +250,74 @@ def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> 
     return state
 
 
+# -- a card faced while an illegally withdrawn one stands (47G, 2017 47F) ---------------
+
+def _stands_after_illegal_withdrawal(state: TableState, seat: Seat) -> CardRecord | None:
+    """A defender's card on the last trick (no card of the next one played yet) whose
+    withdrawal was illegal (1997 47G, 2017 47F): its record, else None."""
+    trick = state.current_trick
+    if state.contract is None or seat.side is state.contract.side or trick is None:
+        return None
+    played = trick.card_of(seat)
+    if played is None:
+        return None
+    return next((r for r in reversed(state.card_records) if r.ruling == "illegal_withdrawal"
+                 and r.about == played.seq), None)
+
+
+@interceptor("standing")
+def faced_while_standing(state: TableState, seq: int, seat: Seat, card: Card) -> TableState | None:
+    """A card faced, not in turn, by a defender whose card on the last trick stands after an
+    illegal withdrawal (1997 47G / 2017 47F): exposed, not played (49, 50B). None: not ours."""
+    standing = _stands_after_illegal_withdrawal(state, seat)
+    if standing is None or standing.law is None:  # every illegal withdrawal is recorded with its Law
+        return None
+    return attrs.evolve(
+        state, plays_not_made=state.plays_not_made + (NotMade(
+            seq, seat, str(card), f"faced while {standing.card}, played to the last trick, stands: exposed, "
+            "not played", standing.law),),
+        exposures=state.exposures + (Exposure(seq, seat, card, "substituted", standing.law),))
+
+
 # -- LeadAuthorisedByOpponent: Law 47E1 ----------------------------------------
+
+def _authorisation(state: TableState, seat: Seat) -> CardRecord | None:
+    """An opponent's word that it was ``seat``'s turn (47E1), still to be acted
+    on, when ``seat`` now leads (1997) or leads or plays (2017) out of turn."""
+    if state.phase not in (OPENING_LEAD, PLAY) or seat is state.turn:
+        return None
+    trick = state.current_trick
+    leading = state.phase == OPENING_LEAD or trick is None or trick.complete
+    if not leading and state.edition == "1997":
+        return None
+    for rec in reversed(state.card_records):
+        if rec.seat is not seat:
+            continue
+        if rec.ruling == "retracted":
+            return None  # the word was acted on
+        if rec.ruling == "lead_authorised":
+            acted = any(p.seat is seat and p.seq > rec.seq for t in state.tricks for p in t.cards)
+            return None if acted else rec
+    return None
+
+
+@interceptor("retracted")
+def retracted(state: TableState, seq: int, type_: str, seat: Seat, card: Card) -> TableState | None:
+    """47E1: a card that counts as played, led (2017: or played) out of turn after an opponent
+    told the player it was his turn, is retracted without rectification and may not be
+    accepted. None: not ours (the play core goes on)."""
+    auth = _authorisation(state, seat)
+    if auth is None:
+        return None
+    state = record_card(state, CardRecord(seq, type_, seat, card, "retracted", state.cite("47E1"),
+                                          detail=f"{auth.detail}; retracted without rectification, "
+                                                 "it may not be accepted", about=auth.seq))
+    what = "lead" if state.phase == OPENING_LEAD or state.current_trick is None or \
+        state.current_trick.complete else "play"
+    return not_made(state, seq, seat, str(card),
+                    f"{what} out of turn after an opponent said it was his turn: retracted, "
+                    "may not be accepted", state.cite("47E1"))
+
 
 @handles(LeadAuthorisedByOpponent)
 def on_lead_authorised(state: TableState, step: Step[LeadAuthorisedByOpponent]) -> TableState:

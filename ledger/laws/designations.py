@@ -1,5 +1,18 @@
 """Designations of dummy's card (Law 46B) and changes of designation (45C4b),
-both editions side by side (see the table in ``projections.cards``)."""
+both editions side by side: one family, its reading (the rules that follow from
+its card records are ``ledger.laws.cards.card_rulings``, as for every card fact).
+
+| fact | 1997 | 2017 |
+|---|---|---|
+| designation changed | any player: inadvertent and without pause for thought (45C4b) | declarer, a card of dummy: unintended, until declarer next plays (45C4b) |
+| "high" from dummy | highest of the suit; in fourth seat may be deemed the lowest winning card (FFB 46B1a) | highest of the suit led (46B1a) |
+| "win" | lowest winning card (46B1a) | lowest card known to win (46B1b) |
+| "low" | lowest card (46B1b) | lowest of the suit led (46B1c) |
+| a suit, no rank | its lowest card (46B2) | the same |
+| a rank, no suit | the suit of dummy's card that won the last trick (46B3a); else declarer designates (46B3b) | the same |
+| a card not in dummy | void: declarer designates any legal card (46B4) | the same |
+| "play anything" | either defender designates dummy's card (46B5) | the same |
+"""
 
 from __future__ import annotations
 
@@ -7,11 +20,25 @@ import attrs
 
 from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
 from ledger.events import DesignationChanged, DummyCardCalled
-from projections.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, law_of, not_made,
+from ledger.laws.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, law_of, not_made,
                                record_card, record_played, replace_card, unprocessed)
-from projections import play
+from ledger.laws.leads import second_from_dummy
 from projections.fold import Step, handles, option_effects
 from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
+
+LAWS = ("46", "45C4")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS = {
+    "high": {"1997": "46B1a", "2017": "46B1a"},
+    "win": {"1997": "46B1a", "2017": "46B1b"},
+    "low": {"1997": "46B1b", "2017": "46B1c"},
+}
+"""The family's citations per edition: the Law that completes declarer's "high", "win" or
+"low" from dummy (46B1, the edition table above)."""
+
+
+# -- the reading of the facts ------------------------------------------------------------
 
 # -- DummyCardCalled: Law 46B -------------------------------------------------
 
@@ -87,8 +114,7 @@ def designate(state: TableState, suit: Suit | None, rank: str | None,
             return Designation("card", "45B", card) if card in hand else Designation("void", "46B4")
         return _rank_only(state, hand, rank, leading, led)
     # "high", "low", "win"
-    law = {("1997", "high"): "46B1a", ("1997", "win"): "46B1a", ("1997", "low"): "46B1b",
-           ("2017", "high"): "46B1a", ("2017", "win"): "46B1b", ("2017", "low"): "46B1c"}[(edition, rank)]
+    law = CITATIONS[rank][edition]
     if rank == "win":
         if suit is not None:
             pool = [c for c in hand if c.suit is suit]
@@ -167,7 +193,7 @@ def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> Tabl
         return unprocessed(state, seq, ev.TYPE, dummy, "a card of dummy designated outside the play")
     if ev.by is not None and ev.by.side is not dummy.side:
         return _defender_designates(state, seq, ev)
-    if state.turn is not dummy and not play.second_from_dummy(state, dummy):  # 54B2: played all the same
+    if state.turn is not dummy and not second_from_dummy(state, dummy):  # 54B2: played all the same
         return unprocessed(state, seq, ev.TYPE, dummy,
                             f"a card of dummy designated while {state.turn} is to play")
     d = designate(state, ev.suit, ev.rank, ev.lowest_winner)
@@ -310,6 +336,8 @@ def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard)
         return "undecided", "was it changed without pause for thought?"
     return "change_permitted", "inadvertent designation, changed without pause for thought"
 
+
+# -- option effects ----------------------------------------------------------------------
 
 OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
 """46B3b, 46B4, 46B5: the card chosen is played from dummy."""
