@@ -17,10 +17,10 @@ from typing import Any
 
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
+from ledger.laws.calls import call_rulings
 from ledger.laws.rotation import call_restrictions, required_calls
 from projections.adjusted import adjusted_document, appeals_document, decisions_document
 from projections.play import result_in_force
-from projections.calls import call_rulings
 from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
 from projections.outofturn import document as leads_out_of_turn_document

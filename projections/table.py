@@ -22,8 +22,7 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from projections import (adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
-                         revoke, withdrawals)
+from projections import adjusted, cards, designations, outofturn, penalty, play, procedure, revoke, withdrawals
 from projections import reported  # noqa: F401  (registers the ResultReported handler)
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
@@ -194,8 +193,7 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
-              revoke, withdrawals)
+REGISTERED = (ledger.laws, adjusted, cards, designations, outofturn, penalty, play, procedure, revoke, withdrawals)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

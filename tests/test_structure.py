@@ -210,7 +210,7 @@ def test_a_second_play_interceptor_fails():
 def test_the_play_core_imports_no_family():
     imported = {t for t, _, _ in _imports("projections.play")}
     assert not imported & {"projections.outofturn", "projections.penalty", "projections.cards",
-                           "projections.revoke", "projections.calls"}
+                           "projections.revoke", "ledger.laws.calls"}
 
 
 def test_no_module_level_mutable_state_in_the_fold():
@@ -265,7 +265,7 @@ def test_an_earlier_family_takes_precedence(monkeypatch):
 
     assert laws.find_law("31").name == "calls out of rotation"  # issue 12: the family the README foresaw
     assert laws.find_law("2017:36B").name == "inadmissible calls"
-    obliged = laws.Family("obliged to pass", ("37",), (), "projections.calls")
+    obliged = laws.Family("obliged to pass", ("37",), (), "ledger.laws.calls")
     assert laws.find_law("37").name == "calls"
     monkeypatch.setattr(laws, "FAMILIES", (obliged,) + laws.FAMILIES)
     assert laws.find_law("2017:37B").name == "obliged to pass"
@@ -276,7 +276,7 @@ def test_a_second_option_effect_for_a_law_fails():
     from projections.fold import EFFECT_OWNERS, EFFECTS, option_effects
     from projections.table import REGISTERED  # noqa: F401
 
-    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "projections.calls"
+    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "ledger.laws.calls"
     before = dict(EFFECTS)
     with pytest.raises(RuntimeError, match="62C1 registered twice"):
         option_effects({"62C1": lambda state, choice: state}, "elsewhere")
@@ -354,13 +354,13 @@ def test_cited_refuses_an_occasion_the_edition_does_not_have():
 
 
 def test_law_27_reaches_the_calls_through_their_interception_points():
-    from projections.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
+    from ledger.laws.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
     from projections.table import REGISTERED  # noqa: F401
 
     assert sorted(CALL_INTERCEPTORS) == sorted(CALL_POINTS)
     assert {p: f.__module__ for p, f in CALL_INTERCEPTORS.items()} == {
-        "pending": "projections.insufficient", "insufficient_bid": "projections.insufficient",
+        "pending": "ledger.laws.insufficient", "insufficient_bid": "ledger.laws.insufficient",
         "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible"}  # issue 12
     with pytest.raises(RuntimeError, match="supplied twice"):
         call_interceptor("pending")(lambda *a: None)
-    assert "projections.insufficient" not in {t for t, _, _ in _imports("projections.calls")}
+    assert "ledger.laws.insufficient" not in {t for t, _, _ in _imports("ledger.laws.calls")}

@@ -19,8 +19,8 @@ import re
 
 import attrs
 
-from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, leads, penalty, premature, results,
-                         revokes, rotation)
+from ledger.laws import (boards, calls, cards, claims, exposed, inadmissible, insufficient, leads, penalty, premature,
+                         results, revokes, rotation)
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -41,10 +41,10 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation"),
     Family("inadmissible calls", inadmissible.LAWS, (inadmissible.inadmissible_calls,), "ledger.laws.inadmissible"),
-    Family("insufficient bids", ("27",), (), "projections.insufficient"),
+    Family("insufficient bids", insufficient.LAWS, (), "ledger.laws.insufficient"),
     Family("cards exposed in the auction", exposed.LAWS, (exposed.exposed_in_auction,), "ledger.laws.exposed"),
-    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4"),
-           (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
+    Family("calls", calls.LAWS, (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches),
+           "ledger.laws.calls"),
     Family("cards played or not", ("45", "48", "49"), (cards.card_rulings, cards.dummy_indications),
            "projections.cards"),
     Family("designations", ("46", "45C4"), (), "projections.designations"),

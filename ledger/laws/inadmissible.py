@@ -18,8 +18,8 @@ from ledger.bridge import PASS, Call
 from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, PartnerMustPass
 from ledger.laws.base import Prescription
 from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
-from projections import calls as reading
-from projections.insufficient import pending_insufficient
+from ledger.laws import calls as reading
+from ledger.laws.insufficient import pending_insufficient
 from projections.auction import why_illegal
 from projections.state import AUCTION, OPENING_LEAD, AuctionCall, CallRecord, TableState
 
