@@ -54,7 +54,7 @@ Rulings of a record (``CallRecord.ruling``), and what the auction holds:
   ``ib_cancelled_double`` on the call that corrects it.
 
 ``calls_not_made`` is derived from the records after each step
-(:func:`refresh_not_made`): every call fact that is not (or no longer) in the
+(:func:`refreshed`): every call fact that is not (or no longer) in the
 auction, with the reason and the Law.
 """
 
@@ -72,7 +72,8 @@ from ledger.laws.base import Prescription, cited
 from projections.auction import auction_closed, final_contract, why_illegal
 from projections.fold import Step, handles, option_effects
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
-                               Irregularity, NotMade, Result, TableState)
+                               Irregularity, NotMade, Result, TableState, replace)
+from projections.vocab import CallRuling
 
 C = TypeVar("C", bound=Callable[..., Any])
 
@@ -105,36 +106,45 @@ def law(state: TableState, key: str) -> str:
 # -- the reading of the facts ------------------------------------------------------------
 
 def record_call(state: TableState, rec: CallRecord) -> TableState:
-    return attrs.evolve(state, calls=state.calls + (rec,))
+    return replace(state, calls=state.calls + (rec,))
 
 
 def unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
     return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
 
 
-def with_auction(state: TableState, auction: tuple[AuctionCall, ...]) -> TableState:
-    """The state with ``auction``, and the phase, contract or result it implies.
+def with_auction(state: TableState, auction: tuple[AuctionCall, ...], **changes: Any) -> TableState:
+    """The state with ``auction``, and the phase, contract or result it implies; ``changes``
+    (the call's records: ``calls=...``) are made in the same copy of the state.
 
     A change allowed after the auction closed (until the end of the auction
     period: no card led yet) may reopen it."""
     if state.phase not in (AUCTION, OPENING_LEAD) or state.tricks or state.face_down_lead is not None:
-        return attrs.evolve(state, auction=auction)
+        return replace(state, auction=auction, **changes)
     if not auction_closed(auction):
-        return attrs.evolve(state, auction=auction, phase=AUCTION, contract=None)
+        return replace(state, auction=auction, phase=AUCTION, contract=None, **changes)
     skipped = _law_34(state, auction)
     if skipped is not None:
-        return skipped
+        i, entry, due = skipped
+        law_ = state.cite("34")
+        calls = changes.pop("calls", state.calls)
+        for later in auction[i:]:
+            calls = ruled(calls, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
+                          f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
+                          f"to {due}, the passes from his turn on are cancelled")
+        return with_auction(state, auction[:i], calls=calls, **changes)
     contract = final_contract(auction)
     if contract is None:
         passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
-        return attrs.evolve(state, auction=auction, phase=ENDED, result=passed_out, contract=None)
-    return attrs.evolve(state, auction=auction, contract=contract, phase=OPENING_LEAD)
+        return replace(state, auction=auction, phase=ENDED, result=passed_out, contract=None, **changes)
+    return replace(state, auction=auction, contract=contract, phase=OPENING_LEAD, **changes)
 
 
-def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> TableState | None:
+def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> tuple[int, AuctionCall, Seat] | None:
     """Law 34 (2017 34, 17D3): three passes do not end the auction when one of them was an accepted
     pass out of rotation (29A) that deprived a player of his turn: the auction reverts to him and
-    the passes from his missed turn on are cancelled (their records say so; the engine cancels them)."""
+    the passes from his missed turn on are cancelled (their records say so; the engine cancels them).
+    (index, that pass, the player who lost his turn), or None."""
     start = len(auction) - 3
     for i in range(start, len(auction)):
         entry = auction[i]
@@ -143,12 +153,8 @@ def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> TableState |
         due = auction[i - 1].seat.lho if i > 0 else state.board.dealer
         if entry.seat is due:
             continue
-        law_ = state.cite("34")
-        for later in auction[i:]:
-            state = set_ruling(state, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
-                               f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
-                               f"to {due}, the passes from his turn on are cancelled")
-        return with_auction(state, auction[:i])
+        assert due is not None
+        return i, entry, due
     return None
 
 
@@ -160,9 +166,14 @@ def _index_of(state: TableState, seq: int | None) -> int | None:
 
 def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
     """The record at ``seq`` read anew (an option taken, a call left illegal)."""
-    calls = tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
-                  for r in state.calls)
-    return attrs.evolve(state, calls=calls)
+    return replace(state, calls=ruled(state.calls, seq, ruling, law_, detail))
+
+
+def ruled(calls: tuple[CallRecord, ...], seq: int, ruling: str, law_: str | None = None,
+          detail: str = "") -> tuple[CallRecord, ...]:
+    """``calls`` with the record at ``seq`` read anew (:func:`set_ruling` without the copy of the state)."""
+    return tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
+                 for r in calls)
 
 
 def record_at(state: TableState, seq: int | None) -> CallRecord | None:
@@ -196,7 +207,7 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
     director's finding about it) decides; the option is no longer pending."""
     pending = tuple(o for o in state.pending
                     if not (o.law.endswith(":25B1") and o.to is offender.lho))
-    return attrs.evolve(state, pending=pending)
+    return replace(state, pending=pending)
 
 
 # -- CallPlaced ---------------------------------------------------------------
@@ -229,7 +240,7 @@ def call_interceptor(point: str) -> Callable[[C], C]:
 @handles(CallPlaced)
 def on_call_placed(state: TableState, step: Step[CallPlaced]) -> TableState:
     seq, ev = step.seq, step.event
-    return refresh_not_made(_call_placed(state, seq, ev))
+    return refreshed(state, _call_placed(state, seq, ev))
 
 
 def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
@@ -260,10 +271,10 @@ def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
     if seat is not state.turn:
         return unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
     if not call.is_pass and must_pass_now(state, seat):
-        state = record_call(state, CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
-                                          detail=f"{seat} had to pass: {call} cancelled, Pass substituted"))
+        obliged = CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
+                             detail=f"{seat} had to pass: {call} cancelled, Pass substituted")
         entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
-        return with_auction(state, state.auction + (entry,))
+        return with_auction(state, state.auction + (entry,), calls=state.calls + (obliged,))
     reason = why_illegal(state.auction, seat, call)
     insufficient = CALL_INTERCEPTORS.get("insufficient_bid") if reason is not None and call.is_bid else None
     if insufficient is not None:
@@ -272,8 +283,8 @@ def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
             return handled
     if reason is not None:
         return unprocessed(state, seq, type_, seat, f"{reason} by {seat}")
-    state = record_call(state, CallRecord(seq, seat, call, ruling, law=law_, detail=detail))
-    return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),))
+    rec = CallRecord(seq, seat, call, ruling, law=law_, detail=detail)
+    return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),), calls=state.calls + (rec,))
 
 
 def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
@@ -326,7 +337,7 @@ def on_call_pulled(state: TableState, step: Step[CallPulled]) -> TableState:
     seq, ev = step.seq, step.event
     rec = CallRecord(seq, ev.seat, ev.call, "not_made", law=CALL_NOT_RELEASED,
                      detail="not released on the table")
-    return refresh_not_made(record_call(state, rec))
+    return refreshed(state, record_call(state, rec))
 
 
 @handles(ExplanationCorrected)
@@ -365,7 +376,7 @@ def _illegal_call_since(state: TableState, seat: Seat, seq: int) -> bool:
 @handles(CallReplaced)
 def on_call_replaced(state: TableState, step: Step[CallReplaced]) -> TableState:
     seq, ev = step.seq, step.event
-    return refresh_not_made(_call_replaced(state, seq, ev))
+    return refreshed(state, _call_replaced(state, seq, ev))
 
 
 def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
@@ -455,7 +466,7 @@ def _call_in_place_of_withdrawn(state: TableState, seq: int, ev: CallReplaced,
     calls = tuple(attrs.evolve(r, replaces=withdrawn.seq, first_call=withdrawn.call)
                   if i >= before and r.seq == seq and r.ruling == "replaces_withdrawn" else r
                   for i, r in enumerate(state.calls))
-    return attrs.evolve(state, calls=calls)
+    return replace(state, calls=calls)
 
 
 def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:
@@ -485,15 +496,16 @@ def _replace(state: TableState, rec: CallRecord, type_: str) -> TableState:
     if reason is not None:
         state = record_call(state, attrs.evolve(rec, ruling="irregular", detail=reason))
         return unprocessed(state, rec.seq, type_, rec.seat, f"{rec.call} replaces {rec.first_call}: {reason}")
-    state = record_call(state, rec)
     lho_law = {"unintended_corrected": law(state, "unintended_lho"),
                "mi_change": law(state, "mi_lho")}.get(rec.ruling, rec.law)
-    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE), lho_law)
+    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE), lho_law,
+                state.calls + (rec,))
 
 
-def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str | None) -> TableState:
-    """Replace the auction entry of seq ``old_seq`` by ``entry``; a later call
-    left illegal by the change is withdrawn (its maker calls again)."""
+def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str | None,
+         calls: tuple[CallRecord, ...]) -> TableState:
+    """Replace the auction entry of seq ``old_seq`` by ``entry``, the records being ``calls``; a
+    later call left illegal by the change is withdrawn (its maker calls again). One copy of the state."""
     index = _index_of(state, old_seq)
     assert index is not None
     auction = state.auction[:index] + (entry,)
@@ -501,13 +513,13 @@ def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str |
     stranded = False
     for a in later:
         if stranded or why_illegal(auction, a.seat, a.call) is not None:
-            state = set_ruling(state, a.seq, "withdrawn", law_,
-                                f"made over {entry.seat}'s earlier call and left illegal by the change: "
-                                f"withdrawn, {a.seat} calls again")
+            calls = ruled(calls, a.seq, "withdrawn", law_,
+                          f"made over {entry.seat}'s earlier call and left illegal by the change: "
+                          f"withdrawn, {a.seat} calls again")
             stranded = True
             continue
         auction += (a,)
-    return with_auction(state, auction)
+    return with_auction(state, auction, calls=calls)
 
 
 # -- Law 27's vocabulary (the family is ledger.laws.insufficient) -----------------------
@@ -565,10 +577,26 @@ def _not_made(rec: CallRecord) -> list[NotMade]:
     return []
 
 
-def refresh_not_made(state: TableState) -> TableState:
-    """``calls_not_made`` as the records now read, in seq order."""
-    entries = sorted((n for rec in state.calls for n in _not_made(rec)), key=lambda n: n.seq)
-    return attrs.evolve(state, calls_not_made=tuple(entries))
+def not_made(calls: tuple[CallRecord, ...]) -> tuple[NotMade, ...]:
+    """``calls_not_made`` as the records ``calls`` read, in seq order (a call entered adds none)."""
+    made = CallRuling.MADE
+    return tuple(sorted((n for rec in calls if rec.ruling is not made for n in _not_made(rec)),
+                        key=lambda n: n.seq))
+
+
+def refreshed(before: TableState, after: TableState) -> TableState:
+    """``after``, the state a handler built from ``before``, with ``calls_not_made`` as its records
+    now read. A state the handler built in this fold step (``after is not before``: no one else
+    holds it yet) has the field set in place, as the fold step's ``_stamp`` does, rather than by
+    one more copy of every field; the derived values read from it are checked by identity
+    (``projections.derived``), so none can outlive the change."""
+    entries = not_made(after.calls)
+    if entries == after.calls_not_made:
+        return after
+    if after is before:
+        return replace(after, calls_not_made=entries)
+    object.__setattr__(after, "calls_not_made", entries)
+    return after
 
 
 # -- the readable account of each ruling (state document extension) ------------
@@ -585,8 +613,8 @@ def call_rulings(state: TableState) -> list[dict[str, Any]]:
 # -- option effects ----------------------------------------------------------------------
 
 def accept_substitute(state: TableState, rec: CallRecord, law_: str) -> TableState:
-    state = set_ruling(state, rec.seq, "substitute_accepted", law_)
-    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, law_), law_)
+    calls = ruled(state.calls, rec.seq, "substitute_accepted", law_)
+    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, law_), law_, calls)
 
 
 def reject_substitute_2017(state: TableState, rec: CallRecord) -> TableState:
@@ -616,12 +644,12 @@ def _on_other_call(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
     if rec is None:
         return state
-    state = set_ruling(state, rec.seq, "other_call", state.cite("25B2b2"))
+    calls = ruled(state.calls, rec.seq, "other_call", state.cite("25B2b2"))
     # The first call is withdrawn: the offender calls again at its place.
     index = _index_of(state, rec.replaces)
     if index is None:
-        return state
-    return with_auction(state, state.auction[:index] + state.auction[index + 1:])
+        return replace(state, calls=calls)
+    return with_auction(state, state.auction[:index] + state.auction[index + 1:], calls=calls)
 
 
 def _rejected_record(state: TableState) -> CallRecord | None:
@@ -629,7 +657,8 @@ def _rejected_record(state: TableState) -> CallRecord | None:
 
 
 def refreshing(fn):
-    return lambda state, choice: refresh_not_made(fn(state, choice))
+    """An option effect with ``calls_not_made`` read anew after it."""
+    return lambda state, choice: refreshed(state, fn(state, choice))
 
 
 OPTION_EFFECTS = {
