@@ -292,6 +292,30 @@ def test_every_call_ruling_has_words_and_every_word_a_ruling():
     assert sorted(set(RULING_WORDS) - set(CallRuling)) == []
 
 
+def test_every_call_ruling_has_a_citation_in_each_edition_where_it_exists():
+    """Issue 10, layout point 5: the call families' RULING_LAWS give each ruling its Law per edition
+    (an edition it does not arise under is absent; tests/test_calls.py checks the scenario files'
+    records against it); made and not_made rest on the FFB regulation, the same in both editions."""
+    from ledger.laws import find_law
+    from ledger.laws.base import cited
+    from ledger.laws.calls import CALL_MADE, CALL_NOT_RELEASED, RULING_LAWS, RULING_WORDS
+    from projections.table import REGISTERED  # noqa: F401 (the families add their rulings' Laws)
+    from projections.vocab import CallRuling, Edition
+
+    class Board:
+        def __init__(self, edition):
+            self.edition = edition
+
+    ruled = set(CallRuling) - {CallRuling.MADE, CallRuling.NOT_MADE}
+    assert sorted(ruled - set(RULING_LAWS)) == [] and sorted(set(RULING_LAWS) - ruled) == []
+    for ruling, laws in RULING_LAWS.items():
+        assert laws and set(laws) <= set(Edition), ruling
+        for edition in laws:
+            assert ruling in RULING_WORDS
+            find_law(cited(Board(edition), RULING_LAWS, ruling))  # a Law: raises ValueError otherwise
+    assert find_law(CALL_MADE).name == find_law(CALL_NOT_RELEASED).name == "calls"
+
+
 @pytest.mark.parametrize("enum_name", ["Edition", "Phase", "CallRuling", "CardRuling", "IrregularityKind",
                                        "OutOfTurnKind"])
 def test_every_vocabulary_member_says_what_it_means(enum_name):

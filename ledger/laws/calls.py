@@ -68,7 +68,7 @@ from ledger.bridge import PASS, SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, CallPlaced, CallPulled, CallReplaced, DirectorReviewRequired,
                            ExplanationCorrected, IrregularityRecorded, LeadRestriction, OptionsOffered,
                            PartnerMustPass, ScoreCapped)
-from ledger.laws.base import Prescription, cited
+from ledger.laws.base import Citations, Prescription, cited
 from projections.auction import auction_closed, final_contract, why_illegal
 from projections.fold import Step, handles, option_effects
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
@@ -84,7 +84,7 @@ CALL_MADE = "FFB:57.3"
 """The test of a call made in both editions (the 2017 Laws leave it to the RA, 18F)."""
 CALL_NOT_RELEASED = "FFB:57.4"
 
-CITATIONS: dict[str, dict[str, str]] = {
+CITATIONS: Citations = {
     "unintended": {"1997": "25A", "2017": "25A1"},
     "unintended_too_late": {"1997": "25A", "2017": "25A4"},
     "unintended_lho": {"1997": "25A", "2017": "25A6"},
@@ -944,3 +944,32 @@ RULING_WORDS: dict[str, str] = {
 }
 """How each ruling on a call (``CallRuling``, the document's ``call_rulings``) reads for people
 (``ledger.render``); ``made`` and ``not_made`` are not rulings shown there."""
+
+RULING_LAWS: Citations = {
+    "explanation_corrected": {"1997": "21B1", "2017": "21B1a"},
+    "unintended_corrected": {"1997": "25A", "2017": "25A1"},
+    "mi_change": {"1997": "21B1", "2017": "21B1a"},
+    "permitted_change": {"1997": "21B2", "2017": "21B2"},
+    "too_late": {"1997": "25A", "2017": "25A4"},
+    "undecided": {"1997": "85A", "2017": "85A"},
+    "change_of_mind": {"1997": "25B1", "2017": "25B1"},
+    "substitute_accepted": {"1997": "25B1", "2017": "25B1"},
+    "substitute_cancelled": {"2017": "25B2"},
+    "lho_called": {"1997": "25B", "2017": "25B2"},
+    "substitute_rejected": {"1997": "25B2"},
+    "first_call_kept": {"1997": "25B2b1"},
+    "other_call": {"1997": "25B2b2"},
+    "obliged_to_pass": {"1997": "37", "2017": "37B"},
+    "made_over_first_call": {"1997": "25B1"},
+    "made_while_option_open": {"1997": "25B1"},
+    "withdrawn": {"1997": "25B1", "2017": "25A6"},
+    "passed_over_34": {"1997": "34", "2017": "34"},
+    "cancelled_34": {"1997": "34", "2017": "34"},
+    "replaces_withdrawn": {"1997": "25B1", "2017": "25A6"},
+    "irregular": {"1997": "25A", "2017": "25A1"},
+}
+"""The Law each ruling on a call rests on, by edition (``ledger.laws.base.cited``); an edition
+missing means the ruling does not arise under it. The record carries the Law of its own case
+(a change too late after misinformation is 21B3, a call withdrawn after a 21B1 change 21B2; a
+judgment awaited, ``undecided``, cites the Law of the question, the table the director's
+assessment of facts, 85A). The other call families add theirs, as they add their words."""

@@ -34,10 +34,10 @@ import attrs
 
 from ledger.bridge import Call, Seat
 from ledger.events import CallCancelled, CallPlaced, OptionsOffered, PartnerMustPass
-from ledger.laws.base import Prescription, cited
-from ledger.laws.calls import (IB_OPEN, IB_SETTLED, NOT_ENTERED, RECORD_RULES, RULING_WORDS, call_interceptor,
-                               in_turn, irregular, label, record_call, refreshing, review, set_ruling, unprocessed,
-                               with_auction)
+from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws.calls import (IB_OPEN, IB_SETTLED, NOT_ENTERED, RECORD_RULES, RULING_LAWS, RULING_WORDS,
+                               call_interceptor, in_turn, irregular, label, record_call, refreshing, review, set_ruling,
+                               unprocessed, with_auction)
 from projections.auction import why_illegal
 from projections.fold import option_effects
 from projections.state import AuctionCall, CallRecord, Choice, TableState
@@ -45,7 +45,7 @@ from projections.state import AuctionCall, CallRecord, Choice, TableState
 LAWS = ("27",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
-CITATIONS: dict[str, dict[str, str]] = {
+CITATIONS: Citations = {
     "accept": {"1997": "27A", "2017": "27A1"},
 }
 """The Law each reading rests on, by edition (cited through ``ledger.laws.base.cited``)."""
@@ -281,4 +281,17 @@ RULING_WORDS.update({
              "pass whenever it is his turn; lead restrictions may follow",
     "ib_correction": "{call} replaces the insufficient {first}: {detail}",
     "ib_cancelled_double": "{call} in place of the insufficient {first}: {detail}",
+})
+
+RULING_LAWS.update({
+    "insufficient": {"1997": "27A", "2017": "27A1"},
+    "ib_accepted": {"1997": "27A", "2017": "27A1"},
+    "ib_refused": {"1997": "27B", "2017": "27B"},
+    "ib_b3_pending": {"1997": "27B3", "2017": "27B3"},
+    "ib_b1a": {"1997": "27B1a", "2017": "27B1a"},
+    "ib_b1b": {"2017": "27B1b"},
+    "ib_b2": {"1997": "27B2", "2017": "27B2"},
+    "ib_b3": {"1997": "27B3", "2017": "27B3"},
+    "ib_correction": {"1997": "27B", "2017": "27B"},
+    "ib_cancelled_double": {"1997": "27B3", "2017": "27B3"},
 })

@@ -45,7 +45,7 @@ import attrs
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
                            DirectorReviewRequired, IrregularityRecorded, OptionsOffered, PartnerMustPass)
-from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
+from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
 from ledger.laws.base import Prescription
 from ledger.laws import calls as reading
 from ledger.laws.insufficient import pending_insufficient
@@ -298,6 +298,24 @@ RULING_WORDS.update({
     "coor_other": "{call} out of rotation not accepted; {seat} made another call in turn ({first}): a lead "
                   "restriction may follow",
 })
+
+
+RULING_LAWS.update({
+    "coor": {"1997": "29A", "2017": "29A"},
+    "coor_accepted": {"1997": "29A", "2017": "29A"},
+    "coor_28b": {"1997": "28B", "2017": "28B"},
+    "coor_refused": {"1997": "29B", "2017": "29B"},
+    "coor_repeat": {"1997": "31A1", "2017": "31A1"},
+    "coor_repeated": {"1997": "31A1", "2017": "31A1"},
+    "coor_rho_acted": {"1997": "31A2", "2017": "31A2"},
+    "coor_comparable": {"2017": "23A"},
+    "coor_not_comparable": {"2017": "23A"},
+    "coor_undecided": {"1997": "29C", "2017": "23A"},
+    "coor_same_strain": {"1997": "31A2a"},
+    "coor_same_call": {"1997": "29B"},
+    "coor_other": {"1997": "31A2b"},
+})
+"""The Law each ruling rests on, by edition (the record carries the Law of its case: 30, 31 or 32)."""
 
 
 @handles(CallRequired, CallsForbidden)
