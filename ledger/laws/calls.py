@@ -945,7 +945,7 @@ RULING_WORDS: dict[str, str] = {
 """How each ruling on a call (``CallRuling``, the document's ``call_rulings``) reads for people
 (``ledger.render``); ``made`` and ``not_made`` are not rulings shown there."""
 
-RULING_LAWS: Citations = {
+RULING_LAWS: dict[str, dict[str, str]] = {
     "explanation_corrected": {"1997": "21B1", "2017": "21B1a"},
     "unintended_corrected": {"1997": "25A", "2017": "25A1"},
     "mi_change": {"1997": "21B1", "2017": "21B1a"},
