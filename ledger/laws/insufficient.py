@@ -30,17 +30,15 @@ for 27B1b).
 
 from __future__ import annotations
 
-import attrs
-
 from ledger.bridge import Call, Seat
 from ledger.events import CallCancelled, CallPlaced, OptionsOffered, PartnerMustPass
 from ledger.laws.base import Citations, Prescription, cited
 from ledger.laws.calls import (IB_OPEN, IB_SETTLED, NOT_ENTERED, RECORD_RULES, RULING_LAWS, RULING_WORDS,
-                               call_interceptor, in_turn, irregular, label, record_call, refreshing, review, set_ruling,
-                               unprocessed, with_auction)
+                               call_interceptor, in_turn, irregular, label, record_call, refreshing, review, ruled,
+                               set_ruling, unprocessed, with_auction)
 from projections.auction import why_illegal
 from projections.fold import option_effects
-from projections.state import AuctionCall, CallRecord, Choice, TableState
+from projections.state import AuctionCall, CallRecord, Choice, TableState, replace
 
 LAWS = ("27",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -109,10 +107,10 @@ def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallR
                                          first_call=ib.call, detail=question))
 
     def enter(ib_ruling: str, key: str, detail: str) -> TableState:
-        st = set_ruling(state, ib.seq, ib_ruling, cite(key), detail)
-        st = record_call(st, CallRecord(seq, seat, call, "ib_correction", law=cite(key), replaces=ib.seq,
-                                    first_call=ib.call, detail=detail))
-        return with_auction(st, st.auction + (AuctionCall(seq, seat, call, cite(key)),))
+        correction = CallRecord(seq, seat, call, "ib_correction", law=cite(key), replaces=ib.seq,
+                                first_call=ib.call, detail=detail)
+        return with_auction(state, state.auction + (AuctionCall(seq, seat, call, cite(key)),),
+                            calls=ruled(state.calls, ib.seq, ib_ruling, cite(key), detail) + (correction,))
 
     if ib.ruling == "ib_b3_pending":  # 27B3: "must replace it as the foregoing allows"
         if reason is not None:
@@ -125,12 +123,8 @@ def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallR
             return ask("27B1b", f"is {call} a comparable call (23A) in place of the insufficient {ib.call}?")
         if reason is None and ev.comparable:
             return enter("ib_b1b", "27B1b", "a comparable call: no further rectification (27D at the end)")
-        state = set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
-                            f"{call} attempted in place of the insufficient {ib.call}: cancelled")
-        return record_call(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"), replaces=ib.seq,
-                                         first_call=ib.call,
-                                         detail=f"cancelled; {seat} must make a legal call, "
-                                                f"{seat.partner} must pass whenever it is his turn to call"))
+        return _cancel_double(state, seq, ev, ib, f"cancelled; {seat} must make a legal call, "
+                                                 f"{seat.partner} must pass whenever it is his turn to call")
     if reason is not None:  # 27B4: another insufficient bid (or an illegal call)
         return unprocessed(state, seq, ev.TYPE, seat,
                             f"{reason} by {seat} in place of the insufficient {ib.call} (27B4: not ruled by the ledger)")
@@ -151,14 +145,10 @@ def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallR
 def _correct_insufficient_1997(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord, reason: str | None,
                                ask, enter) -> TableState:
     """1997 27B: only a sufficient bid or a pass may replace it (LAWS-DIGEST 14.9, LEDGER-SPEC 9.D5)."""
-    seat, call, cite = ev.seat, ev.call, state.cite
+    seat, call = ev.seat, ev.call
     if call.kind in ("double", "redouble"):  # 27B3 (LAWS-DIGEST 14.12, decision 6)
-        state = set_ruling(state, ib.seq, "ib_b3_pending", cite("27B3"),
-                           f"{call} attempted in place of the insufficient {ib.call}: cancelled")
-        return record_call(state, CallRecord(seq, seat, call, "ib_cancelled_double", law=cite("27B3"),
-                                             replaces=ib.seq, first_call=ib.call,
-                                             detail=f"cancelled; {seat} must bid sufficiently or pass, "
-                                                    f"{seat.partner} must pass whenever it is his turn to call"))
+        return _cancel_double(state, seq, ev, ib, f"cancelled; {seat} must bid sufficiently or pass, "
+                                                 f"{seat.partner} must pass whenever it is his turn to call")
     if reason is not None:  # another insufficient bid: no 1997 text (LAWS-DIGEST 14.12, decision 7)
         return unprocessed(state, seq, ev.TYPE, seat,
                            f"{reason} by {seat} in place of the insufficient {ib.call} (1997: no rule; the director's)")
@@ -172,12 +162,22 @@ def _correct_insufficient_1997(state: TableState, seq: int, ev: CallPlaced, ib: 
     return enter("ib_b2", "27B2", f"{seat.partner} must pass whenever it is his turn to call; Law 26 may apply")
 
 
+def _cancel_double(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord, detail: str) -> TableState:
+    """27B3: a double or redouble attempted in place of the insufficient bid is cancelled; a legal call is due."""
+    law_ = state.cite("27B3")
+    cancelled = CallRecord(seq, ev.seat, ev.call, "ib_cancelled_double", law=law_, replaces=ib.seq,
+                           first_call=ib.call, detail=detail)
+    calls = ruled(state.calls, ib.seq, "ib_b3_pending", law_,
+                  f"{ev.call} attempted in place of the insufficient {ib.call}: cancelled")
+    return replace(state, calls=calls + (cancelled,))
+
+
 def accept_insufficient(state: TableState, ib: CallRecord, detail: str) -> TableState:
     """27A1 (1997 27A): the insufficient bid is treated as legal and entered; the LHO's option lapses."""
     law_ = accept_law(state)
     pending = tuple(o for o in state.pending if not (o.law == law_ and o.to is ib.seat.lho))
-    state = set_ruling(attrs.evolve(state, pending=pending), ib.seq, "ib_accepted", law_, detail)
-    return with_auction(state, state.auction + (AuctionCall(ib.seq, ib.seat, ib.call, law_),))
+    return with_auction(state, state.auction + (AuctionCall(ib.seq, ib.seat, ib.call, law_),), pending=pending,
+                        calls=ruled(state.calls, ib.seq, "ib_accepted", law_, detail))
 
 
 @call_interceptor("pending")
