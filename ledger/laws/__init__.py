@@ -41,6 +41,8 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation"),
     Family("inadmissible calls", inadmissible.LAWS, (inadmissible.inadmissible_calls,), "ledger.laws.inadmissible"),
+    # Law 27's rule (insufficient.law_27) runs inside calls.change_of_call, record by record
+    # (calls.RECORD_RULES), so its rectifications keep their place in the order of the facts
     Family("insufficient bids", insufficient.LAWS, (), "ledger.laws.insufficient"),
     Family("cards exposed in the auction", exposed.LAWS, (exposed.exposed_in_auction,), "ledger.laws.exposed"),
     Family("calls", calls.LAWS, (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches),
