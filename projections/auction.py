@@ -1,6 +1,6 @@
 """The auction: which calls are legal in turn (Laws 18, 19), when the auction
 ends (Law 22), the contract and its declarer (Law 22, definitions). Pure
-functions of the auction; the fold of call facts is ``projections.calls``.
+functions of the auction; the fold of call facts is ``ledger.laws.calls``.
 """
 
 from __future__ import annotations

@@ -17,12 +17,12 @@ from typing import Any
 
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
+from ledger.laws.calls import call_rulings
 from ledger.laws.cards import card_rulings_document
 from ledger.laws.leads import leads_out_of_turn_document
 from ledger.laws.premature import play_restrictions_document as play_restrictions, premature_document as premature_plays
 from ledger.laws.rotation import call_restrictions, required_calls
 from projections.adjusted import adjusted_document, appeals_document, decisions_document
-from projections.calls import call_rulings
 from projections.obligations import active_must_pass, active_restrictions
 from projections.penalty import document as penalty_cards_document
 from projections.play import result_in_force

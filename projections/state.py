@@ -257,7 +257,7 @@ class TableState:
     """43B2a: (trick, seat): the hand the defenders chose for declarer's lead to that trick."""
     """Leads or plays against a restriction or a penalty card when able to comply (61A)."""
     calls: tuple["CallRecord", ...] = ()
-    """Every call-related fact with how the Laws classified it (projections.calls)."""
+    """Every call-related fact with how the Laws classified it (ledger.laws.calls)."""
     card_records: tuple["CardRecord", ...] = ()
     """Every card-related fact with how the Laws classified it (ledger.laws.cards and the card families)."""
     exposures: tuple["Exposure", ...] = ()
@@ -393,7 +393,7 @@ class Breach:
 
 @attrs.frozen
 class CallRecord:
-    """A call-related fact and the Laws' reading of it (projections.calls).
+    """A call-related fact and the Laws' reading of it (ledger.laws.calls).
 
     ``ruling``: ``made`` (entered in the auction), ``not_made`` (57.3/57.4),
     ``unintended_corrected`` (25A), ``mi_change`` (21B1/21B2), ``change_of_mind``

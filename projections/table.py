@@ -23,7 +23,7 @@ from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
 from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
-from projections import adjusted, calls, insufficient, penalty, play, procedure, revoke
+from projections import adjusted, penalty, play, procedure, revoke
 from projections import reported  # noqa: F401  (registers the ResultReported handler)
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
@@ -194,7 +194,7 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, adjusted, calls, insufficient, penalty, play, procedure, revoke)
+REGISTERED = (ledger.laws, adjusted, penalty, play, procedure, revoke)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

@@ -9,6 +9,8 @@ whole; these tests pin each rule on its own.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ledger.errors import BadInput
@@ -389,3 +391,38 @@ def test_the_readable_state_says_each_call_ruling_in_plain_words_with_its_law():
     assert "seq 3 N 1♠ not accepted; N keeps 1♣, S must pass at his next turn — 1997:25B2b1" in text
     assert "Irregularity: change of call by N (seq 3) — 1997:25B" in text
     assert "seq 3 N 1♠: not a call (substituted call not accepted: cancelled) — 1997:25B2" in text
+
+
+# -- every ruling a call record takes has words and a Law in its board's edition (issue 10) -----------
+
+CALL_SCENARIOS = sorted(p for p in (Path(__file__).parent / "scenarios").glob("*.jsonl")
+                        if p.name.startswith(("calls-", "rotation-", "inadmissible-")))
+
+
+@pytest.mark.parametrize("path", CALL_SCENARIOS, ids=[p.stem for p in CALL_SCENARIOS])
+def test_every_ruling_a_call_takes_has_words_and_a_law_in_the_boards_edition(path):
+    """The call records of each step of the fold of a scenario (the readings on the way, such as
+    ``undecided`` or ``change_of_mind``, as well as the last): each ruling is one the families give
+    words (``made`` and ``not_made`` are not shown) and a Law in the board's edition
+    (``RULING_LAWS``: where a ruling exists, it has a citation)."""
+    from ledger.laws.base import cited
+    from ledger.laws.calls import CALL_MADE, CALL_NOT_RELEASED, RULING_LAWS, RULING_WORDS
+    from ledger.scenario import replay_text
+    from ledger.service import recorded
+    from projections.resolve import resolve
+    from projections.table import evolve
+
+    with replay_text(path.read_text(encoding="utf-8")) as (ledger, stream):
+        records = [recorded(e) for e in ledger.events(stream)]
+    state, seen = None, set()
+    for record, in_force in resolve(records):
+        state = evolve(state, stream, record, in_force)
+        seen |= {(str(r.ruling), r.law) for r in state.calls}
+    assert state is not None and seen
+    for ruling, law in sorted(seen, key=str):
+        if ruling in ("made", "not_made"):
+            assert law in (CALL_MADE, CALL_NOT_RELEASED)
+            continue
+        assert ruling in RULING_WORDS, ruling
+        assert RULING_LAWS[ruling].get(state.edition), f"{ruling} has no Law in the {state.edition} Laws"
+        assert cited(state, RULING_LAWS, ruling).startswith(f"{state.edition}:")

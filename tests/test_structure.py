@@ -207,8 +207,7 @@ def test_the_families_supply_the_play_time_interceptors():
 def test_the_play_core_imports_no_family():
     imported = {t for t, _, _ in _imports("projections.play")}
     assert not {t for t in imported if t.startswith("ledger.laws")}
-    assert not imported & {"projections.penalty", "projections.revoke", "projections.calls",
-                           "projections.insufficient", "projections.adjusted"}
+    assert not imported & {"projections.penalty", "projections.revoke", "projections.adjusted"}
 
 
 def test_no_module_level_mutable_state_in_the_fold():
@@ -263,7 +262,7 @@ def test_an_earlier_family_takes_precedence(monkeypatch):
 
     assert laws.find_law("31").name == "calls out of rotation"  # issue 12: the family the README foresaw
     assert laws.find_law("2017:36B").name == "inadmissible calls"
-    obliged = laws.Family("obliged to pass", ("37",), (), "projections.calls")
+    obliged = laws.Family("obliged to pass", ("37",), (), "ledger.laws.calls")
     assert laws.find_law("37").name == "calls"
     monkeypatch.setattr(laws, "FAMILIES", (obliged,) + laws.FAMILIES)
     assert laws.find_law("2017:37B").name == "obliged to pass"
@@ -274,7 +273,7 @@ def test_a_second_option_effect_for_a_law_fails():
     from projections.fold import EFFECT_OWNERS, EFFECTS, option_effects
     from projections.table import REGISTERED  # noqa: F401
 
-    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "projections.calls"
+    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "ledger.laws.calls"
     before = dict(EFFECTS)
     with pytest.raises(RuntimeError, match="62C1 registered twice"):
         option_effects({"62C1": lambda state, choice: state}, "elsewhere")
@@ -288,6 +287,30 @@ def test_every_call_ruling_has_words_and_every_word_a_ruling():
     shown = set(CallRuling) - {CallRuling.MADE, CallRuling.NOT_MADE}
     assert sorted(shown - set(RULING_WORDS)) == []
     assert sorted(set(RULING_WORDS) - set(CallRuling)) == []
+
+
+def test_every_call_ruling_has_a_citation_in_each_edition_where_it_exists():
+    """Issue 10, layout point 5: the call families' RULING_LAWS give each ruling its Law per edition
+    (an edition it does not arise under is absent; tests/test_calls.py checks the scenario files'
+    records against it); made and not_made rest on the FFB regulation, the same in both editions."""
+    from ledger.laws import find_law
+    from ledger.laws.base import cited
+    from ledger.laws.calls import CALL_MADE, CALL_NOT_RELEASED, RULING_LAWS, RULING_WORDS
+    from projections.table import REGISTERED  # noqa: F401 (the families add their rulings' Laws)
+    from projections.vocab import CallRuling, Edition
+
+    class Board:
+        def __init__(self, edition):
+            self.edition = edition
+
+    ruled = set(CallRuling) - {CallRuling.MADE, CallRuling.NOT_MADE}
+    assert sorted(ruled - set(RULING_LAWS)) == [] and sorted(set(RULING_LAWS) - ruled) == []
+    for ruling, laws in RULING_LAWS.items():
+        assert laws and set(laws) <= set(Edition), ruling
+        for edition in laws:
+            assert ruling in RULING_WORDS
+            find_law(cited(Board(edition), RULING_LAWS, ruling))  # a Law: raises ValueError otherwise
+    assert find_law(CALL_MADE).name == find_law(CALL_NOT_RELEASED).name == "calls"
 
 
 @pytest.mark.parametrize("enum_name", ["Edition", "Phase", "CallRuling", "CardRuling", "IrregularityKind",
@@ -352,13 +375,13 @@ def test_cited_refuses_an_occasion_the_edition_does_not_have():
 
 
 def test_law_27_reaches_the_calls_through_their_interception_points():
-    from projections.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
+    from ledger.laws.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
     from projections.table import REGISTERED  # noqa: F401
 
     assert sorted(CALL_INTERCEPTORS) == sorted(CALL_POINTS)
     assert {p: f.__module__ for p, f in CALL_INTERCEPTORS.items()} == {
-        "pending": "projections.insufficient", "insufficient_bid": "projections.insufficient",
+        "pending": "ledger.laws.insufficient", "insufficient_bid": "ledger.laws.insufficient",
         "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible"}  # issue 12
     with pytest.raises(RuntimeError, match="supplied twice"):
         call_interceptor("pending")(lambda *a: None)
-    assert "projections.insufficient" not in {t for t, _, _ in _imports("projections.calls")}
+    assert "ledger.laws.insufficient" not in {t for t, _, _ in _imports("ledger.laws.calls")}

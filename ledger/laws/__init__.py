@@ -19,8 +19,8 @@ import re
 
 import attrs
 
-from ledger.laws import (boards, calls, cards, claims, designations, exposed, inadmissible, leads, penalty, premature,
-                         results, revokes, rotation, withdrawals)
+from ledger.laws import (boards, calls, cards, claims, designations, exposed, inadmissible, insufficient, leads, penalty,
+                         premature, results, revokes, rotation, withdrawals)
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -41,10 +41,12 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation"),
     Family("inadmissible calls", inadmissible.LAWS, (inadmissible.inadmissible_calls,), "ledger.laws.inadmissible"),
-    Family("insufficient bids", ("27",), (), "projections.insufficient"),
+    # Law 27's rule (insufficient.law_27) runs inside calls.change_of_call, record by record
+    # (calls.RECORD_RULES), so its rectifications keep their place in the order of the facts
+    Family("insufficient bids", insufficient.LAWS, (), "ledger.laws.insufficient"),
     Family("cards exposed in the auction", exposed.LAWS, (exposed.exposed_in_auction,), "ledger.laws.exposed"),
-    Family("calls", ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4"),
-           (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches), "projections.calls"),
+    Family("calls", calls.LAWS, (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches),
+           "ledger.laws.calls"),
     Family("cards played or not", cards.LAWS, (cards.card_rulings, cards.dummy_indications), "ledger.laws.cards"),
     Family("designations", designations.LAWS, (), "ledger.laws.designations"),
     Family("withdrawals", withdrawals.LAWS, (), "ledger.laws.withdrawals"),

@@ -1,9 +1,15 @@
-"""Changes of call: Laws 21B, 25A, 25B, 26 and 37, both editions, and the
-FFB regulation art. 57 (read by ``projections.calls``).
+"""Calls, and what becomes of a changed call: FFB art. 57.3-57.5, Laws 21B,
+25A, 25B, 26 and 37 (both editions): one family, its reading of the facts and
+its rules.
 
-The projection classifies every call-related fact (``state.calls``); these
-rules say what the Laws prescribe for each classification. Edition
-differences sit side by side:
+The reading (the fold): each call-related fact leaves a :class:`CallRecord`
+saying how the Laws read it; the rules below derive the rectifications from
+those records. Judgment fields are read as resolved by the director's findings
+(``projections.resolve``); a judgment nobody has given yet leaves the record
+``undecided`` and the auction as it was, and the engine asks the director.
+The families of Laws 27 to 39 (``ledger.laws.inadmissible``, ``rotation``,
+``insufficient``) supply their readings of a ``CallPlaced`` at the interception
+points of :data:`CALL_POINTS`; this module imports none of them.
 
 | | 1997 | 2017 |
 |---|---|---|
@@ -12,82 +18,680 @@ differences sit side by side:
 | 25B rejected | offender keeps the first call (partner passes once) or makes another call (side capped at average minus) | the first call stands |
 | 26 | declarer may require or forbid the suit of a withdrawn suit bid; forbid any one suit otherwise | declarer may forbid one suit not named by the offender in the legal auction |
 | 37 | call by a player who must pass: cancelled, Pass substituted, both of his side pass to the end | the same (37B) |
-| 27 | LHO may accept (27A); corrected by the lowest sufficient bid in the same strain, neither conventional: no penalty, 27B1(b) review; any other sufficient bid or pass, or a double attempted (27B3): partner passes throughout, Law 26 (LAWS-DIGEST 14.9) | LHO may accept (27A1); corrected: 27B1a / 27B1b no rectification, 27D review; 27B2 / 27B3 partner passes throughout, Law 26 |
+
+Rulings of a record (``CallRecord.ruling``), and what the auction holds:
+
+* ``made``: a call, entered (FFB 57.3).
+* ``not_made``: an accident (57.3) or a call not released (57.4); not entered.
+* ``explanation_corrected``: an explanation corrected, misinformation (21B).
+* ``unintended_corrected``: 25A, the intended call takes the first call's place.
+* ``mi_change``: 21B1, changed after the correction; takes the first call's place.
+* ``permitted_change``: the LHO's change after 21B1 (21B2), after 25A (2017
+  25A6; 1997 25A, the ledger's reading), or of a call made over the first
+  call while the 25B1 option was open (1997 25B1); takes its place.
+* ``too_late``: the change came after partner called; the first call stands.
+* ``undecided``: a judgment the director has not given; nothing changes yet.
+* ``change_of_mind``: 25B, awaiting the LHO's option; the first call stands.
+* ``substitute_accepted``: 25B1, the substitute takes the first call's place.
+* ``substitute_cancelled``: 2017 25B2, not accepted; the first call stands.
+* ``lho_called``: the change came after the LHO had called; cancelled.
+* ``substitute_rejected``: 1997 25B2, not accepted; the offender's choice is pending.
+* ``first_call_kept``: 1997 25B2b1, the first call stands, partner passes once.
+* ``other_call``: 1997 25B2b2, the first call is withdrawn, the offender calls
+  again, his side is capped at average minus.
+* ``obliged_to_pass``: Law 37, a call by a player who must pass; Pass entered.
+* ``made_over_first_call``: 1997 25B1, the LHO's call made over the first
+  call; entered, and he may still withdraw it.
+* ``made_while_option_open``: 1997 25B1, the LHO's call, over which call not
+  known; entered (whether he may withdraw it is the director's finding).
+* ``withdrawn``: a call made over the first call that the change left illegal:
+  withdrawn without rectification, its maker calls again (1997 25B1, 2017
+  25A6, 21B2).
+* ``irregular``: 25A, the intended call is itself illegal (Laws 27-39).
+* Law 27 (read by ``ledger.laws.insufficient``): ``insufficient``,
+  ``ib_accepted``, ``ib_refused``, ``ib_b3_pending``, ``ib_b1a``, ``ib_b1b``,
+  ``ib_b2``, ``ib_b3`` on the insufficient bid; ``ib_correction`` and
+  ``ib_cancelled_double`` on the call that corrects it.
+
+``calls_not_made`` is derived from the records after each step
+(:func:`refreshed`): every call fact that is not (or no longer) in the
+auction, with the reason and the Law.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
-from ledger.bridge import SUITS, Call, Seat, Suit
-from ledger.events import (CallCancelled, DirectorReviewRequired, IrregularityRecorded, LeadRestriction,
-                           OptionsOffered, PartnerMustPass, ScoreCapped)
-from ledger.laws.base import Prescription
-from projections.insufficient import accept_law
-from projections.state import CallRecord
+import attrs
+
+from ledger.bridge import PASS, SUITS, Call, Seat, Suit
+from ledger.events import (CallCancelled, CallPlaced, CallPulled, CallReplaced, DirectorReviewRequired,
+                           ExplanationCorrected, IrregularityRecorded, LeadRestriction, OptionsOffered,
+                           PartnerMustPass, ScoreCapped)
+from ledger.laws.base import Citations, Prescription, cited
+from projections.auction import auction_closed, final_contract, why_illegal
+from projections.fold import Step, handles, option_effects
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
+                               Irregularity, NotMade, Result, TableState, replace)
+from projections.vocab import CallRuling
+
+C = TypeVar("C", bound=Callable[..., Any])
+
+LAWS = ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4")
+"""The Laws this family rules on (``ledger.laws.find_law``; Law 27 is the insufficient bids' first)."""
+
+CALL_MADE = "FFB:57.3"
+"""The test of a call made in both editions (the 2017 Laws leave it to the RA, 18F)."""
+CALL_NOT_RELEASED = "FFB:57.4"
+
+CITATIONS: Citations = {
+    "unintended": {"1997": "25A", "2017": "25A1"},
+    "unintended_too_late": {"1997": "25A", "2017": "25A4"},
+    "unintended_lho": {"1997": "25A", "2017": "25A6"},
+    "mi_change": {"1997": "21B1", "2017": "21B1a"},
+    "mi_lho": {"1997": "21B2", "2017": "21B2"},
+    "mi_too_late": {"1997": "21B3", "2017": "21B3"},
+    "lho_option": {"1997": "25B1", "2017": "25B1"},
+    "not_accepted": {"1997": "25B2", "2017": "25B2"},
+    "lho_had_called": {"1997": "25B", "2017": "25B2"},
+    "obliged_to_pass": {"1997": "37", "2017": "37B"},
+}
+"""The Law each reading rests on, by edition (cited through ``ledger.laws.base.cited``)."""
+
+
+def law(state: TableState, key: str) -> str:
+    return cited(state, CITATIONS, key)
+
+
+# -- the reading of the facts ------------------------------------------------------------
+
+def record_call(state: TableState, rec: CallRecord) -> TableState:
+    return replace(state, calls=state.calls + (rec,))
+
+
+def unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
+    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
+
+
+def with_auction(state: TableState, auction: tuple[AuctionCall, ...], **changes: Any) -> TableState:
+    """The state with ``auction``, and the phase, contract or result it implies; ``changes``
+    (the call's records: ``calls=...``) are made in the same copy of the state.
+
+    A change allowed after the auction closed (until the end of the auction
+    period: no card led yet) may reopen it."""
+    if state.phase not in (AUCTION, OPENING_LEAD) or state.tricks or state.face_down_lead is not None:
+        return replace(state, auction=auction, **changes)
+    if not auction_closed(auction):
+        return replace(state, auction=auction, phase=AUCTION, contract=None, **changes)
+    skipped = _law_34(state, auction)
+    if skipped is not None:
+        i, entry, due = skipped
+        law_ = state.cite("34")
+        calls = changes.pop("calls", state.calls)
+        for later in auction[i:]:
+            calls = ruled(calls, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
+                          f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
+                          f"to {due}, the passes from his turn on are cancelled")
+        return with_auction(state, auction[:i], calls=calls, **changes)
+    contract = final_contract(auction)
+    if contract is None:
+        passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
+        return replace(state, auction=auction, phase=ENDED, result=passed_out, contract=None, **changes)
+    return replace(state, auction=auction, contract=contract, phase=OPENING_LEAD, **changes)
+
+
+def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> tuple[int, AuctionCall, Seat] | None:
+    """Law 34 (2017 34, 17D3): three passes do not end the auction when one of them was an accepted
+    pass out of rotation (29A) that deprived a player of his turn: the auction reverts to him and
+    the passes from his missed turn on are cancelled (their records say so; the engine cancels them).
+    (index, that pass, the player who lost his turn), or None."""
+    start = len(auction) - 3
+    for i in range(start, len(auction)):
+        entry = auction[i]
+        if not (entry.law or "").endswith(":29A") or not entry.call.is_pass:
+            continue
+        due = auction[i - 1].seat.lho if i > 0 else state.board.dealer
+        if entry.seat is due:
+            continue
+        assert due is not None
+        return i, entry, due
+    return None
+
+
+def _index_of(state: TableState, seq: int | None) -> int | None:
+    """The entry of the call fact ``seq`` (the last one: a 28A deemed pass shares the seq of the call
+    that made it, and comes before it)."""
+    return next((i for i in range(len(state.auction) - 1, -1, -1) if state.auction[i].seq == seq), None)
+
+
+def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
+    """The record at ``seq`` read anew (an option taken, a call left illegal)."""
+    return replace(state, calls=ruled(state.calls, seq, ruling, law_, detail))
+
+
+def ruled(calls: tuple[CallRecord, ...], seq: int, ruling: str, law_: str | None = None,
+          detail: str = "") -> tuple[CallRecord, ...]:
+    """``calls`` with the record at ``seq`` read anew (:func:`set_ruling` without the copy of the state)."""
+    return tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
+                 for r in calls)
+
+
+def record_at(state: TableState, seq: int | None) -> CallRecord | None:
+    return next((r for r in state.calls if r.seq == seq), None)
+
+
+# -- obligations to pass (1997 25B2b1, Law 37) ---------------------------------
+
+def must_pass_now(state: TableState, seat: Seat) -> bool:
+    """Is ``seat`` under an obligation to pass at this turn?"""
+    for ob in state.partner_must_pass:
+        if ob.seat is not seat:
+            continue
+        if ob.until == "end_of_auction":
+            return True
+        if not any(a.seat is seat and a.seq > ob.seq for a in state.auction):
+            return True  # next_turn: until his first call after the obligation
+    return False
+
+
+def pending_substitution(state: TableState) -> CallRecord | None:
+    """A change of mind awaiting the LHO's option (25B1)."""
+    for rec in reversed(state.calls):
+        if rec.ruling == "change_of_mind":
+            return rec
+    return None
+
+
+def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
+    """The LHO called while his 25B1 option was open: his call (or the
+    director's finding about it) decides; the option is no longer pending."""
+    pending = tuple(o for o in state.pending
+                    if not (o.law.endswith(":25B1") and o.to is offender.lho))
+    return replace(state, pending=pending)
+
+
+# -- CallPlaced ---------------------------------------------------------------
+
+CALL_INTERCEPTORS: dict[str, Callable[..., TableState | None]] = {}
+"""What the call families supply to the reading of ``CallPlaced`` (the calls module imports
+none of them): ``inadmissible`` (Laws 36, 39) and ``rotation`` (28 to 34), consulted first,
+``pending`` (a call while an option is open) and ``insufficient_bid``; each returns None
+when it does not rule on the call."""
+
+CALL_POINTS = ("inadmissible", "rotation", "pending", "insufficient_bid")
+
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
+"""Rulings of other families whose call is not in the auction: the reason shown in
+``calls_not_made`` (its Law is the record's)."""
+
+
+def call_interceptor(point: str) -> Callable[[C], C]:
+    """Register the decorated function at ``point``; one supplier per point."""
+    def wrap(fn: C) -> C:
+        if point not in CALL_POINTS:
+            raise RuntimeError(f"no interception point {point!r} in the reading of calls (points: {CALL_POINTS})")
+        if point in CALL_INTERCEPTORS:
+            raise RuntimeError(f"call interceptor {point!r} supplied twice")
+        CALL_INTERCEPTORS[point] = fn
+        return fn
+    return wrap
+
+
+@handles(CallPlaced)
+def on_call_placed(state: TableState, step: Step[CallPlaced]) -> TableState:
+    seq, ev = step.seq, step.event
+    return refreshed(state, _call_placed(state, seq, ev))
+
+
+def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
+    seat, call = ev.seat, ev.call
+    if ev.intentional is False:
+        return record_call(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
+    for point in ("inadmissible", "rotation"):  # Laws 36 and 39; 28 to 34 (issue 12)
+        reader = CALL_INTERCEPTORS.get(point)
+        handled = reader(state, seq, ev) if reader is not None else None
+        if handled is not None:
+            return handled
+    if state.phase != AUCTION:
+        return unprocessed(state, seq, ev.TYPE, seat, f"{call} by {seat} after the auction closed")
+    pending = CALL_INTERCEPTORS.get("pending")  # a call while an option is open (27A1, 27B)
+    if pending is not None:
+        handled = pending(state, seq, ev)
+        if handled is not None:
+            return handled
+    waiting = pending_substitution(state)
+    if waiting is not None and seat is waiting.seat.lho and seat is state.turn:
+        return _lho_called_over_substitution(state, seq, ev, waiting)
+    return in_turn(state, seq, seat, call, ev.TYPE)
+
+
+def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
+             ruling: str = "made", law_: str = CALL_MADE, detail: str = "") -> TableState:
+    """A call at the seat's turn: entered, cancelled (Law 37) or left to Laws 27-39."""
+    if seat is not state.turn:
+        return unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
+    if not call.is_pass and must_pass_now(state, seat):
+        obliged = CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
+                             detail=f"{seat} had to pass: {call} cancelled, Pass substituted")
+        entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
+        return with_auction(state, state.auction + (entry,), calls=state.calls + (obliged,))
+    reason = why_illegal(state.auction, seat, call)
+    insufficient = CALL_INTERCEPTORS.get("insufficient_bid") if reason is not None and call.is_bid else None
+    if insufficient is not None:
+        handled = insufficient(state, seq, seat, call, reason)  # 2017 Law 27 (1997: not built)
+        if handled is not None:
+            return handled
+    if reason is not None:
+        return unprocessed(state, seq, type_, seat, f"{reason} by {seat}")
+    rec = CallRecord(seq, seat, call, ruling, law=law_, detail=detail)
+    return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),), calls=state.calls + (rec,))
+
+
+def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
+                                  waiting: CallRecord) -> TableState:
+    """The offender's LHO called while his 25B1 option was open.
+
+    2017: a call intentionally over the substituted call accepts it (25B1);
+    over the first call, it is not accepted (25B2) and his call stands over
+    the first call; not known, the director is asked and the call waits.
+    1997: the substituted call stands either way (25B1); a call made over the
+    first call may be withdrawn, and when the substitution left it illegal it
+    is withdrawn (it is not an insufficient bid) and the LHO calls again."""
+    seat, call, over = ev.seat, ev.call, ev.over_substitute
+    state = _lapse_lho_option(state, waiting.seat)
+    option_law = law(state, "lho_option")
+    if state.edition == "2017":
+        if over is None:
+            return record_call(state, CallRecord(
+                seq, seat, call, "undecided", law=option_law,
+                detail=f"did {seat} call intentionally over {waiting.seat}'s substituted {waiting.call}?"))
+        if over:
+            state = accept_substitute(state, waiting, option_law)
+        else:
+            state = reject_substitute_2017(state, waiting)
+        return in_turn(state, seq, seat, call, ev.TYPE)
+    state = accept_substitute(state, waiting, option_law)
+    if over is True:
+        return in_turn(state, seq, seat, call, ev.TYPE)
+    illegal = why_illegal(state.auction, seat, call)
+    if over is False:
+        if illegal is not None:
+            return record_call(state, CallRecord(
+                seq, seat, call, "withdrawn", law=option_law,
+                detail=f"made over {waiting.seat}'s first call {waiting.first_call}: withdrawn, not an "
+                       f"insufficient bid; {seat} calls again"))
+        return in_turn(state, seq, seat, call, ev.TYPE, "made_over_first_call", option_law,
+                        f"made over {waiting.seat}'s first call {waiting.first_call}: {seat} may withdraw it")
+    if illegal is not None:
+        return record_call(state, CallRecord(
+            seq, seat, call, "undecided", law=option_law,
+            detail=f"did {seat} intend his call over {waiting.seat}'s first call {waiting.first_call}?"))
+    return in_turn(state, seq, seat, call, ev.TYPE, "made_while_option_open", option_law,
+                    f"{seat} called while his 25B1 option was open")
+
+
+# -- CallPulled ---------------------------------------------------------------
+
+@handles(CallPulled)
+def on_call_pulled(state: TableState, step: Step[CallPulled]) -> TableState:
+    seq, ev = step.seq, step.event
+    rec = CallRecord(seq, ev.seat, ev.call, "not_made", law=CALL_NOT_RELEASED,
+                     detail="not released on the table")
+    return refreshed(state, record_call(state, rec))
+
+
+@handles(ExplanationCorrected)
+def on_explanation_corrected(state: TableState, step: Step[ExplanationCorrected]) -> TableState:
+    """Kept for 21B (a call changed after a correction) and for the engine
+    (the misinformation it reveals)."""
+    seq, ev = step.seq, step.event
+    return record_call(state, CallRecord(seq, ev.by, PASS, "explanation_corrected", law=law(state, "mi_change")))
+
+
+# -- CallReplaced -------------------------------------------------------------
+
+def _last_call_of(state: TableState, seat: Seat) -> tuple[int, AuctionCall] | None:
+    for i in range(len(state.auction) - 1, -1, -1):
+        if state.auction[i].seat is seat:
+            return i, state.auction[i]
+    return None
+
+
+def _called_since(state: TableState, seat: Seat, seq: int, before: int | None = None) -> bool:
+    return any(a.seat is seat and a.seq > seq and (before is None or a.seq < before) for a in state.auction)
+
+
+def _correction_since(state: TableState, seq: int) -> bool:
+    """Was an explanation corrected after the call at ``seq`` was made?"""
+    return any(r.ruling == "explanation_corrected" and r.seq > seq for r in state.calls)
+
+
+def _illegal_call_since(state: TableState, seat: Seat, seq: int) -> bool:
+    """Has ``seat`` made, after ``seq``, a call the fold could not enter (Laws 27-39)?"""
+    return any(i.kind == "unprocessed" and i.type == "CallPlaced" and i.offender == str(seat) and i.seq > seq
+               for i in state.irregularities) or any(
+        r.seat is seat and r.seq > seq and r.ruling in IB_OPEN for r in state.calls)  # Law 27 not complete
+
+
+@handles(CallReplaced)
+def on_call_replaced(state: TableState, step: Step[CallReplaced]) -> TableState:
+    seq, ev = step.seq, step.event
+    return refreshed(state, _call_replaced(state, seq, ev))
+
+
+def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
+    """A ``CallReplaced`` as Law 25 reads it (also a ``CallPlaced`` that changes the caller's last call)."""
+    return _call_replaced(state, seq, ev)
+
+
+def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
+    seat, call = ev.seat, ev.call
+    withdrawn = withdrawn_awaiting(state, seat)
+    if withdrawn is not None:
+        return _call_in_place_of_withdrawn(state, seq, ev, withdrawn)
+    found = _last_call_of(state, seat)
+    in_period = state.phase in (AUCTION, OPENING_LEAD) and not state.tricks and state.face_down_lead is None
+    if found is None or not in_period:
+        return unprocessed(state, seq, ev.TYPE, seat,
+                            f"{seat} replaces a call by {call}, but has no call in the auction to replace"
+                            if found is None else f"{seat} replaces a call by {call} after the auction period")
+    position, first = found
+    if _illegal_call_since(state, seat, first.seq):
+        return unprocessed(state, seq, ev.TYPE, seat,
+                            f"{seat} replaces by {call} a call that is not in the auction (Laws 27-39)")
+
+    def rec(ruling: str, law_: str | None, detail: str = "") -> CallRecord:
+        return CallRecord(seq, seat, call, ruling, replaces=first.seq, position=position,
+                          first_call=first.call, law=law_, detail=detail)
+
+    partner_called = _called_since(state, seat.partner, first.seq)
+    own = record_at(state, first.seq)
+    if own is not None and own.ruling == "made_while_option_open" and not partner_called:
+        return record_call(state, rec("undecided", own.law, f"did {seat} intend his {first.call} over "
+                                  f"{seat.rho}'s first call? (then he may withdraw it)"))
+    permitted = _permitted_change(state, seat, first)
+    if permitted is not None:
+        return _replace(state, rec(*permitted), ev.TYPE)
+    if ev.mi_influenced:
+        if partner_called:
+            return record_call(state, rec("too_late", law(state, "mi_too_late"),
+                                      "changed after the correction, but partner has called since"))
+        return _replace(state, rec("mi_change", law(state, "mi_change")), ev.TYPE)
+    if partner_called:
+        return record_call(state, rec("too_late", law(state, "unintended_too_late"),
+                                  "changed after partner called: the first call stands"))
+    if ev.mi_influenced is None and _correction_since(state, first.seq):
+        return record_call(state, rec("undecided", law(state, "mi_change"),
+                                  "could the call have been influenced by the misinformation?"
+                                  if state.edition == "2017" else
+                                  "was the call probably made as a result of the misinformation?"))
+    if ev.unintended is None:
+        return record_call(state, rec("undecided", law(state, "unintended"), "was the first call unintended?"))
+    if ev.unintended and state.edition == "1997" and ev.without_pause is None:
+        return record_call(state, rec("undecided", law(state, "unintended"),
+                                  "was the call corrected without pause for thought?"))
+    if ev.unintended and (state.edition == "2017" or ev.without_pause):
+        return _replace(state, rec("unintended_corrected", law(state, "unintended")), ev.TYPE)
+    # A change of mind (25B).
+    if _called_since(state, seat.lho, first.seq):
+        # 1997: 25B runs only until LHO calls; 2017: LHO did not call over the substitute.
+        return record_call(state, rec("lho_called", law(state, "lho_had_called"),
+                                  "LHO had called: the substituted call is cancelled, the first call stands"))
+    return record_call(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
+
+
+def withdrawn_awaiting(state: TableState, seat: Seat) -> CallRecord | None:
+    """The call of ``seat`` that a permitted change left illegal and withdrew (1997 25B1, 2017 25A6,
+    21B2), when he has not called since and it is his turn: he calls again."""
+    if state.phase != AUCTION or seat is not state.turn:
+        return None
+    last = _last_call_of(state, seat)
+    since = last[1].seq if last is not None else 0
+    mine = [r for r in state.calls if r.seat is seat and r.seq > since
+            and r.ruling not in ("explanation_corrected", "not_made")]
+    if not mine or mine[-1].ruling != "withdrawn":
+        return None
+    return mine[-1]
+
+
+def _call_in_place_of_withdrawn(state: TableState, seq: int, ev: CallReplaced,
+                                withdrawn: CallRecord) -> TableState:
+    """D2 (issue 11): the change a player whose call was withdrawn logs as ``CallReplaced`` (spec
+    section 3) is his call at his turn, read like any call there (Law 37, Law 27...)."""
+    seat, call = ev.seat, ev.call
+    law_ = withdrawn.law or CALL_MADE
+    before = len(state.calls)
+    state = in_turn(state, seq, seat, call, ev.TYPE, "replaces_withdrawn", law_,
+                    f"{seat} calls again in place of his withdrawn {withdrawn.call}")
+    calls = tuple(attrs.evolve(r, replaces=withdrawn.seq, first_call=withdrawn.call)
+                  if i >= before and r.seq == seq and r.ruling == "replaces_withdrawn" else r
+                  for i, r in enumerate(state.calls))
+    return replace(state, calls=calls)
+
+
+def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:
+    """(ruling, law, detail) when ``seat`` may change ``mine`` because of what
+    happened to his RHO's call: after a change under 25A (2017 25A6; 1997 25A,
+    the ledger's reading) or 21B1 (21B2), a call he made over the first call;
+    1997 25B1, a call he made over the first call while the LHO option was open."""
+    if _called_since(state, seat.partner, mine.seq):
+        return None
+    own = record_at(state, mine.seq)
+    if own is not None and own.ruling == "made_over_first_call":
+        return "permitted_change", own.law or law(state, "lho_option"), "his call was made over the first call"
+    for r in state.calls:
+        if r.seat is not seat.rho or r.ruling not in ("unintended_corrected", "mi_change") or r.replaces is None:
+            continue
+        if r.replaces < mine.seq < r.seq:
+            key = "mi_lho" if r.ruling == "mi_change" else "unintended_lho"
+            return "permitted_change", law(state, key), f"made over {r.seat}'s {r.first_call}, since changed"
+    return None
+
+
+def _replace(state: TableState, rec: CallRecord, type_: str) -> TableState:
+    """``rec.call`` takes the place of the call at ``rec.replaces``, if legal there."""
+    index = _index_of(state, rec.replaces)
+    assert index is not None
+    reason = why_illegal(state.auction[:index], rec.seat, rec.call)
+    if reason is not None:
+        state = record_call(state, attrs.evolve(rec, ruling="irregular", detail=reason))
+        return unprocessed(state, rec.seq, type_, rec.seat, f"{rec.call} replaces {rec.first_call}: {reason}")
+    lho_law = {"unintended_corrected": law(state, "unintended_lho"),
+               "mi_change": law(state, "mi_lho")}.get(rec.ruling, rec.law)
+    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE), lho_law,
+                state.calls + (rec,))
+
+
+def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str | None,
+         calls: tuple[CallRecord, ...]) -> TableState:
+    """Replace the auction entry of seq ``old_seq`` by ``entry``, the records being ``calls``; a
+    later call left illegal by the change is withdrawn (its maker calls again). One copy of the state."""
+    index = _index_of(state, old_seq)
+    assert index is not None
+    auction = state.auction[:index] + (entry,)
+    later = state.auction[index + 1:]
+    stranded = False
+    for a in later:
+        if stranded or why_illegal(auction, a.seat, a.call) is not None:
+            calls = ruled(calls, a.seq, "withdrawn", law_,
+                          f"made over {entry.seat}'s earlier call and left illegal by the change: "
+                          f"withdrawn, {a.seat} calls again")
+            stranded = True
+            continue
+        auction += (a,)
+    return with_auction(state, auction, calls=calls)
+
+
+# -- Law 27's vocabulary (the family is ledger.laws.insufficient) -----------------------
+
+IB_OPEN = ("insufficient", "ib_refused", "ib_b3_pending")
+IB_SETTLED = ("ib_accepted", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
+
+
+# -- what did not amount to a call ---------------------------------------------
+
+def _not_made(rec: CallRecord) -> list[NotMade]:
+    """The calls of ``rec``'s fact that are not in the auction, and why."""
+    law_ = rec.law or CALL_MADE
+    first = (rec.replaces, rec.first_call)
+
+    def entry(seq: int | None, call: Call | None, reason: str, why: str = law_) -> NotMade:
+        assert seq is not None and call is not None
+        return NotMade(seq, rec.seat, str(call), reason, why)
+
+    ruling = rec.ruling
+    if ruling == "not_made":
+        return [entry(rec.seq, rec.call, rec.detail)]
+    if ruling == "unintended_corrected":
+        return [entry(*first, f"unintended, replaced by {rec.call}")]
+    if ruling == "mi_change":
+        return [entry(*first, f"changed to {rec.call} after the correction of misinformation")]
+    if ruling == "permitted_change":
+        return [entry(*first, f"changed to {rec.call}: {rec.detail}")]
+    if ruling == "substitute_accepted":
+        return [entry(*first, f"withdrawn: the substituted {rec.call} was accepted")]
+    if ruling == "too_late":
+        return [entry(rec.seq, rec.call, f"change refused: partner has called since, {rec.first_call} stands")]
+    if ruling == "undecided":
+        return [entry(rec.seq, rec.call, f"awaiting the director: {rec.detail}")]
+    if ruling == "change_of_mind":
+        return [entry(rec.seq, rec.call, f"substituted for {rec.first_call}, awaiting the LHO's option")]
+    if ruling in ("substitute_cancelled", "lho_called"):
+        return [entry(rec.seq, rec.call, f"substituted call cancelled: {rec.first_call} stands")]
+    law_25b2 = f"{law_.split(':')[0]}:25B2"
+    if ruling in ("substitute_rejected", "first_call_kept"):
+        return [entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
+    if ruling == "other_call":
+        return [entry(*first, "withdrawn: the offender makes another call", law_),
+                entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
+    if ruling == "obliged_to_pass":
+        return [entry(rec.seq, rec.call, "cancelled: the player had to pass; Pass substituted")]
+    if ruling == "withdrawn":
+        return [entry(rec.seq, rec.call, rec.detail)]
+    if ruling in ("passed_over_34", "cancelled_34"):
+        return [entry(rec.seq, rec.call, "cancelled: three passes with one out of rotation that deprived "
+                                         "a player of his turn (Law 34)")]
+    reason = NOT_ENTERED.get(ruling)
+    if reason is not None:
+        return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]
+    return []
+
+
+def not_made(calls: tuple[CallRecord, ...]) -> tuple[NotMade, ...]:
+    """``calls_not_made`` as the records ``calls`` read, in seq order (a call entered adds none)."""
+    made = CallRuling.MADE
+    return tuple(sorted((n for rec in calls if rec.ruling is not made for n in _not_made(rec)),
+                        key=lambda n: n.seq))
+
+
+def refreshed(before: TableState, after: TableState) -> TableState:
+    """``after``, the state a handler built from ``before``, with ``calls_not_made`` as its records
+    now read. A state the handler built in this fold step (``after is not before``: no one else
+    holds it yet) has the field set in place, as the fold step's ``_stamp`` does, rather than by
+    one more copy of every field; the derived values read from it are checked by identity
+    (``projections.derived``), so none can outlive the change."""
+    entries = not_made(after.calls)
+    if entries == after.calls_not_made:
+        return after
+    if after is before:
+        return replace(after, calls_not_made=entries)
+    object.__setattr__(after, "calls_not_made", entries)
+    return after
+
+
+# -- the readable account of each ruling (state document extension) ------------
+
+def call_rulings(state: TableState) -> list[dict[str, Any]]:
+    """Every call fact the Laws did more with than enter it, with its Law:
+    the ``call_rulings`` key of the state document (docs/EXTENSIONS.md)."""
+    return [{"seq": r.seq, "seat": str(r.seat), "call": str(r.call),
+             "first_call": str(r.first_call) if r.first_call is not None else None,
+             "replaces": r.replaces, "ruling": r.ruling, "law": r.law, "detail": r.detail}
+            for r in state.calls if r.ruling not in ("made", "not_made")]
+
+
+# -- option effects ----------------------------------------------------------------------
+
+def accept_substitute(state: TableState, rec: CallRecord, law_: str) -> TableState:
+    calls = ruled(state.calls, rec.seq, "substitute_accepted", law_)
+    return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, law_), law_, calls)
+
+
+def reject_substitute_2017(state: TableState, rec: CallRecord) -> TableState:
+    return set_ruling(state, rec.seq, "substitute_cancelled", law(state, "not_accepted"))
+
+
+def _on_accept(state: TableState, choice: Choice) -> TableState:
+    rec = pending_substitution(state)
+    return accept_substitute(state, rec, choice.law) if rec else state
+
+
+def _on_reject(state: TableState, choice: Choice) -> TableState:
+    rec = pending_substitution(state)
+    if rec is None:
+        return state
+    if state.edition == "2017":
+        return reject_substitute_2017(state, rec)
+    return set_ruling(state, rec.seq, "substitute_rejected", law(state, "not_accepted"))
+
+
+def _on_keep_first(state: TableState, choice: Choice) -> TableState:
+    rec = _rejected_record(state)
+    return set_ruling(state, rec.seq, "first_call_kept", state.cite("25B2b1")) if rec else state
+
+
+def _on_other_call(state: TableState, choice: Choice) -> TableState:
+    rec = _rejected_record(state)
+    if rec is None:
+        return state
+    calls = ruled(state.calls, rec.seq, "other_call", state.cite("25B2b2"))
+    # The first call is withdrawn: the offender calls again at its place.
+    index = _index_of(state, rec.replaces)
+    if index is None:
+        return replace(state, calls=calls)
+    return with_auction(state, state.auction[:index] + state.auction[index + 1:], calls=calls)
+
+
+def _rejected_record(state: TableState) -> CallRecord | None:
+    return next((r for r in reversed(state.calls) if r.ruling == "substitute_rejected"), None)
+
+
+def refreshing(fn):
+    """An option effect with ``calls_not_made`` read anew after it."""
+    return lambda state, choice: refreshed(state, fn(state, choice))
+
+
+OPTION_EFFECTS = {
+    "25B1": refreshing(lambda state, choice: (_on_accept if choice.option == "accept_substitute"
+                                           else _on_reject)(state, choice)),
+    "25B2b": refreshing(lambda state, choice: (_on_keep_first if choice.option == "keep_first_call"
+                                            else _on_other_call)(state, choice)),
+}
+
+
+option_effects(OPTION_EFFECTS, __name__)
+
+
+# -- the rules --------------------------------------------------------------------------
 
 _FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",
              "first_call_kept", "other_call")
 
-
-RULING_WORDS: dict[str, str] = {
-    "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
-                             "until the caller's partner calls)",
-    "unintended_corrected": "unintended {first} replaced by {call}: {call} stands, no rectification",
-    "mi_change": "{first} changed to {call} after the correction of misinformation: no rectification",
-    "permitted_change": "{first} changed to {call} without rectification ({detail})",
-    "too_late": "change of {first} to {call} refused: partner has called since, {first} stands; "
-                "the director rules",
-    "undecided": "{call} waits for the director: {detail}",
-    "change_of_mind": "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
-    "substitute_accepted": "{call} accepted in place of {first}",
-    "substitute_cancelled": "{call} not accepted: cancelled, {first} stands",
-    "lho_called": "{call} cancelled, the left-hand opponent had already called: {first} stands",
-    "substitute_rejected": "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
-    "first_call_kept": "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
-    "other_call": "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
-                  "average minus",
-    "obliged_to_pass": "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
-                       "pass to the end of the auction",
-    "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
-    "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
-    "withdrawn": "{call}: {detail}",
-    "passed_over_34": "{call} out of rotation, accepted, was one of three passes closing the auction: {detail} "
-                      "(the player who passed out of rotation is an offender, 16C)",
-    "cancelled_34": "{call} cancelled: {detail}",
-    "replaces_withdrawn": "{call} replaces {first}, withdrawn after the change of the call it was made over: "
-                          "{seat} calls again without rectification",
-    "irregular": "{call} in place of {first} is itself irregular: {detail}",
-    # 2017 Law 27, an insufficient bid
-    "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
-    "ib_accepted": "insufficient {call} accepted ({detail}): it stands as a legal bid",
-    "ib_refused": "insufficient {call} not accepted: {seat} must replace it by a legal call",
-    "ib_b3_pending": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {seat} "
-                     "must make a legal call, {partner} must pass whenever it is his turn",
-    "ib_b1a": "insufficient {call} not accepted and corrected by the lowest sufficient bid in the same "
-              "denomination: no further rectification (the director reviews at the end)",
-    "ib_b1b": "insufficient {call} not accepted and corrected by a comparable call: no further rectification "
-              "(the director reviews at the end)",
-    "ib_b2": "insufficient {call} not accepted and corrected by a call that is not comparable: {partner} must "
-             "pass whenever it is his turn; lead restrictions may follow",
-    "ib_b3": "insufficient {call} not accepted; a double or redouble in its place was cancelled: {partner} must "
-             "pass whenever it is his turn; lead restrictions may follow",
-    "ib_correction": "{call} replaces the insufficient {first}: {detail}",
-    "ib_cancelled_double": "{call} in place of the insufficient {first}: {detail}",
-}
-"""How each ruling on a call (``CallRuling``, the document's ``call_rulings``) reads for people
-(``ledger.render``); ``made`` and ``not_made`` are not rulings shown there."""
+RECORD_RULES: dict[str, Callable[[Any, CallRecord], list[Prescription]]] = {}
+"""What other families prescribe for their rulings on a call record (``rule(state, record)``, by
+ruling: Law 27's, ``ledger.laws.insufficient``): :func:`change_of_call` consults them record by
+record, so the rectifications come in the order of the facts whichever family rules on them."""
 
 
-def _irregular(kind: str, rec, law: str) -> Prescription:
+def irregular(kind: str, rec, law: str) -> Prescription:
     return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
 
 
-def _review(reason: str, rec, law: str) -> Prescription:
+def review(reason: str, rec, law: str) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
 
 
-def _label(law: str) -> str:
+def label(law: str) -> str:
     """``"2017:25A1"`` -> ``"25A1"``: the reason of a review starts with its Law."""
     return law.split(":", 1)[1]
 
@@ -99,76 +703,43 @@ def change_of_call(state) -> list[Prescription]:
         ruling = rec.ruling
         if ruling == "not_made" and rec.law == "FFB:57.4":
             partner = rec.seat.partner
-            out.append(_review(f"FFB 57.4 {rec.seat} took {rec.call} from the box without releasing it: "
+            out.append(review(f"FFB 57.4 {rec.seat} took {rec.call} from the box without releasing it: "
                                f"unauthorized information for {partner} (Law 16); adjusted score if {partner} "
                                "chose an action it could have suggested", rec, rec.law))
         elif ruling == "explanation_corrected":
             out.append(Prescription(IrregularityRecorded(kind="misinformation", offender=str(rec.seat.side),
                                                          about=rec.seq), (rec.seq,), rec.law))
         elif ruling == "unintended_corrected":
-            out.append(_irregular("unintended_call_corrected", rec, rec.law))
+            out.append(irregular("unintended_call_corrected", rec, rec.law))
         elif ruling == "too_late" and rec.law.endswith("21B3"):
             # Not an irregularity of the player misinformed: he asks for redress.
             redress = ("the director may award an adjusted score (Law 40C)" if state.edition == "1997" else
                        "adjusted score if the offending side gained an advantage")
-            out.append(_review(f"21B3 too late for {rec.seat} to change {rec.first_call} after the correction "
+            out.append(review(f"21B3 too late for {rec.seat} to change {rec.first_call} after the correction "
                                f"of misinformation (partner has called): {redress}", rec, rec.law))
         elif ruling == "too_late":
-            out.append(_irregular("change_of_call", rec, rec.law))
-            out.append(_review(f"{_label(rec.law)} change of call after partner called: the first call stands; "
+            out.append(irregular("change_of_call", rec, rec.law))
+            out.append(review(f"{label(rec.law)} change of call after partner called: the first call stands; "
                                "rule on the irregular call the attempt constitutes", rec, rec.law))
         elif ruling == "undecided":
-            out.append(_review(f"{_label(rec.law)} {rec.detail}", rec, rec.law))
+            out.append(review(f"{label(rec.law)} {rec.detail}", rec, rec.law))
         elif ruling == "obliged_to_pass":
             out.extend(_law_37(state, rec))
         elif ruling == "lho_called":
-            out.append(_irregular("change_of_call", rec, state.cite("25B")))
+            out.append(irregular("change_of_call", rec, state.cite("25B")))
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
         elif ruling in _FROM_25B:
             out.extend(_law_25b(state, rec))
-        elif ruling in _FROM_27:
-            out.extend(_law_27(state, rec))
-        elif ruling == "ib_cancelled_double":
-            out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
-    return out
-
-
-_FROM_27 = ("insufficient", "ib_accepted", "ib_refused", "ib_b3_pending", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
-
-
-def _law_27(state, rec) -> list[Prescription]:
-    """2017 Law 27, an insufficient bid in rotation (projections.calls reads it):
-    the LHO may accept it (27A1); not accepted, the correction decides: 27B1a
-    (lowest sufficient bid specifying the same denomination) and 27B1b (a
-    comparable call) without further rectification, but the director judges
-    at the end whether the outcome could well have been different (27D);
-    otherwise partner passes whenever it is his turn (27B2; 27B3 for a double
-    or redouble attempted, which is cancelled) and Law 26 may apply."""
-    cite = state.cite
-    out = [_irregular("insufficient_bid", rec, cite("27")),
-           Prescription(OptionsOffered(to=rec.seat.lho, options=("accept", "refuse"), law=accept_law(state)),
-                        (rec.seq,), accept_law(state))]
-    if rec.ruling == "ib_b2":
-        out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"), (rec.seq,),
-                                cite("27B2")))
-    if rec.ruling in ("ib_b3_pending", "ib_b3"):
-        out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction"), (rec.seq,),
-                                cite("27B3")))
-    if rec.ruling == "ib_b1a" and state.edition == "1997":
-        out.append(_review(f"1997:27B1b {rec.seat}'s insufficient {rec.call} was corrected by the lowest sufficient "
-                           "bid in the same denomination: if the insufficient bid gave information that damaged the "
-                           "non-offending side, the director may award an adjusted score", rec, cite("27B1b")))
-    elif rec.ruling in ("ib_b1a", "ib_b1b"):
-        how = "the lowest sufficient bid in the same denomination" if rec.ruling == "ib_b1a" else "a comparable call"
-        out.append(_review(f"27D {rec.seat}'s insufficient {rec.call} was corrected by {how} ({_label(rec.law)}): "
-                           "at the end of play, could the outcome well have been different without the "
-                           "assistance of the infraction? (adjusted score, 12B1)", rec, cite("27D")))
+        else:
+            rule = RECORD_RULES.get(ruling)
+            if rule is not None:
+                out.extend(rule(state, rec))
     return out
 
 
 def _law_25b(state, rec) -> list[Prescription]:
     cite = state.cite
-    out = [_irregular("change_of_call", rec, cite("25B")),
+    out = [irregular("change_of_call", rec, cite("25B")),
            Prescription(OptionsOffered(to=rec.seat.lho, options=("accept_substitute", "reject_substitute"),
                                        law=cite("25B1")), (rec.seq,), cite("25B1"))]
     if rec.ruling == "substitute_cancelled":  # 2017: not accepted, the first call stands
@@ -189,7 +760,7 @@ def _law_37(state, rec) -> list[Prescription]:
     """A bid, double or redouble by a player who must pass: cancelled, Pass
     substituted (the projection did), both members of his side pass for the
     rest of the auction; Law 26 may apply to the cancelled call (below)."""
-    out = [_irregular("inadmissible_call", rec, rec.law),
+    out = [irregular("inadmissible_call", rec, rec.law),
            Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law)]
     for seat in (rec.seat, rec.seat.partner):
         out.append(Prescription(PartnerMustPass(seat=seat, until="end_of_auction"), (rec.seq,), rec.law))
@@ -338,3 +909,67 @@ def lead_breaches(state) -> list[Prescription]:
     """A lead against a restriction when able to comply: kind ``revoke`` (61A), no transfer (64B3)."""
     return [Prescription(IrregularityRecorded(kind="revoke", offender=str(b.seat), about=b.seq), (b.seq,),
                          state.cite("61A")) for b in state.breaches]
+
+
+# -- words ------------------------------------------------------------------------------
+
+RULING_WORDS: dict[str, str] = {
+    "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
+                             "until the caller's partner calls)",
+    "unintended_corrected": "unintended {first} replaced by {call}: {call} stands, no rectification",
+    "mi_change": "{first} changed to {call} after the correction of misinformation: no rectification",
+    "permitted_change": "{first} changed to {call} without rectification ({detail})",
+    "too_late": "change of {first} to {call} refused: partner has called since, {first} stands; "
+                "the director rules",
+    "undecided": "{call} waits for the director: {detail}",
+    "change_of_mind": "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
+    "substitute_accepted": "{call} accepted in place of {first}",
+    "substitute_cancelled": "{call} not accepted: cancelled, {first} stands",
+    "lho_called": "{call} cancelled, the left-hand opponent had already called: {first} stands",
+    "substitute_rejected": "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
+    "first_call_kept": "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
+    "other_call": "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
+                  "average minus",
+    "obliged_to_pass": "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
+                       "pass to the end of the auction",
+    "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
+    "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
+    "withdrawn": "{call}: {detail}",
+    "passed_over_34": "{call} out of rotation, accepted, was one of three passes closing the auction: {detail} "
+                      "(the player who passed out of rotation is an offender, 16C)",
+    "cancelled_34": "{call} cancelled: {detail}",
+    "replaces_withdrawn": "{call} replaces {first}, withdrawn after the change of the call it was made over: "
+                          "{seat} calls again without rectification",
+    "irregular": "{call} in place of {first} is itself irregular: {detail}",
+}
+"""How each ruling on a call (``CallRuling``, the document's ``call_rulings``) reads for people
+(``ledger.render``); ``made`` and ``not_made`` are not rulings shown there."""
+
+RULING_LAWS: dict[str, dict[str, str]] = {
+    "explanation_corrected": {"1997": "21B1", "2017": "21B1a"},
+    "unintended_corrected": {"1997": "25A", "2017": "25A1"},
+    "mi_change": {"1997": "21B1", "2017": "21B1a"},
+    "permitted_change": {"1997": "21B2", "2017": "21B2"},
+    "too_late": {"1997": "25A", "2017": "25A4"},
+    "undecided": {"1997": "85A", "2017": "85A"},
+    "change_of_mind": {"1997": "25B1", "2017": "25B1"},
+    "substitute_accepted": {"1997": "25B1", "2017": "25B1"},
+    "substitute_cancelled": {"2017": "25B2"},
+    "lho_called": {"1997": "25B", "2017": "25B2"},
+    "substitute_rejected": {"1997": "25B2"},
+    "first_call_kept": {"1997": "25B2b1"},
+    "other_call": {"1997": "25B2b2"},
+    "obliged_to_pass": {"1997": "37", "2017": "37B"},
+    "made_over_first_call": {"1997": "25B1"},
+    "made_while_option_open": {"1997": "25B1"},
+    "withdrawn": {"1997": "25B1", "2017": "25A6"},
+    "passed_over_34": {"1997": "34", "2017": "34"},
+    "cancelled_34": {"1997": "34", "2017": "34"},
+    "replaces_withdrawn": {"1997": "25B1", "2017": "25A6"},
+    "irregular": {"1997": "25A", "2017": "25A1"},
+}
+"""The Law each ruling on a call rests on, by edition (``ledger.laws.base.cited``); an edition
+missing means the ruling does not arise under it. The record carries the Law of its own case
+(a change too late after misinformation is 21B3, a call withdrawn after a 21B1 change 21B2; a
+judgment awaited, ``undecided``, cites the Law of the question, the table the director's
+assessment of facts, 85A). The other call families add theirs, as they add their words."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 from ledger.bridge import PASS, Call
 from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, PartnerMustPass
 from ledger.laws.base import Prescription
-from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
-from projections import calls as reading
-from projections.insufficient import pending_insufficient
+from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
+from ledger.laws import calls as reading
+from ledger.laws.insufficient import pending_insufficient
 from projections.auction import why_illegal
 from projections.state import AUCTION, OPENING_LEAD, AuctionCall, CallRecord, TableState
 
@@ -196,6 +196,14 @@ RULING_WORDS.update({
     AFTER_CLOSE_LHO: "{call} after the final pass; {detail}",
     OBLIGED_LHO: "{call} by a player obliged to pass; {detail}",
     LHO_CANCELLED: "{call} {detail}",
+})
+
+RULING_LAWS.update({
+    DOUBLE: {"1997": "36", "2017": "36B"},
+    ABOVE_SEVEN: {"1997": "38", "2017": "38C"},
+    AFTER_CLOSE: {"1997": "39", "2017": "39"},
+    **{lho_ruling: laws for lho_ruling, laws in LHO_FIRST.values()},
+    LHO_CANCELLED: {"1997": "35A", "2017": "36A"},
 })
 
 

@@ -1,7 +1,7 @@
 """Calls out of rotation (Laws 28 to 34, both editions): one family, its reading
 and its rules (LAWS-DIGEST 14.2 to 14.8, LEDGER-SPEC 9.D1 to 9.D3).
 
-The reading (the fold, through ``projections.calls.call_hook``): a call by a
+The reading (the fold, through ``ledger.laws.calls.call_interceptor``): a call by a
 seat that is not on turn is a call out of rotation (COOR) of X, classified by
 whose turn it was: his RHO's, his partner's, or his LHO's (he has not called
 yet). It is not entered; the auction waits for the LHO's choice (29A):
@@ -45,10 +45,10 @@ import attrs
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
                            DirectorReviewRequired, IrregularityRecorded, OptionsOffered, PartnerMustPass)
-from ledger.laws.calls import RULING_WORDS, WITHDRAWN_READERS
+from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
 from ledger.laws.base import Prescription
-from projections import calls as reading
-from projections.insufficient import pending_insufficient
+from ledger.laws import calls as reading
+from ledger.laws.insufficient import pending_insufficient
 from projections.auction import why_illegal
 from projections.fold import Step, handles, option_effects
 from projections.state import AUCTION, AuctionCall, CallRecord, Choice, TableState
@@ -148,7 +148,7 @@ def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     if state.phase != AUCTION or pending_insufficient(state) is not None:
         return None
     if reading.pending_substitution(state) is not None:
-        return None  # 25B1: the LHO's option (projections.calls)
+        return None  # 25B1: the LHO's option (ledger.laws.calls)
     rec = waiting(state)
     if rec is not None:
         return _while_waiting(state, seq, ev, rec)
@@ -300,6 +300,24 @@ RULING_WORDS.update({
 })
 
 
+RULING_LAWS.update({
+    "coor": {"1997": "29A", "2017": "29A"},
+    "coor_accepted": {"1997": "29A", "2017": "29A"},
+    "coor_28b": {"1997": "28B", "2017": "28B"},
+    "coor_refused": {"1997": "29B", "2017": "29B"},
+    "coor_repeat": {"1997": "31A1", "2017": "31A1"},
+    "coor_repeated": {"1997": "31A1", "2017": "31A1"},
+    "coor_rho_acted": {"1997": "31A2", "2017": "31A2"},
+    "coor_comparable": {"2017": "23A"},
+    "coor_not_comparable": {"2017": "23A"},
+    "coor_undecided": {"1997": "29C", "2017": "23A"},
+    "coor_same_strain": {"1997": "31A2a"},
+    "coor_same_call": {"1997": "29B"},
+    "coor_other": {"1997": "31A2b"},
+})
+"""The Law each ruling rests on, by edition (the record carries the Law of its case: 30, 31 or 32)."""
+
+
 @handles(CallRequired, CallsForbidden)
 def on_obligation(state: TableState, step: Step) -> TableState:
     """The record of the call out of rotation already says so (``required_calls``,
@@ -351,7 +369,7 @@ def calls_out_of_rotation(state) -> list[Prescription]:
     for rec in state.calls:
         if rec.ruling == WAITING or rec.ruling == "coor_accepted" or rec.ruling == "coor_28b" or rec.ruling in REFUSED:
             out.extend(_rule(state, rec))
-        elif rec.ruling in ("passed_over_34", "cancelled_34") and rec.law:  # Law 34 (projections.calls)
+        elif rec.ruling in ("passed_over_34", "cancelled_34") and rec.law:  # Law 34 (ledger.laws.calls)
             if rec.ruling == "passed_over_34":
                 out.extend(_rule(state, attrs.evolve(rec, ruling="coor_accepted")))
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
