@@ -14,7 +14,7 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
 from projections.cards import EITHER_DEFENDER_LAWS, law_of
-from projections.revoke import restores_trick12
+from ledger.laws.revokes import restores_trick12
 
 # Facts whose card must still be in the seat's hand.
 _CARD_IN_HAND = (ev.CardPlayed, ev.LeadFaceDown, ev.CardHeld, ev.CardDropped, ev.CardNamed)

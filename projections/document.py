@@ -26,7 +26,7 @@ from projections.obligations import active_must_pass, active_restrictions
 from projections.outofturn import document as leads_out_of_turn_document
 from projections.penalty import document as penalty_cards_document
 from projections.premature import document as play_restrictions, premature_document as premature_plays
-from projections.revoke import procedure_document, revokes_document, transfers_document
+from ledger.laws.revokes import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
 from projections.waiting import review_law
 

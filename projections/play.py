@@ -7,7 +7,7 @@ a defender's, and declarer's from either hand, 2017 57C3). An action the
 projection cannot rule on yet (a card exposed during the auction) is kept as an
 ``unprocessed`` irregularity; leads out of turn and the fifth card are
 ``projections.outofturn``, penalty-card obligations ``projections.penalty``. A revoke card is played all the same (Law 61: a revoke is a
-played card); ``projections.revoke`` reads the revokes from the tricks.
+played card); ``ledger.laws.revokes`` reads the revokes from the tricks.
 """
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
     state = add_card(state, seq, seat, card, law)
-    # A revoke (61A) stays on the trick: projections.revoke reads it from the tricks.
+    # A revoke (61A) stays on the trick: ledger.laws.revokes reads it from the tricks.
     return state, True
 
 

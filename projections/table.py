@@ -22,8 +22,9 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
+from ledger.laws import revokes
 from projections import (adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
-                         revoke, withdrawals)
+                         withdrawals)
 from projections import reported  # noqa: F401  (registers the ResultReported handler)
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
@@ -173,7 +174,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     # unprocessed rather than failing: the fold never raises on a stored event.
     new = HANDLERS.get(type(event), _unprocessed)(state, Step(seq, event, record.role, record.law))
     carry(state, new)  # the derived values of the state before (projections.derived)
-    reread = revoke.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
+    reread = revokes.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
     carry(new, reread)
     new = reread
     rectifications = new.rectifications + ((rectification_key(event), seq),) \
@@ -195,7 +196,7 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
 
 
 REGISTERED = (ledger.laws, adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
-              revoke, withdrawals)
+              withdrawals)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

@@ -18,7 +18,7 @@ from ledger.service import Ledger, parse_fact, recorded
 from ledger.simulate import random_board
 from projections import derived
 from projections.resolve import resolve
-from projections.revoke import revokes
+from ledger.laws.revokes import revokes
 from projections.table import evolve, rectification_key
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.jsonl"))

@@ -210,7 +210,7 @@ def test_a_second_play_interceptor_fails():
 def test_the_play_core_imports_no_family():
     imported = {t for t, _, _ in _imports("projections.play")}
     assert not imported & {"projections.outofturn", "projections.penalty", "projections.cards",
-                           "projections.revoke", "projections.calls"}
+                           "ledger.laws.revokes", "projections.calls"}
 
 
 def test_no_module_level_mutable_state_in_the_fold():
@@ -276,7 +276,7 @@ def test_a_second_option_effect_for_a_law_fails():
     from projections.fold import EFFECT_OWNERS, EFFECTS, option_effects
     from projections.table import REGISTERED  # noqa: F401
 
-    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "projections.calls"
+    assert EFFECT_OWNERS["62C1"] == "ledger.laws.revokes" and EFFECT_OWNERS["25B1"] == "projections.calls"
     before = dict(EFFECTS)
     with pytest.raises(RuntimeError, match="62C1 registered twice"):
         option_effects({"62C1": lambda state, choice: state}, "elsewhere")
