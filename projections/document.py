@@ -18,13 +18,13 @@ from typing import Any
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
 from ledger.laws.rotation import call_restrictions, required_calls
-from projections.adjusted import adjusted_document, appeals_document, decisions_document
-from projections.play import result_in_force
+from ledger.laws.scores import adjusted_document, appeals_document, decisions_document
+from ledger.laws.results import result_in_force
 from projections.calls import call_rulings
 from projections.cards import card_rulings
 from projections.obligations import active_must_pass, active_restrictions
 from projections.outofturn import document as leads_out_of_turn_document
-from projections.penalty import document as penalty_cards_document
+from ledger.laws.penalty import document as penalty_cards_document
 from projections.premature import document as play_restrictions, premature_document as premature_plays
 from ledger.laws.revokes import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
@@ -124,7 +124,7 @@ def _irregularity(i) -> dict[str, Any]:
     if i.kind == "unprocessed":
         out["type"] = i.type
         out["detail"] = i.detail
-    if i.kind == "adjustment_not_applied":  # an award stored but not in force (projections.adjusted)
+    if i.kind == "adjustment_not_applied":  # an award stored but not in force (ledger.laws.scores)
         out["type"] = i.type
         out["detail"] = i.detail
     return out

@@ -31,7 +31,7 @@ from ledger.events import CardPlayed, DummySpreadStarted, LeadFaceDown
 from projections import premature
 from projections.cards import attention_hook, dummy_first_attention
 from projections.fold import Step, handles, option_effects
-from projections.penalty import lapse_52, on_52_choice
+from ledger.laws.penalty import lapse_52, on_52_choice
 from ledger.laws.revokes import lapse_62c1
 from projections.play import add_card, interceptor, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, Irregularity, NotMade, OutOfTurn,

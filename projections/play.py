@@ -1,25 +1,23 @@
 """The play: the opening lead (Law 41), cards played (Law 45A, 45B), tricks
-and their winners (Law 44), and the result when the thirteenth trick is
-quitted (Law 77 for the score).
+and their winners (Law 44); when the thirteenth trick is quitted play ends and the
+results family (``ledger.laws.results``, Law 77) reads the result.
 
 A play out of turn to a trick already led is Law 57 (``projections.premature``:
 a defender's, and declarer's from either hand, 2017 57C3). An action the
 projection cannot rule on yet (a card exposed during the auction) is kept as an
 ``unprocessed`` irregularity; leads out of turn and the fifth card are
-``projections.outofturn``, penalty-card obligations ``projections.penalty``. A revoke card is played all the same (Law 61: a revoke is a
+``projections.outofturn``, penalty-card obligations ``ledger.laws.penalty``. A revoke card is played all the same (Law 61: a revoke is a
 played card); ``ledger.laws.revokes`` reads the revokes from the tricks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
 import attrs
 
 from ledger.bridge import Card, Seat, Strain
 from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
-from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, Exposure, FaceDownLead, Irregularity, NotMade,
@@ -77,42 +75,9 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
 
 
 def played_result(state: TableState) -> Result:
-    return final_result(state, state.tricks_won()[0])
-
-
-def final_result(state: TableState, tricks: int) -> Result:
-    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
-    assert state.contract is not None
-    contract = state.contract
-    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
-    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
-    score_ns = score if contract.side.value == "NS" else -score
-    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
-                  tricks, score_ns, state.cite("77"))
-
-
-def result_in_force(state: TableState) -> Result | None:
-    """The board's result: an assigned result for both sides in force (64C, 12C) replaces
-    the table result (the engine records it, ``ResultRecorded``). A split score (one result
-    per side), a weighted or an artificial one has no single result: ``adjusted`` alone
-    carries it and ``result`` stays the table's. An override of the award (not folded), or a
-    later award of another kind, brings the table result back."""
-    award = state.adjusted
-    if award is None or award.kind != "assigned" or len(award.results) != 1 \
-            or award.results[0].get("side", "both") != "both":
-        return state.result
-    r: Mapping[str, Any] = award.results[0]  # checked on append: contract, declarer, tricks
-    law = award.law or state.cite("12C")
-    contract = str(r["contract"])
-    if contract == "Pass":
-        return Result("Pass", None, "", None, 0, law)
-    declarer = Seat.parse(r["declarer"])
-    level, strain = int(contract[0]), contract[1:]
-    risk, tricks = str(r.get("risk", "")), int(r["tricks"])
-    vulnerability = state.board.vulnerability
-    vulnerable = vulnerability is not None and vulnerability.is_vulnerable(declarer.side)
-    score = duplicate_score(level, strain, risk, vulnerable, tricks)
-    return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
+    """The result of the tricks as played when play ends: the results family's reading
+    (Law 77, ``ledger.laws.results``), supplied at the ``result`` point."""
+    return INTERCEPTORS["result"](state)
 
 
 def _stands_after_illegal_withdrawal(state: TableState, seat: Seat):
@@ -133,9 +98,10 @@ INTERCEPTORS: dict[str, Callable[..., Any]] = {}
 ``fifth_card`` (45E), ``out_of_turn`` (leads out of turn, 53 to 56), ``breach`` (penalty
 cards: 50C, 50D1, 51A), ``face_down`` (41A: the wrong defender leads face down)."""
 
-POINTS = ("fifth_card", "out_of_turn", "breach", "face_down", "premature", "play_restriction")
+POINTS = ("fifth_card", "out_of_turn", "breach", "face_down", "premature", "play_restriction", "result")
 """``premature``: a defender's card before his partner played to the trick (Law 57,
-``projections.premature``); ``play_restriction``: a play against a 57A ``PlayRestriction``."""
+``projections.premature``); ``play_restriction``: a play against a 57A ``PlayRestriction``;
+``result``: the result of the tricks as played when play ends (Law 77, ``ledger.laws.results``)."""
 
 
 def interceptor(point: str) -> Callable[[F], F]:

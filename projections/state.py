@@ -266,7 +266,7 @@ class TableState:
     result_recorded: int | None = None
     """Seq of the engine's ResultRecorded for the current result, if any."""
     adjusted: "Adjusted | None" = None
-    """The adjusted score in force (Law 12): the latest valid award (projections.adjusted)."""
+    """The adjusted score in force (Law 12): the latest valid award (ledger.laws.scores)."""
     penalties: tuple[tuple[str, str], ...] = ()
     """Procedural penalties in force (Law 90): (side, amount like "10%" or "3 IMP")."""
     decisions: tuple["Decision", ...] = ()

@@ -22,10 +22,9 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from ledger.laws import revokes
-from projections import (adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
+from ledger.laws import penalty, revokes
+from projections import (calls, cards, designations, insufficient, outofturn, play, procedure,
                          withdrawals)
-from projections import reported  # noqa: F401  (registers the ResultReported handler)
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
@@ -43,11 +42,6 @@ def rectification_key(event: ev.Event) -> str:
 def _opened(board: ev.BoardOpened, stream: str, seq: int, head: str) -> TableState:
     board = board.completed()
     return TableState(stream=stream, seq=seq, head=head, board=board, hands=initial_hands(board))
-
-
-@handles(ev.ResultRecorded)
-def _result_recorded(state: TableState, step: Step) -> TableState:
-    return replace(state, result_recorded=step.seq)
 
 
 @handles(ev.CallCancelled, ev.CardReturned,  # the fold of the call's or card's record already says so
@@ -195,7 +189,7 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, adjusted, calls, cards, designations, insufficient, outofturn, penalty, play, procedure,
+REGISTERED = (ledger.laws, calls, cards, designations, insufficient, outofturn, play, procedure,
               withdrawals)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 

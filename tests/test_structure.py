@@ -204,12 +204,12 @@ def test_a_second_play_interceptor_fails():
     assert sorted(INTERCEPTORS) == sorted(POINTS)
     with pytest.raises(RuntimeError, match="supplied twice"):
         interceptor("breach")(lambda *a: None)
-    assert INTERCEPTORS["breach"].__module__ == "projections.penalty"
+    assert INTERCEPTORS["breach"].__module__ == "ledger.laws.penalty"
 
 
 def test_the_play_core_imports_no_family():
     imported = {t for t, _, _ in _imports("projections.play")}
-    assert not imported & {"projections.outofturn", "projections.penalty", "projections.cards",
+    assert not imported & {"projections.outofturn", "ledger.laws.penalty", "projections.cards",
                            "ledger.laws.revokes", "projections.calls"}
 
 

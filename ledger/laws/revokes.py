@@ -82,7 +82,7 @@ from ledger.events import (DirectorReviewRequired, IrregularityRecorded, Options
                            TricksTransferred)
 from ledger.laws.base import Prescription
 from projections import cards, play, withdrawals
-from projections.play import final_result
+from ledger.laws.results import final_result
 from projections.derived import derive
 from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)

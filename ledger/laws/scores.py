@@ -1,4 +1,6 @@
-"""Adjusted scores, procedural penalties and appeals in the table fold (Laws 12, 90, 92/93).
+"""Scores and appeals (Laws 12, 82, 90, 92/93): adjusted scores, procedural penalties and
+appeals, their reading in the table fold. The family prescribes nothing: each of its facts is
+the director's or the committee's own decision, which the fold reads.
 
 * ``AdjustedScoreAwarded`` (director or committee) puts the award in
   ``state.adjusted``: the latest valid award is the one in force.  An award
@@ -33,6 +35,9 @@ from ledger.laws import boards
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
+
+LAWS = ("12", "82", "90", "92", "93")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
 
 BOARD_REVIEW_PREFIX = ("13", "14", "15", "16", "1997:13", "1997:14", "1997:15", "1997:16", "1997:17",
                        "2017:13", "2017:14", "2017:15", "2017:16")
