@@ -26,7 +26,7 @@ from projections.obligations import active_must_pass, active_restrictions
 from projections.outofturn import document as leads_out_of_turn_document
 from ledger.laws.penalty import document as penalty_cards_document
 from projections.premature import document as play_restrictions, premature_document as premature_plays
-from ledger.laws.revokes import procedure_document, revokes_document, transfers_document
+from ledger.laws.revokes import exposures, irregularities, procedure_document, revokes_document, transfers_document
 from projections.state import TableState
 from projections.waiting import review_law
 
@@ -69,7 +69,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "leads_out_of_turn": leads_out_of_turn_document(state),
         "card_rulings": card_rulings(state),
         "exposed_cards": [{"seq": x.seq, "seat": str(x.seat), "card": str(x.card), "how": x.how, "law": x.law}
-                          for x in state.exposures if state.holds(x.seat, x.card)],
+                          for x in exposures(state) if state.holds(x.seat, x.card)],
         "lead_restrictions": [{"seat": str(r.seat), "suit": str(r.suit), "mode": r.mode, "lasts": r.lasts}
                               for r in active_restrictions(state)],
         "partner_must_pass": [{"seat": str(m.seat), "until": m.until} for m in active_must_pass(state)],
@@ -80,7 +80,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "caps": [{"side": str(c.side), "max": c.max} for c in state.caps],
         "pending": [{"to": str(o.to), "options": list(o.options), "law": o.law, "seq": o.seq}
                     for o in state.pending],
-        "irregularities": [_irregularity(i) for i in state.irregularities],
+        "irregularities": [_irregularity(i) for i in irregularities(state)],
         "tricks_won": {"declarer": won_decl, "defenders": won_def},
         "transfers": transfers_document(state),
         "result": None if result is None else {

@@ -31,6 +31,7 @@ import attrs
 
 from ledger.scoring import imps
 from projections import matchpoints as mp
+from ledger.laws.results import board_result
 from ledger.laws.scores import adjusted_for_results
 from projections.state import TableState
 
@@ -109,7 +110,7 @@ def table_result(stream: str, state: TableState) -> TableResult:
     adjusted = adjusted_for_results(state)
     if adjusted is not None:
         return with_adjusted(attrs.evolve(entry, status="adjusted"), adjusted, state)
-    result = state.result
+    result = board_result(state)  # with the tricks the revokes transfer (64A)
     if state.result_cancelled is not None:
         return attrs.evolve(entry, cancelled=True, status="cancelled")
     if result is None:

@@ -22,7 +22,7 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from ledger.laws import penalty, revokes
+from ledger.laws import penalty
 from projections import (calls, cards, designations, insufficient, outofturn, play, procedure,
                          withdrawals)
 from projections.derived import carry
@@ -168,9 +168,6 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     # unprocessed rather than failing: the fold never raises on a stored event.
     new = HANDLERS.get(type(event), _unprocessed)(state, Step(seq, event, record.role, record.law))
     carry(state, new)  # the derived values of the state before (projections.derived)
-    reread = revokes.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
-    carry(new, reread)
-    new = reread
     rectifications = new.rectifications + ((rectification_key(event), seq),) \
         if event.FAMILY == "rectification" else new.rectifications
     if new is state:  # the handler changed nothing: a copy for the new seq and head

@@ -18,7 +18,8 @@ from ledger.service import Ledger, parse_fact, recorded
 from ledger.simulate import random_board
 from projections import derived
 from projections.resolve import resolve
-from ledger.laws.revokes import revokes
+from ledger.laws.results import board_result
+from ledger.laws.revokes import exposures, irregularities, revokes
 from projections.table import evolve, rectification_key
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.jsonl"))
@@ -51,6 +52,9 @@ def _check_log(stream: str, records) -> int:
         reused += sum(1 for rule in RULES if rule in shared)
         assert _incremental(state) == _afresh(state), f"seq {record.seq}"
         assert revokes(state) == revokes(attrs.evolve(state)), f"seq {record.seq}"
+        fresh = attrs.evolve(state)  # the values the state shows, derived where read (no hook writes them)
+        assert (irregularities(state), exposures(state), board_result(state)) == \
+            (irregularities(fresh), exposures(fresh), board_result(fresh)), f"seq {record.seq}"
     return reused
 
 

@@ -46,6 +46,7 @@ from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
 from ledger.laws.base import Prescription
+from ledger.laws.revokes import exposures
 from projections.cards import dummy_first_attention, locate, replace_card
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
@@ -170,7 +171,7 @@ def history(state: TableState) -> list[History]:
         return []
     pickups = _pickups(state)
     base: list[History] = []
-    for e in state.exposures:
+    for e in exposures(state):  # without a revoke card whose rectification was forfeited (11A)
         if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side or not_rectified(state, e.seq):
             continue
         h = History(e, "minor")

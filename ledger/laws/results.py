@@ -28,6 +28,7 @@ from ledger import events as ev
 from ledger.bridge import Seat
 from ledger.events import ResultRecorded
 from ledger.laws.base import Prescription
+from ledger.laws.revokes import tricks_after_transfers
 from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.play import interceptor
@@ -92,6 +93,17 @@ def played_result(state: TableState) -> Result:
     return final_result(state, state.tricks_won()[0])
 
 
+def board_result(state: TableState) -> Result | None:
+    """The table's result: as played (or claimed, or reported) with the tricks the revokes
+    transfer when play has ended (64A), derived where read (``state.result`` is the result
+    of the tricks as played)."""
+    tricks = tricks_after_transfers(state)
+    if tricks is None:
+        return state.result
+    result = final_result(state, tricks)
+    return state.result if result == state.result else result
+
+
 def result_in_force(state: TableState) -> Result | None:
     """The board's result: an assigned result for both sides in force (64C, 12C) replaces
     the table result (the engine records it, ``ResultRecorded``). A split score (one result
@@ -99,15 +111,21 @@ def result_in_force(state: TableState) -> Result | None:
     carries it and ``result`` stays the table's. An override of the award (not folded), or a
     later award of another kind, brings the table result back."""
     award = state.adjusted
-    if award is None or award.kind != "assigned" or len(award.results) != 1 \
-            or award.results[0].get("side", "both") != "both":
-        return state.result
+    if award is None or not _assigned(state):
+        return board_result(state)
     r: Mapping[str, Any] = award.results[0]  # checked on append: contract, declarer, tricks
     law = award.law or state.cite("12C")
     contract = str(r["contract"])
     if contract == "Pass":
         return Result("Pass", None, "", None, 0, law)
     return scored(state, contract, Seat.parse(r["declarer"]), str(r.get("risk", "")), int(r["tricks"]), law)
+
+
+def _assigned(state: TableState) -> bool:
+    """An assigned result for both sides is in force (:func:`result_in_force` reads it)."""
+    award = state.adjusted
+    return award is not None and award.kind == "assigned" and len(award.results) == 1 \
+        and award.results[0].get("side", "both") == "both"
 
 
 # -- rules: what the engine emits for the reading --------------------------------------------
@@ -117,7 +135,7 @@ def record_result(state) -> list[Prescription]:
     result = result_in_force(state)
     if result is None:
         return []
-    if result is not state.result and state.adjusted is not None:
+    if _assigned(state):
         last = state.adjusted.seq  # the director's assigned result (64C, 12C)
     elif state.claim is not None and state.claim.status in ("agreed", "ruled"):
         last = state.claim.seq

@@ -82,11 +82,10 @@ from ledger.events import (DirectorReviewRequired, IrregularityRecorded, Options
                            TricksTransferred)
 from ledger.laws.base import Prescription
 from projections import cards, play, withdrawals
-from ledger.laws.results import final_result
 from projections.derived import derive
 from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
-from projections.state import ENDED, CardRecord, Irregularity, ProcedureFact, TableState
+from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
 
 LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -169,7 +168,8 @@ handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)(recorded_on
 
 @handles(ev.RevokeEstablished, ev.TricksTransferred)
 def on_revoke_rectification(state: TableState, step: Step) -> TableState:
-    """Derived: :func:`revokes` reads establishment and transfers from the facts (:func:`reread`)."""
+    """Derived: :func:`revokes` reads establishment and transfers from the facts; the state shows them
+    where it is read (:func:`irregularities`, :func:`exposures`, ``ledger.laws.results.board_result``)."""
     return state
 
 
@@ -223,29 +223,60 @@ class Revoke:
 
 
 
-def reread(state: TableState) -> TableState:
-    """After each fold step: revoke irregularities say their trick and whether they are
-    established; when play has ended, the result includes the tricks transferred (64A)."""
-    if not any(i.kind == "revoke" for i in state.irregularities) and state.phase != ENDED:
-        return state
+def _read(state: TableState) -> bool:
+    """Whether the revokes are read into what the state shows: once one is recorded
+    (``IrregularityRecorded`` ``revoke``) or play has ended."""
+    return state.phase == ENDED or any(i.kind == "revoke" for i in state.irregularities)
+
+
+def irregularities(state: TableState) -> tuple[Irregularity, ...]:
+    """The board's irregularities, each revoke's as the Laws read it now: its trick, whether
+    it is established (and by which Law) and its words (derived where read, not stored)."""
+    if not _read(state):
+        return state.irregularities
+    return derive(state, "revoke irregularities", _irregularities)
+
+
+def _irregularities(state: TableState) -> tuple[Irregularity, ...]:
     found = revokes(state)
     if not found:
-        return state
+        return state.irregularities
     by_seq = {r.seq: r for r in found}
-    irregularities = tuple(_irregularity(i, by_seq.get(i.seq), state) if i.kind == "revoke" else i
-                           for i in state.irregularities)
-    if irregularities != state.irregularities:
-        state = attrs.evolve(state, irregularities=irregularities)
+    return tuple(_irregularity(i, by_seq.get(i.seq), state) if i.kind == "revoke" else i
+                 for i in state.irregularities)
+
+
+def exposures(state: TableState) -> tuple[Exposure, ...]:
+    """The cards exposed, without a revoke card withdrawn whose rectification the director
+    found forfeited (11A: no penalty card either)."""
+    if not state.exposures or not any(f.field == "rectification_forfeited" for f in state.findings) \
+            or not _read(state):
+        return state.exposures
+    return derive(state, "exposures in force", _exposures)
+
+
+def _exposures(state: TableState) -> tuple[Exposure, ...]:
+    found = revokes(state)
     forfeited = {r.corrected for r in found if r.exempt == state.cite("11A") and r.corrected}
-    if forfeited and any(x.seq in forfeited for x in state.exposures):  # 11A: no penalty card either
-        state = attrs.evolve(state, exposures=tuple(x for x in state.exposures if x.seq not in forfeited))
-    if state.phase == ENDED and state.result is not None and state.result.law == state.cite("77") \
-            and state.contract is not None:
-        net = net_transfer(state, found)
-        result = final_result(state, max(0, min(13, base_tricks(state) + net)))
-        if result != state.result:
-            state = attrs.evolve(state, result=result)
-    return state
+    if not forfeited or not any(x.seq in forfeited for x in state.exposures):
+        return state.exposures
+    return tuple(x for x in state.exposures if x.seq not in forfeited)
+
+
+def tricks_after_transfers(state: TableState) -> int | None:
+    """Declarer's tricks once play has ended, with the tricks the revokes transfer (64A);
+    None when play has not ended with a played (or claimed) result."""
+    result = state.result
+    if state.phase != ENDED or result is None or state.contract is None or result.law != state.cite("77"):
+        return None
+    return derive(state, "tricks after transfers", _tricks_after_transfers)
+
+
+def _tricks_after_transfers(state: TableState) -> int | None:
+    found = revokes(state)
+    if not found:
+        return None
+    return max(0, min(13, base_tricks(state) + net_transfer(state, found)))
 
 
 def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
