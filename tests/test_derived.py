@@ -141,3 +141,22 @@ def test_replace_is_evolve_with_fresh_derived_values():
         assert new == attrs.evolve(state, **changes)
         assert new.memo == {} and new is not state
     assert replace(state, phase="ended").phase is Phase.ENDED
+
+
+def test_the_revokes_off_the_suit_led_are_read_from_every_trick_only_when_more_than_a_card_changed(monkeypatch):
+    """A card added to the last trick is the only one that can be a new revoke: the reading
+    of the other tricks is carried over (and equals a reading from scratch, on every prefix
+    above); only another change (a card withdrawn, a record) reads every trick again."""
+    from ledger.laws import revokes as family
+
+    full = []
+    every_trick = family.__dict__["_off_suit"]
+    monkeypatch.setattr(family, "_off_suit", lambda state: full.append(state.seq) or every_trick(state))
+    path = next(p for p in SCENARIOS if p.stem == "revoke-trick12-2017-corrected-in-two-facts")
+    stream, records = _records(path)
+    states = _states(stream, records)
+    full.clear()  # the readings of the append path (the engine) above
+    found = [revokes(s) for s in states]
+    cards = sum(1 for a, b in zip(states, states[1:]) if a.tricks is not b.tricks)
+    assert any(found) and cards > 8
+    assert 0 < len(full) < cards / 4, (len(full), cards)

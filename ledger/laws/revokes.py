@@ -82,7 +82,7 @@ from ledger.events import (DirectorReviewRequired, IrregularityRecorded, Options
                            TricksTransferred)
 from ledger.laws.base import Prescription
 from projections import cards, play, withdrawals
-from projections.derived import derive
+from projections.derived import derive, shared_values, state_of
 from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
@@ -335,18 +335,78 @@ def _held_when_led(state: TableState, seat: Seat, suit: Suit, index: int) -> boo
     return any(q.seat is seat and q.card.suit is suit for t in state.tricks[index + 1:] for q in t.cards)
 
 
-def _detect(state: TableState) -> list[Revoke]:
-    off = _off_suit(state)
-    if not off and not state.breaches and not any(r.ruling == "withdrawn" for r in state.card_records):
-        return []  # no card off the suit led, no breach, no card withdrawn: no revoke
-    dummy = state.dummy
-    out: list[Revoke] = []
+DETECTED = "revokes off the suit led"
+"""The key of the last off-suit reading in the fold's shared values (:func:`_off_suit_revokes`)."""
+
+
+def _off_suit_revokes(state: TableState) -> list[Revoke]:
+    """The revokes of cards played off the suit led while their player held it (61A), in
+    the order of the tricks. Incremental: when the only change since the last reading of
+    the fold is one card added at the end of the last trick (the card records unchanged),
+    only that card can be a new one: a card played to a trick after the revoke trick moves
+    from its player's hand to a later trick, so what each player held when an earlier trick
+    began is unchanged. Any other change reads every trick again."""
+    tricks, hands, records, dummy = state.tricks, state.hands, state.card_records, state.dummy
+    shared = shared_values(state_of(state))
+    last = shared.get(DETECTED)
+    if last is not None and last[2] is records and last[3] is dummy:
+        added = _one_card_added(last[0], tricks, last[1], hands)
+        if added is not None:
+            found = last[4]
+            trick, p = added
+            if p is not trick.cards[0] and p.card.suit is not trick.cards[0].card.suit:
+                found = found + [r for r in _read_off_suit(state, [(len(tricks) - 1, p)], dummy)]
+            shared[DETECTED] = (tricks, hands, records, dummy, found)
+            return found
+    found = _read_off_suit(state, _off_suit(state), dummy)
+    shared[DETECTED] = (tricks, hands, records, dummy, found)
+    return found
+
+
+def _read_off_suit(state: TableState, off: list[tuple[int, Any]], dummy: Seat | None) -> list[Revoke]:
+    out = []
     tricks = state.tricks
     for i, p in off:
         t = tricks[i]
         led = t.cards[0].card.suit
         if _held_when_led(state, p.seat, led, i) and not _played_before_change(state, t, p):
             out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
+    return out
+
+
+def _one_card_added(before: tuple, tricks: tuple, hands_before: tuple, hands: tuple):
+    """(the last trick, the card) when ``tricks`` and ``hands`` are ``before`` and
+    ``hands_before`` with one card moved from its player's hand to the end of the last
+    trick (or leading a new one); else None."""
+    n = len(tricks)
+    if n == len(before):
+        if n == 0 or any(tricks[i] is not before[i] for i in range(n - 1)):
+            return None
+        old, new = before[-1].cards, tricks[-1].cards
+        if len(new) != len(old) + 1 or new[:-1] != old:
+            return None
+    elif n == len(before) + 1:
+        if any(tricks[i] is not before[i] for i in range(n - 1)) or len(tricks[-1].cards) != 1:
+            return None
+    else:
+        return None
+    p = tricks[-1].cards[-1]
+    seat = p.seat.index
+    for i in range(4):
+        if i != seat and hands[i] is not hands_before[i] and hands[i] != hands_before[i]:
+            return None
+    if len(hands[seat]) + 1 != len(hands_before[seat]) or hands[seat] != tuple(
+            c for c in hands_before[seat] if c != p.card):
+        return None
+    return tricks[-1], p
+
+
+def _detect(state: TableState) -> list[Revoke]:
+    revoked = _off_suit_revokes(state)
+    if not revoked and not state.breaches and not any(r.ruling == "withdrawn" for r in state.card_records):
+        return []  # no card off the suit led, no breach, no card withdrawn: no revoke
+    dummy = state.dummy
+    out: list[Revoke] = list(revoked)
     breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
         if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
