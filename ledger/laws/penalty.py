@@ -46,7 +46,7 @@ from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
 from ledger.laws.base import Prescription
-from ledger.laws.revokes import exposures
+from ledger.laws.revokes import exposures, law_for
 from projections.cards import dummy_first_attention, locate, replace_card
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
@@ -355,7 +355,7 @@ BIG = 10 ** 12
 
 def dummy_review(state, what: str, effect: str) -> str:
     """The question 1997 43B2c / 2017 43B3 leaves to the director."""
-    law = "43B2c" if state.edition == "1997" else "43B3"
+    law = law_for(state, "dummy_drew_attention_first")
     return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
             f"({effect}), play continues as though there were no irregularity; at the end of play "
             + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
@@ -379,7 +379,7 @@ def penalty_cards(state) -> list[Prescription]:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
             elif h.cleared_how == "dummy_43b":  # dummy drew attention first: no rectification
-                law = state.cite("43B2c" if state.edition == "1997" else "43B3")
+                law = state.cite(law_for(state, "dummy_drew_attention_first"))
             else:
                 law = state.cite("50D1a" if h.major_at(h.cleared) else "50C")
             out.append(Prescription(PenaltyCardCleared(seat=e.seat, card=e.card), (e.seq, h.cleared), law))

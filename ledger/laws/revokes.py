@@ -80,7 +80,7 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
-from ledger.laws.base import Prescription
+from ledger.laws.base import Citations, Prescription, cited
 from projections import cards, play, withdrawals
 from projections.derived import derive, shared_values, state_of
 from projections.fold import Step, handles, option_effects
@@ -89,6 +89,19 @@ from projections.state import ENDED, CardRecord, Exposure, Irregularity, Procedu
 
 LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS: Citations = {
+    "agreement_establishes": {"1997": "63A3", "2017": "63A4"},
+    "dummy_drew_attention_first": {"1997": "43B2c", "2017": "43B3"},
+    "both_sides_revoked": {"1997": "64C", "2017": "64B7"},
+}
+"""Where the editions cite different Laws for the same occasion (read through :func:`law_for`)."""
+
+
+def law_for(state: TableState, occasion: str) -> str:
+    """The Law the board's edition names for ``occasion`` (:data:`CITATIONS`), without the
+    edition (the reading cites it when it records it): ``"43B3"``."""
+    return cited(state, CITATIONS, occasion).split(":", 1)[1]
 
 
 # -- the reading of the facts: the fold's handlers ------------------------------------------
@@ -470,7 +483,7 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
         agreed = [f.seq for f in _facts(state, "ClaimAgreed") if f.seq > rv.seq and f.by is not None
                   and f.by.side is side]
         if agreed:
-            candidates.append((min(agreed), "63A3" if state.edition == "1997" else "63A4"))
+            candidates.append((min(agreed), law_for(state, "agreement_establishes")))
     elif _corrected_62c3(state, rv):  # 2017 62C3: established before its correction, by its side's next card
         later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards
                  if p.seat.side is side and p.seq < rv.corrected]  # type: ignore[operator]
@@ -606,7 +619,7 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
                                 "the director restores equity if the defenders were damaged", rv.seq))
         elif first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
                 and _violation(state, first.seq) is not None:
-            law = "43B2c" if state.edition == "1997" else "43B3"
+            law = law_for(state, "dummy_drew_attention_first")
             exempt, why = law, "dummy, after a 43A2 violation, was the first to draw attention to it: no " \
                                "rectification, play continues as if there were none"
             reviews.append((f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
@@ -683,7 +696,7 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
                 [("64C revoke on trick 12 (no transfer, 64B6): the director restores equity if the "
                   "non-offenders were damaged", rv.seq)]
     if both_sides:
-        law = "64B7" if edition == "2017" else "64C"
+        law = law_for(state, "both_sides_revoked")
         return law, "both sides revoked on this board: no transfer", \
             [(f"64C both sides revoked (no transfer{', 64B7' if edition == '2017' else ''}): the director "
               "restores equity as though no revoke had occurred", rv.seq)]
