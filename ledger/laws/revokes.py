@@ -82,7 +82,7 @@ from ledger.events import (DirectorReviewRequired, IrregularityRecorded, Options
                            TricksTransferred)
 from ledger.laws.base import Citations, Prescription, cited
 from projections import cards, play, withdrawals
-from projections.derived import derive, shared_values, state_of
+from projections.derived import Reads, derive, shared_values, state_of
 from projections.fold import Step, handles, option_effects
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
@@ -319,11 +319,63 @@ def revokes(state: TableState) -> tuple[Revoke, ...]:
 def _revokes(state: TableState) -> tuple[Revoke, ...]:
     if state.contract is None or not state.tricks:
         return ()
+    carried = _carried(state)
+    if carried is not None:
+        return carried
     found = _detect(state)
-    if not found:
-        return ()
-    found = [_discover(state, _establish(state, rv)) for rv in found]
-    return tuple(_rectify(state, found))
+    out = () if not found else tuple(_rectify(state, [_discover(state, _establish(state, rv)) for rv in found]))
+    if type(state) is Reads:
+        shared_values(state_of(state))[READ] = (state.reads(), out)
+    return out
+
+
+READ = "revokes read"
+"""The key of the last reading of the revokes in the fold's shared values (:func:`_carried`)."""
+
+
+def _carried(state: TableState) -> tuple[Revoke, ...] | None:
+    """The last reading of the fold, when the only change since is a card added at the end
+    of the last trick (every other field the reading read is the same object) that can
+    change nothing in it: not itself a revoke, not on a revoke's trick (its cards
+    name the revoke, 64A, and decide 62D2), not a card of the offending side after a
+    revoke not yet established (63A1). Play has not ended since (the phase and the result
+    are fields the reading read), so no transfer is due yet (64A). Else None: read again."""
+    if type(state) is not Reads:
+        return None
+    real = state_of(state)
+    last = shared_values(real).get(READ)
+    if last is None:
+        return None
+    reads, found = last
+    tricks = hands = None
+    for name, value in reads:
+        if name == "tricks":
+            tricks = value
+        elif name == "hands":
+            hands = value
+        elif name == "memo" or getattr(real, name) is not value:
+            return None
+    if tricks is None or hands is None:
+        return None
+    added = _one_card_added(tricks, real.tricks, hands, real.hands)
+    if added is None:
+        return None
+    trick, p = added
+    if p is not trick.cards[0] and p.card.suit is not trick.cards[0].card.suit \
+            and _read_off_suit(state, [(len(real.tricks) - 1, p)], state.dummy):
+        return None  # a revoke itself
+    for rv in found:
+        if rv.trick >= trick.number or rv.established is None and rv.corrected is None \
+                and p.seat.side is rv.seat.side:
+            return None
+    for name, _ in reads:
+        getattr(state, name)  # the same fields read (projections.derived keeps the value by them)
+    shared = shared_values(real)
+    shared[READ] = (state.reads(), found)
+    detected = shared.get(DETECTED)
+    if detected is not None and detected[0] is tricks and detected[1] is hands:
+        shared[DETECTED] = (real.tricks, real.hands) + detected[2:]  # no new revoke off the suit led
+    return found
 
 
 def _off_suit(state: TableState) -> list[tuple[int, Any]]:
@@ -408,8 +460,11 @@ def _one_card_added(before: tuple, tricks: tuple, hands_before: tuple, hands: tu
     for i in range(4):
         if i != seat and hands[i] is not hands_before[i] and hands[i] != hands_before[i]:
             return None
-    if len(hands[seat]) + 1 != len(hands_before[seat]) or hands[seat] != tuple(
-            c for c in hands_before[seat] if c != p.card):
+    before = hands_before[seat]
+    if len(hands[seat]) + 1 != len(before) or p.card not in before:
+        return None
+    i = before.index(p.card)
+    if hands[seat] != before[:i] + before[i + 1:]:
         return None
     return tricks[-1], p
 
