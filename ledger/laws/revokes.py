@@ -3,7 +3,13 @@ director's procedure facts (9 to 11), both editions side by side.
 
 The fold records the procedure facts (``state.procedure``, ``projections.procedure``);
 everything else is *derived* from the folded tricks and card records, so the
-same log always reads the same way and a finding refolds it cleanly:
+same log always reads the same way and a finding refolds it cleanly. Nothing of
+the reading is written into the state: its readers derive it where they read it
+(:func:`revokes`; each revoke's irregularity, :func:`irregularities`; the exposures
+without an 11A forfeit, :func:`exposures`; the tricks transferred into the result,
+``ledger.laws.results.board_result``), each kept by ``projections.derived`` while
+the fields it read are unchanged, and carried over card by card while a new card
+can change nothing in it (:func:`_carried`).
 
 * **Detection (61A).** A card on a trick, not the lead, of another suit than
   the suit led while its player held a card of that suit when the trick began
