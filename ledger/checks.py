@@ -14,7 +14,7 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
 from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
-from projections.revoke import restores_trick12
+from ledger.laws.revokes import restores_trick12
 
 # Facts whose card must still be in the seat's hand.
 _CARD_IN_HAND = (ev.CardPlayed, ev.LeadFaceDown, ev.CardHeld, ev.CardDropped, ev.CardNamed)
@@ -127,7 +127,7 @@ def _suit_implied(state, offer) -> bool:
     that suit without saying it; a suit is needed only with two or more (51B)."""
     if law_of(offer.law) != "50D2":
         return False
-    from projections.penalty import lead_option_suits
+    from ledger.laws.penalty import lead_option_suits
 
     return len(lead_option_suits(state)) == 1
 
@@ -164,7 +164,7 @@ def check_option(state, choice: ev.OptionChosen) -> None:
             raise BadInput(f"{choice.option} names a suit other than the suit led ({offer.law})", field="suit",
                            value=str(choice.suit), event_type=choice.TYPE)
     if law_of(offer.law) == "50D2" and choice.suit is not None:  # 50D2a, 51B: a suit of a penalty card
-        from projections.penalty import lead_option_suits
+        from ledger.laws.penalty import lead_option_suits
 
         suits = lead_option_suits(state)
         if choice.suit not in suits:

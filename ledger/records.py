@@ -34,6 +34,7 @@ from ledger.formats import pbn as pbn_format
 from ledger.formats import pbn_tables
 from ledger.service import Ledger, check_stream_id, fold_events
 from ledger.store.base import StoredEvent
+from ledger.laws.results import board_result
 from projections.state import TableState
 
 FORMATS = ("pbn", "lin")
@@ -478,7 +479,7 @@ def compare_result(state: TableState, stated: dict[str, Any] | None) -> str:
     """How the folded result compares with the stated one: ``"agree"``, ``"unstated"``
     (nothing to compare), ``"unfinished"`` (calls or cards but no result, and the
     record states tricks the play does not reach); raises :class:`ResultDiffers`."""
-    result = state.result
+    result = board_result(state)  # with the tricks the revokes transfer (64A)
     if stated is None:
         return "unfinished" if result is None and (state.auction or state.tricks) else "unstated"
     if result is None:

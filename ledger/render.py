@@ -683,7 +683,7 @@ def _transfer_line(entry: Mapping[str, Any]) -> str:
 
 
 def _revoke_line(entry: Mapping[str, Any]) -> str:
-    """A revoke in plain words with its Laws (projections.revoke.describe)."""
+    """A revoke in plain words with its Laws (ledger.laws.revokes.describe)."""
     return f"Revoke: {_with_card_symbols(entry.get('text') or '')}"
 
 

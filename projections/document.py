@@ -22,11 +22,11 @@ from ledger.laws.cards import card_rulings_document
 from ledger.laws.leads import leads_out_of_turn_document
 from ledger.laws.premature import play_restrictions_document as play_restrictions, premature_document as premature_plays
 from ledger.laws.rotation import call_restrictions, required_calls
-from projections.adjusted import adjusted_document, appeals_document, decisions_document
+from ledger.laws.penalty import document as penalty_cards_document
+from ledger.laws.results import result_in_force
+from ledger.laws.revokes import exposures, irregularities, procedure_document, revokes_document, transfers_document
+from ledger.laws.scores import adjusted_document, appeals_document, decisions_document
 from projections.obligations import active_must_pass, active_restrictions
-from projections.penalty import document as penalty_cards_document
-from projections.play import result_in_force
-from projections.revoke import procedure_document, revokes_document, transfers_document
 from projections.state import TableState
 from projections.waiting import review_law
 
@@ -69,7 +69,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "leads_out_of_turn": leads_out_of_turn_document(state),
         "card_rulings": card_rulings_document(state),
         "exposed_cards": [{"seq": x.seq, "seat": str(x.seat), "card": str(x.card), "how": x.how, "law": x.law}
-                          for x in state.exposures if state.holds(x.seat, x.card)],
+                          for x in exposures(state) if state.holds(x.seat, x.card)],
         "lead_restrictions": [{"seat": str(r.seat), "suit": str(r.suit), "mode": r.mode, "lasts": r.lasts}
                               for r in active_restrictions(state)],
         "partner_must_pass": [{"seat": str(m.seat), "until": m.until} for m in active_must_pass(state)],
@@ -80,7 +80,7 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
         "caps": [{"side": str(c.side), "max": c.max} for c in state.caps],
         "pending": [{"to": str(o.to), "options": list(o.options), "law": o.law, "seq": o.seq}
                     for o in state.pending],
-        "irregularities": [_irregularity(i) for i in state.irregularities],
+        "irregularities": [_irregularity(i) for i in irregularities(state)],
         "tricks_won": {"declarer": won_decl, "defenders": won_def},
         "transfers": transfers_document(state),
         "result": None if result is None else {
@@ -124,7 +124,7 @@ def _irregularity(i) -> dict[str, Any]:
     if i.kind == "unprocessed":
         out["type"] = i.type
         out["detail"] = i.detail
-    if i.kind == "adjustment_not_applied":  # an award stored but not in force (projections.adjusted)
+    if i.kind == "adjustment_not_applied":  # an award stored but not in force (ledger.laws.scores)
         out["type"] = i.type
         out["detail"] = i.detail
     return out

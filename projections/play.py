@@ -1,6 +1,6 @@
 """The play core: the opening lead (Law 41), cards played (Law 45A, 45B), tricks
-and their winners (Law 44), and the result when the thirteenth trick is
-quitted (Law 77 for the score).
+and their winners (Law 44); when the thirteenth trick is quitted play ends and the
+results family (``ledger.laws.results``, Law 77) reads the result.
 
 What the Law families read at play time reaches the core through its
 interception points (:data:`INTERCEPTORS`), each supplied by one family, so the
@@ -11,22 +11,20 @@ of turn, the fifth card and a second card from dummy after an accepted
 opening lead out of turn (41A, 45E, 53 to 56, 54B2: ``ledger.laws.leads``); a
 play out of turn to a trick already led (57: ``ledger.laws.premature``, a
 defender's, and declarer's from either hand, 2017 57C3) and a play against
-declarer's 57A choice; penalty-card obligations (``projections.penalty``).
+declarer's 57A choice; penalty-card obligations (``ledger.laws.penalty``).
 An action no family rules on (a card exposed during the auction) is kept as an
 ``unprocessed`` irregularity. A revoke card is played all the same (Law 61: a
-revoke is a played card); ``projections.revoke`` reads the revokes from the tricks.
+revoke is a played card); ``ledger.laws.revokes`` reads the revokes from the tricks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
 import attrs
 
 from ledger.bridge import Card, Seat, Strain
 from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
-from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
@@ -84,42 +82,9 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
 
 
 def played_result(state: TableState) -> Result:
-    return final_result(state, state.tricks_won()[0])
-
-
-def final_result(state: TableState, tricks: int) -> Result:
-    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
-    assert state.contract is not None
-    contract = state.contract
-    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
-    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
-    score_ns = score if contract.side.value == "NS" else -score
-    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
-                  tricks, score_ns, state.cite("77"))
-
-
-def result_in_force(state: TableState) -> Result | None:
-    """The board's result: an assigned result for both sides in force (64C, 12C) replaces
-    the table result (the engine records it, ``ResultRecorded``). A split score (one result
-    per side), a weighted or an artificial one has no single result: ``adjusted`` alone
-    carries it and ``result`` stays the table's. An override of the award (not folded), or a
-    later award of another kind, brings the table result back."""
-    award = state.adjusted
-    if award is None or award.kind != "assigned" or len(award.results) != 1 \
-            or award.results[0].get("side", "both") != "both":
-        return state.result
-    r: Mapping[str, Any] = award.results[0]  # checked on append: contract, declarer, tricks
-    law = award.law or state.cite("12C")
-    contract = str(r["contract"])
-    if contract == "Pass":
-        return Result("Pass", None, "", None, 0, law)
-    declarer = Seat.parse(r["declarer"])
-    level, strain = int(contract[0]), contract[1:]
-    risk, tricks = str(r.get("risk", "")), int(r["tricks"])
-    vulnerability = state.board.vulnerability
-    vulnerable = vulnerability is not None and vulnerability.is_vulnerable(declarer.side)
-    score = duplicate_score(level, strain, risk, vulnerable, tricks)
-    return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
+    """The result of the tricks as played when play ends: the results family's reading
+    (Law 77, ``ledger.laws.results``), supplied at the ``result`` point."""
+    return INTERCEPTORS["result"](state)
 
 
 INTERCEPTORS: dict[str, Callable[..., Any]] = {}
@@ -127,7 +92,7 @@ INTERCEPTORS: dict[str, Callable[..., Any]] = {}
 by point (:data:`POINTS`)."""
 
 POINTS = ("retracted", "standing", "fifth_card", "out_of_turn", "in_place", "premature", "breach",
-          "play_restriction", "face_down")
+          "play_restriction", "face_down", "result")
 """The interception points, in the order a card meets them:
 
 * ``retracted`` (:func:`play_card`, before anything else): ``(state, seq, type, seat, card)
@@ -140,7 +105,8 @@ POINTS = ("retracted", "standing", "fifth_card", "out_of_turn", "in_place", "pre
   and ``face_down`` (41A: the wrong defender leads face down): ``ledger.laws.leads``;
 * ``premature``: a card not in turn while a trick is under way (Law 57) and
   ``play_restriction``: a play against a 57A ``PlayRestriction`` (``ledger.laws.premature``);
-* ``breach``: a play against a penalty-card obligation (50C, 50D1, 51A; ``projections.penalty``).
+* ``breach``: a play against a penalty-card obligation (50C, 50D1, 51A; ``ledger.laws.penalty``);
+* ``result``: the result of the tricks as played when play ends (Law 77, ``ledger.laws.results``).
 """
 
 
@@ -241,7 +207,7 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     if breach is not None:
         state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
     state = add_card(state, seq, seat, card, law)
-    # A revoke (61A) stays on the trick: projections.revoke reads it from the tricks.
+    # A revoke (61A) stays on the trick: ledger.laws.revokes reads it from the tricks.
     return state, True
 
 

@@ -17,7 +17,7 @@ results and returns them with its columns filled:
 
 What a table contributes is read from its folded state by :func:`table_result`:
 the result, or the adjusted score in force (``state.adjusted``, folded by
-:mod:`projections.adjusted`), a cancelled result (``state.result_cancelled``),
+:mod:`ledger.laws.scores`), a cancelled result (``state.result_cancelled``),
 caps (``state.caps``) and procedural penalties (``state.penalties``).
 """
 
@@ -31,7 +31,8 @@ import attrs
 
 from ledger.scoring import imps
 from projections import matchpoints as mp
-from projections.adjusted import adjusted_for_results
+from ledger.laws.results import board_result
+from ledger.laws.scores import adjusted_for_results
 from projections.state import TableState
 
 
@@ -109,7 +110,7 @@ def table_result(stream: str, state: TableState) -> TableResult:
     adjusted = adjusted_for_results(state)
     if adjusted is not None:
         return with_adjusted(attrs.evolve(entry, status="adjusted"), adjusted, state)
-    result = state.result
+    result = board_result(state)  # with the tricks the revokes transfer (64A)
     if state.result_cancelled is not None:
         return attrs.evolve(entry, cancelled=True, status="cancelled")
     if result is None:

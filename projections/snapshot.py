@@ -19,7 +19,7 @@ from ledger.bridge import Call, Card, Deal, Risk, Seat, Side, Strain, Suit
 from ledger.events import BoardOpened
 from projections.state import CallRecord, TableState
 
-VERSION = 14
+VERSION = 15
 """Bump on any change of the state's shape or of the fold's output; the golden
 digests of every scenario file's fold (``golden.json`` beside this module,
 checked by tests/test_golden.py) are kept for this version."""

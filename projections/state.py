@@ -98,7 +98,7 @@ class Irregularity:
     law: str | None = None
     trick: int | None = None
     established: bool | None = None
-    """For a revoke (projections.revoke): established (63) or not yet."""
+    """For a revoke (ledger.laws.revokes): established (63) or not yet."""
 
 
 @attrs.frozen
@@ -266,7 +266,7 @@ class TableState:
     result_recorded: int | None = None
     """Seq of the engine's ResultRecorded for the current result, if any."""
     adjusted: "Adjusted | None" = None
-    """The adjusted score in force (Law 12): the latest valid award (projections.adjusted)."""
+    """The adjusted score in force (Law 12): the latest valid award (ledger.laws.scores)."""
     penalties: tuple[tuple[str, str], ...] = ()
     """Procedural penalties in force (Law 90): (side, amount like "10%" or "3 IMP")."""
     decisions: tuple["Decision", ...] = ()
@@ -286,7 +286,7 @@ class TableState:
     spreads: tuple[int, ...] = ()
     """Seqs of DummySpreadStarted facts (41D; 54A/54C after a lead out of turn)."""
     procedure: tuple["ProcedureFact", ...] = ()
-    """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): projections.revoke."""
+    """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): ledger.laws.revokes."""
     voided: tuple["Voided", ...] = ()
     """Entries voided as entry errors (EntryVoided): the fold skipped them (projections.resolve)."""
     memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
@@ -588,7 +588,7 @@ class PenaltyCard:
 
 @attrs.frozen
 class ProcedureFact:
-    """A procedure or dummy fact the revoke and dummy rules read (projections.revoke):
+    """A procedure or dummy fact the revoke and dummy rules read (ledger.laws.revokes):
     AttentionDrawn, DirectorCalled, RevokeInquiry, DummyWarnedDeclarer, DummyViolation,
     RightsReserved, HandsReturned, NextBoardStarted, RoundEnded, ClaimAgreed,
     AdjustedScoreAwarded, RulingGiven. ``about`` is a seq (an id reference is kept

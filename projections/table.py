@@ -22,9 +22,9 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
+from ledger.laws import penalty
 from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
-from projections import adjusted, penalty, play, procedure, revoke
-from projections import reported  # noqa: F401  (registers the ResultReported handler)
+from projections import play, procedure
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, resolve
@@ -42,11 +42,6 @@ def rectification_key(event: ev.Event) -> str:
 def _opened(board: ev.BoardOpened, stream: str, seq: int, head: str) -> TableState:
     board = board.completed()
     return TableState(stream=stream, seq=seq, head=head, board=board, hands=initial_hands(board))
-
-
-@handles(ev.ResultRecorded)
-def _result_recorded(state: TableState, step: Step) -> TableState:
-    return replace(state, result_recorded=step.seq)
 
 
 @handles(ev.CallCancelled, ev.CardReturned,  # the fold of the call's or card's record already says so
@@ -173,9 +168,6 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     # unprocessed rather than failing: the fold never raises on a stored event.
     new = HANDLERS.get(type(event), _unprocessed)(state, Step(seq, event, record.role, record.law))
     carry(state, new)  # the derived values of the state before (projections.derived)
-    reread = revoke.reread(new)  # revokes read now: their trick, establishment and transfers (61 to 64)
-    carry(new, reread)
-    new = reread
     rectifications = new.rectifications + ((rectification_key(event), seq),) \
         if event.FAMILY == "rectification" else new.rectifications
     if new is state:  # the handler changed nothing: a copy for the new seq and head
@@ -194,7 +186,7 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, adjusted, penalty, play, procedure, revoke)
+REGISTERED = (ledger.laws, play, procedure)
 """The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
 
 

@@ -18,7 +18,8 @@ from ledger.service import Ledger, parse_fact, recorded
 from ledger.simulate import random_board
 from projections import derived
 from projections.resolve import resolve
-from projections.revoke import revokes
+from ledger.laws.results import board_result
+from ledger.laws.revokes import exposures, irregularities, revokes
 from projections.table import evolve, rectification_key
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.jsonl"))
@@ -51,6 +52,9 @@ def _check_log(stream: str, records) -> int:
         reused += sum(1 for rule in RULES if rule in shared)
         assert _incremental(state) == _afresh(state), f"seq {record.seq}"
         assert revokes(state) == revokes(attrs.evolve(state)), f"seq {record.seq}"
+        fresh = attrs.evolve(state)  # the values the state shows, derived where read (no hook writes them)
+        assert (irregularities(state), exposures(state), board_result(state)) == \
+            (irregularities(fresh), exposures(fresh), board_result(fresh)), f"seq {record.seq}"
     return reused
 
 
@@ -137,3 +141,26 @@ def test_replace_is_evolve_with_fresh_derived_values():
         assert new == attrs.evolve(state, **changes)
         assert new.memo == {} and new is not state
     assert replace(state, phase="ended").phase is Phase.ENDED
+
+
+def test_the_revokes_off_the_suit_led_are_read_from_every_trick_only_when_more_than_a_card_changed(monkeypatch):
+    """A card added to the last trick is the only one that can be a new revoke: the reading
+    of the other tricks is carried over (and equals a reading from scratch, on every prefix
+    above); only another change (a card withdrawn, a record) reads every trick again. The
+    whole reading is carried over while the new card can change nothing in it."""
+    from ledger.laws import revokes as family
+
+    full, again = [], []
+    every_trick, read = family.__dict__["_off_suit"], family.__dict__["_detect"]
+    monkeypatch.setattr(family, "_off_suit", lambda state: full.append(1) or every_trick(state))
+    monkeypatch.setattr(family, "_detect", lambda state: again.append(1) or read(state))
+    path = next(p for p in SCENARIOS if p.stem == "revoke-trick12-2017-corrected-in-two-facts")
+    stream, records = _records(path)
+    states = _states(stream, records)
+    full.clear()  # the readings of the append path (the engine) above
+    again.clear()
+    found = [revokes(s) for s in states]
+    cards = sum(1 for a, b in zip(states, states[1:]) if a.tricks is not b.tricks)
+    assert any(found) and cards > 8
+    assert 0 < len(full) < cards / 4, (len(full), cards)
+    assert 0 < len(again) < cards / 4, (len(again), cards)  # the whole reading carried over (_carried)

@@ -172,7 +172,7 @@ def test_a_trump_wins_over_the_suit_led():
 
 def test_a_revoke_card_is_played_and_the_fold_reads_the_revoke():
     # E holds CT8 and plays a heart to a club lead: played (61), a revoke not yet
-    # established (the engine's IrregularityRecorded lists it; projections.revoke).
+    # established (the engine's IrregularityRecorded lists it; ledger.laws.revokes).
     doc = doc_of([opened()] + AUCTION_1NT + cards(("W", "C9"), ("N", "C2"), ("E", "H2")))
     assert [c["card"] for c in doc["tricks"][0]["cards"]] == ["C9", "C2", "H2"]
     assert doc["irregularities"] == []

@@ -18,7 +18,7 @@ from ledger.errors import BadInput
 from ledger.render import render_state
 from ledger.scenario import replay_text
 from ledger.service import Ledger
-from projections import revoke as revoke_projection
+from ledger.laws import revokes as revoke_projection
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

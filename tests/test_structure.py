@@ -189,7 +189,7 @@ def test_a_second_play_interceptor_fails():
     assert sorted(INTERCEPTORS) == sorted(POINTS)
     with pytest.raises(RuntimeError, match="supplied twice"):
         interceptor("breach")(lambda *a: None)
-    assert INTERCEPTORS["breach"].__module__ == "projections.penalty"
+    assert INTERCEPTORS["breach"].__module__ == "ledger.laws.penalty"
 
 
 def test_the_families_supply_the_play_time_interceptors():
@@ -201,13 +201,12 @@ def test_the_families_supply_the_play_time_interceptors():
         "retracted": "ledger.laws.withdrawals", "standing": "ledger.laws.withdrawals",
         "fifth_card": "ledger.laws.leads", "out_of_turn": "ledger.laws.leads", "in_place": "ledger.laws.leads",
         "face_down": "ledger.laws.leads", "premature": "ledger.laws.premature",
-        "play_restriction": "ledger.laws.premature", "breach": "projections.penalty"}
+        "play_restriction": "ledger.laws.premature", "breach": "ledger.laws.penalty", "result": "ledger.laws.results"}
 
 
 def test_the_play_core_imports_no_family():
     imported = {t for t, _, _ in _imports("projections.play")}
     assert not {t for t in imported if t.startswith("ledger.laws")}
-    assert not imported & {"projections.penalty", "projections.revoke", "projections.adjusted"}
 
 
 def test_no_module_level_mutable_state_in_the_fold():
@@ -273,7 +272,7 @@ def test_a_second_option_effect_for_a_law_fails():
     from projections.fold import EFFECT_OWNERS, EFFECTS, option_effects
     from projections.table import REGISTERED  # noqa: F401
 
-    assert EFFECT_OWNERS["62C1"] == "projections.revoke" and EFFECT_OWNERS["25B1"] == "ledger.laws.calls"
+    assert EFFECT_OWNERS["62C1"] == "ledger.laws.revokes" and EFFECT_OWNERS["25B1"] == "ledger.laws.calls"
     before = dict(EFFECTS)
     with pytest.raises(RuntimeError, match="62C1 registered twice"):
         option_effects({"62C1": lambda state, choice: state}, "elsewhere")

@@ -40,6 +40,8 @@ from ledger.formats.pbn_facts import RESULT_RULING_PREFIX
 from ledger.formats.pbn_notation import NOT_COUNTED, trick_winner_seat
 from ledger.service import decode
 from ledger.store.base import StoredEvent
+from ledger.laws.results import board_result
+from ledger.laws.revokes import irregularities
 from projections.state import TableState
 
 __all__ = ["write_pbn", "game_text"]
@@ -107,7 +109,7 @@ def _auction_declarer(events: list[tuple[StoredEvent, ev.Event]], state: TableSt
 def _outcome(state: TableState, become_dummy: bool,
              result_ruled: bool, auction_declarer: Seat | None = None) -> tuple[str, str, str, str | None]:
     """Declarer, Contract, Result, Score tag values."""
-    result = state.result
+    result = board_result(state)  # with the tricks the revokes transfer (64A)
     if result is not None and result.contract == "Pass":
         return "", "Pass", "", f"NS {result.score_ns}"
     contract = state.contract
@@ -233,7 +235,7 @@ def _commentary(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -
         law = f", {s.law}" if s.law else ""
         data = json.dumps(s.data, ensure_ascii=False, sort_keys=True)
         lines.append(f"Ruling: seq {s.seq} {s.type} by {who}{law}: {data}")
-    for irregularity in state.irregularities:
+    for irregularity in irregularities(state):  # each revoke's as read now (ledger.laws.revokes)
         kind = getattr(irregularity, "kind", "irregularity")
         detail = getattr(irregularity, "detail", "") or kind
         law = getattr(irregularity, "law", None)

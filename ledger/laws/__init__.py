@@ -20,7 +20,7 @@ import re
 import attrs
 
 from ledger.laws import (boards, calls, cards, claims, designations, exposed, inadmissible, insufficient, leads, penalty,
-                         premature, results, revokes, rotation, withdrawals)
+                         premature, results, revokes, rotation, scores, withdrawals)
 from ledger.laws.base import Prescription, Rule
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
@@ -52,13 +52,13 @@ FAMILIES: tuple[Family, ...] = (
     Family("withdrawals", withdrawals.LAWS, (), "ledger.laws.withdrawals"),
     Family("leads out of turn", leads.LAWS, (leads.leads_out_of_turn,), "ledger.laws.leads"),
     Family("premature plays", premature.LAWS, (premature.premature_plays,), "ledger.laws.premature"),
-    Family("penalty cards", ("50", "51", "52"), (penalty.penalty_cards,), "projections.penalty"),
+    Family("penalty cards", penalty.LAWS, (penalty.penalty_cards,), "ledger.laws.penalty"),
     Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
-    Family("revokes and dummy", ("9", "10", "11", "42", "43", "61", "62", "63", "64"),
-           (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "projections.revoke"),
-    Family("results", ("77",), (results.record_result,), "projections.play"),
+    Family("revokes and dummy", revokes.LAWS,
+           (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "ledger.laws.revokes"),
+    Family("results", results.LAWS, (results.record_result,), "ledger.laws.results"),
     Family("irregular boards", boards.LAWS, (boards.irregular_boards,), "ledger.laws.boards"),
-    Family("scores and appeals", ("12", "82", "90", "92", "93"), (), "projections.adjusted"),
+    Family("scores and appeals", scores.LAWS, (), "ledger.laws.scores"),
 )
 """Every Law family, once, in precedence order."""
 

@@ -16,7 +16,7 @@ import attrs
 from ledger.events import ClaimAgreed, ClaimDisputed, ClaimMade, ClaimRuled, DirectorReviewRequired
 from ledger.laws.base import Prescription
 from projections.fold import Step, handles
-from projections.play import final_result
+from ledger.laws.results import final_result
 from projections.procedure import journalled
 from projections.state import ENDED, OPENING_LEAD, PLAY, Claim, Irregularity, TableState
 

@@ -53,9 +53,9 @@ from ledger.laws.base import Prescription, cited
 from ledger.laws.cards import attention_hook, dummy_first_attention, law_of, unprocessed
 from ledger.laws.penalty import dummy_review
 from projections.fold import Step, handles, option_effects
-from projections.penalty import lapse_52, on_52_choice
+from ledger.laws.penalty import lapse_52, on_52_choice
 from projections.play import add_card, interceptor, try_play
-from projections.revoke import lapse_62c1
+from ledger.laws.revokes import lapse_62c1
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
 

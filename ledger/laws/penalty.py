@@ -1,6 +1,25 @@
-"""Penalty cards: Laws 49, 50, 51 (and the 61A record of a failure to
-comply, through ``state.breaches``), both editions (read by
-``projections.penalty``).
+"""Penalty cards: Laws 49 to 51 (and 52 via ``state.breaches``), both editions.
+
+Where penalty cards come from: ``state.exposures`` (a defender's card exposed
+without being played: dropped, named, substituted, a revoke card withdrawn,
+a lead out of turn refused, a fifth card). This module reads their history
+(:func:`history`: when each became a penalty card, of which kind, when it
+stopped being one) for the ruling engine (the rules below), folds the
+engine's ``PenaltyCardDesignated`` / ``PenaltyCardCleared`` into
+``state.penalty_cards``, and says when a card played breaks a penalty-card
+obligation (:func:`play_breach`).
+
+| | 1997 | 2017 |
+|---|---|---|
+| minor | a single card below honour rank exposed inadvertently (50B) | the same, "unintentionally" (50B) |
+| major | an honour, any card exposed through deliberate play, or two or more penalty cards (50B) | the same (50B) |
+| minor, restriction | no other card of that suit below honour rank before it; an honour may be played (50C) | the same (50C) |
+| major, offender to play | at the first legal opportunity; following suit or a lead restriction comes first (50D1) | the same (50D1a, 50D1c) |
+| major, partner to lead | declarer requires or forbids the suit (card picked up) or leaves it (50D2) | the same (50D2) |
+| two or more playable | declarer designates (51A) | the same (51A) |
+| information | partner may not use it (50D, 16C) | requirements authorized, the rest unauthorized to partner (50E) |
+
+What the ruling engine emits for this reading (the rules below):
 
 | facts | rectification |
 |---|---|
@@ -21,20 +40,322 @@ from __future__ import annotations
 
 import json
 
-from ledger.bridge import Card
+import attrs
+
+from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
 from ledger.laws.base import Prescription
-from projections.penalty import (LEAD_OPTIONS, PICKUP_OPTIONS, History, trick_of_choice, history, law_of,
-                                 lead_seq, occasion_leader, playable_majors)
-from projections.state import ENDED, OPENING_LEAD, PLAY, pending_lead
+from ledger.laws.revokes import exposures, law_for
+from ledger.laws.cards import dummy_first_attention, locate, replace_card
+from projections.fold import Step, handles
+from projections.obligations import active_restrictions
+from projections.play import interceptor
+from projections.state import ENDED, OPENING_LEAD, PLAY, Exposure, PenaltyCard, TableState, pending_lead
+
+LAWS = ("50", "51", "52")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn", "premature"})
+"""Exposures through deliberate play (50B: major whatever the rank)."""
+INADVERTENT = frozenset({"dropped", "fifth_card"})
+"""Exposures by accident (50B: minor when a single card below honour rank)."""
+PENALTY_HOWS = DELIBERATE | INADVERTENT
+
+PICKUP_OPTIONS = ("require_suit", "forbid_suit")
+LEAD_OPTIONS = ("require_suit", "forbid_suit", "leave_penalty_card")
+
+
+def law_of(citation: str | None) -> str:
+    return (citation or "").split(":", 1)[-1]
+
+
+
+# -- the reading of the facts: each penalty card's history ----------------------------------
+
+@attrs.frozen
+class History:
+    """One penalty card's life: designated at ``exposure.seq`` as ``initial``;
+    major from ``upgraded`` on (50B, a second penalty card); cleared at
+    ``cleared`` (``played``, or ``picked_up`` under 50D2a at lead occasion
+    ``pickup_trick``, with the choice's seq ``pickup``)."""
+
+    exposure: Exposure
+    initial: str
+    upgraded: int | None = None
+    cleared: int | None = None
+    cleared_how: str | None = None
+    pickup: int | None = None
+    pickup_trick: int | None = None
+
+    @property
+    def seat(self) -> Seat:
+        return self.exposure.seat
+
+    @property
+    def card(self) -> Card:
+        return self.exposure.card
+
+    def alive_at(self, seq: int) -> bool:
+        return self.exposure.seq < seq and (self.cleared is None or self.cleared > seq)
+
+    def major_at(self, seq: int) -> bool:
+        return self.initial == "major" or (self.upgraded is not None and self.upgraded <= seq)
+
+
+def lead_seq(state: TableState, number: int) -> int | None:
+    """Seq of the first card of trick ``number``, if it was led."""
+    if number <= len(state.tricks) and state.tricks[number - 1].cards:
+        return state.tricks[number - 1].cards[0].seq
+    return None
+
+
+def occasion_leader(state: TableState, number: int) -> Seat | None:
+    """The seat whose lead trick ``number`` is (the previous trick's winner;
+    the declarer's LHO for the first), whoever actually led it."""
+    if state.contract is None:
+        return None
+    if number == 1:
+        return state.contract.declarer.lho
+    if number - 1 <= len(state.tricks):
+        return state.tricks[number - 2].winner
+    return None
+
+
+def trick_of_choice(state: TableState, seq: int) -> int:
+    """The lead occasion a choice at ``seq`` belongs to: the first trick led after it."""
+    for trick in state.tricks:
+        if trick.cards and trick.cards[0].seq > seq:
+            return trick.number
+    return len(state.tricks) + 1
+
+
+def _pickups(state: TableState) -> list[tuple[int, int, Seat | None, Suit]]:
+    """(choice seq, trick, owner, suit) for every 50D2 require/forbid choice."""
+    out = []
+    for c in state.choices:
+        if law_of(c.law) != "50D2" or c.option not in PICKUP_OPTIONS or c.suit is None:
+            continue
+        trick = trick_of_choice(state, c.seq)
+        leader = occasion_leader(state, trick)
+        out.append((c.seq, trick, leader.partner if leader else None, c.suit))
+    return out
+
+
+def not_rectified(state: TableState, seq: int) -> bool:
+    """The fact at ``seq`` is not rectified: the director let the players' waiver stand
+    (``RectificationWaived`` about it, finding ``waiver_cancelled: false``, 10B) or found
+    the right to rectification forfeited (finding ``rectification_forfeited: true``, 11A).
+    An exposed card is then no penalty card and goes back to the hand with no obligation."""
+    forfeited = waived = None
+    waivers = {f.seq for f in state.procedure if f.type == "RectificationWaived" and f.about == seq}
+    for f in state.findings:
+        if f.field == "rectification_forfeited" and f.about == seq:
+            forfeited = f.value
+        elif f.field == "waiver_cancelled" and f.about in waivers:
+            waived = f.value
+    return forfeited is True or waived is False
+
+
+def _played_after(state: TableState, seat: Seat, card: Card, seq: int) -> int | None:
+    for t in state.tricks:
+        for p in t.cards:
+            if p.seat is seat and p.card == card and p.seq > seq:
+                return p.seq
+    return None
+
+
+def history(state: TableState) -> list[History]:
+    """Every penalty card the board has had, in order of exposure."""
+    if state.contract is None:
+        return []
+    pickups = _pickups(state)
+    base: list[History] = []
+    for e in exposures(state):  # without a revoke card whose rectification was forfeited (11A)
+        if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side or not_rectified(state, e.seq):
+            continue
+        h = History(e, "minor")
+        played = _played_after(state, e.seat, e.card, e.seq)
+        picked = next(((s, t) for s, t, owner, suit in pickups
+                       if owner is e.seat and suit is e.card.suit and s > e.seq), None)
+        dummy = None if e.how == "lead_out_of_turn" else dummy_first_attention(state, e.seq)  # 43B3, 43B2c
+        if dummy is not None and (played is None or dummy < played) and (picked is None or dummy < picked[0]):
+            h = attrs.evolve(h, cleared=dummy, cleared_how="dummy_43b")
+        elif picked is not None and (played is None or picked[0] < played):
+            h = attrs.evolve(h, cleared=picked[0], cleared_how="picked_up", pickup=picked[0],
+                             pickup_trick=picked[1])
+        elif played is not None:
+            h = attrs.evolve(h, cleared=played, cleared_how="played")
+        base.append(h)
+    out = []
+    for h in base:
+        e = h.exposure
+        others = [o for o in base if o is not h and o.seat is h.seat]
+        deliberate = e.how in DELIBERATE or e.card.is_honour
+        if deliberate or any(o.alive_at(e.seq) for o in others):
+            h = attrs.evolve(h, initial="major")
+        else:
+            later = [o.exposure.seq for o in others if o.exposure.seq > e.seq and h.alive_at(o.exposure.seq)]
+            if later:
+                h = attrs.evolve(h, upgraded=min(later))
+        out.append(h)
+    return out
+
+
+def alive(state: TableState, seat: Seat | None = None) -> list[PenaltyCard]:
+    """Penalty cards in force, still in the hand (of ``seat`` when given)."""
+    return [p for p in state.penalty_cards
+            if (seat is None or p.seat is seat) and state.holds(p.seat, p.card)]
+
+
+
+# -- the fold of the engine's events -------------------------------------------
+
+@handles(PenaltyCardDesignated)
+def on_designated(state: TableState, step: Step[PenaltyCardDesignated]) -> TableState:
+    seq, ev = step.seq, step.event
+    kept = tuple(p for p in state.penalty_cards if not (p.seat is ev.seat and p.card == ev.card))
+    exposure = next((e for e in reversed(state.exposures) if e.seat is ev.seat and e.card == ev.card), None)
+    law = exposure.law if exposure is not None and exposure.how in ("lead_out_of_turn", "premature") \
+        and ev.kind == "major" \
+        else state.cite("50B")
+    return attrs.evolve(state, penalty_cards=kept + (PenaltyCard(seq, ev.seat, ev.card, ev.kind, law),))
+
+
+@handles(PenaltyCardCleared)
+def on_cleared(state: TableState, step: Step[PenaltyCardCleared]) -> TableState:
+    ev = step.event
+    return attrs.evolve(state, penalty_cards=tuple(p for p in state.penalty_cards
+                                                   if not (p.seat is ev.seat and p.card == ev.card)))
+
+
+
+# -- obligations when the owner plays ----------------------------------------------
+
+def designated_card(state: TableState, seat: Seat) -> Card | None:
+    """The penalty card declarer designated (51A) for ``seat``'s current play, if any."""
+    played = [p.seq for t in state.tricks for p in t.cards]
+    last = max(played) if played else 0
+    for c in reversed(state.choices):
+        if law_of(c.law) == "51A" and c.option.startswith("play:") and c.seq > last:
+            card = Card.parse(c.option.split(":", 1)[1])
+            if state.holds(seat, card):
+                return card
+    return None
+
+
+def playable_majors(state: TableState, seat: Seat) -> list[Card]:
+    """The major penalty cards ``seat`` must choose among at this play (50D1a):
+    leading, all of them (unless a lead restriction applies, 50D1c); following,
+    those of the suit led, or, void in it, all of them; none when he can
+    follow suit with another card only."""
+    majors = [p.card for p in alive(state, seat) if p.kind == "major"]
+    if not majors:
+        return []
+    trick = state.current_trick
+    if trick is None or trick.complete:
+        if any(r.seat is seat for r in active_restrictions(state)):
+            return []  # a lead restriction comes first (1997 50D1b, 2017 50D1c)
+        return majors
+    led = trick.suit_led
+    of_led = [c for c in majors if c.suit is led]
+    if of_led:
+        return of_led
+    if any(c.suit is led for c in state.hand(seat)):
+        return []  # following suit comes first
+    return majors
+
+
+@interceptor("breach")
+def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
+    """A play against a penalty card when the player could comply (61A, 52)."""
+    pcs = alive(state, seat)
+    if not pcs:
+        return None
+    majors = playable_majors(state, seat)
+    designated = designated_card(state, seat)
+    if designated is not None and card != designated and designated in majors:
+        return f"{seat} played {card}; declarer had designated the penalty card {designated} (51A)"
+    if majors and card not in majors:
+        names = " ".join(str(c) for c in majors)
+        return f"{seat} played {card} instead of the major penalty card {names} (50D1)"
+    for p in pcs:
+        if p.kind == "minor" and card != p.card and card.suit is p.card.suit and not card.is_honour:
+            return (f"{seat} played {card} before the minor penalty card {p.card}, a lower card of its suit "
+                    "(50C)")
+    return None
+
+
+
+def lead_option_suits(state: TableState) -> set[Suit]:
+    """The suits declarer may require or forbid under 50D2 (51B): those of the
+    major penalty cards of the partner of the player on lead."""
+    leader = state.turn
+    if leader is None:
+        return set()
+    return {p.card.suit for p in alive(state, leader.partner) if p.kind == "major"}
+
+
+
+# -- option effects and lapses: Law 52, a major penalty card not played (the leads family
+# registers the effect of its offer with its own) ---------------------------------------------
+
+MAJOR_BREACH = ("(50D1)", "(51A)")
+"""Breach details that are a failure to lead or play a major penalty card (52)."""
+
+
+def major_breaches(state: TableState):
+    return [b for b in state.breaches if b.detail.endswith(MAJOR_BREACH)]
+
+
+def on_52_choice(state: TableState, choice) -> TableState:
+    """52B2 (``require_penalty_card``): the card illegally played goes back
+    and becomes a major penalty card; the penalty card takes its place. With
+    two or more penalty cards that could replace it, nothing moves: the
+    engine asks the director (51A)."""
+    if choice.option != "require_penalty_card":
+        return state
+    breach = next((b for b in reversed(major_breaches(state)) if b.seq < choice.seq), None)
+    if breach is None:
+        return state
+    found = next(((i, p) for i, t in enumerate(state.tricks) for p in t.cards if p.seq == breach.seq), None)
+    if found is None:
+        return state
+    index, played = found
+    trick = state.tricks[index]
+    majors = [p.card for p in alive(state, breach.seat) if p.kind == "major"]
+    if trick.cards[0].seat is not breach.seat:
+        led = trick.suit_led
+        of_led = [c for c in majors if c.suit is led]
+        majors = of_led or majors
+    if len(majors) != 1:
+        return state
+    law = state.cite("52B2")
+    state, _ = replace_card(state, index, breach.seat, majors[0], choice.seq, law)
+    assert locate(state, breach.seat, majors[0]) is not None
+    return attrs.evolve(state, exposures=state.exposures + (Exposure(choice.seq, breach.seat, played.card,
+                                                                     "substituted", law),))
+
+
+def lapse_52(state: TableState, seat: Seat) -> TableState:
+    """52B1a: declarer must accept once he has played from either hand since.
+    A defender's card answers an open 51A designation offer (declarer did not
+    designate: the card played is read as it is)."""
+    if state.contract is None:
+        return state
+    lapsing = "51A" if seat.side is not state.contract.side else "52"
+    kept = tuple(o for o in state.pending if law_of(o.law) != lapsing)
+    return attrs.evolve(state, pending=kept) if kept != state.pending else state
+
+
+# -- rules: what the engine emits for the reading --------------------------------------------
 
 BIG = 10 ** 12
 
 
 def dummy_review(state, what: str, effect: str) -> str:
     """The question 1997 43B2c / 2017 43B3 leaves to the director."""
-    law = "43B2c" if state.edition == "1997" else "43B3"
+    law = law_for(state, "dummy_drew_attention_first")
     return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
             f"({effect}), play continues as though there were no irregularity; at the end of play "
             + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
@@ -58,7 +379,7 @@ def penalty_cards(state) -> list[Prescription]:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
             elif h.cleared_how == "dummy_43b":  # dummy drew attention first: no rectification
-                law = state.cite("43B2c" if state.edition == "1997" else "43B3")
+                law = state.cite(law_for(state, "dummy_drew_attention_first"))
             else:
                 law = state.cite("50D1a" if h.major_at(h.cleared) else "50C")
             out.append(Prescription(PenaltyCardCleared(seat=e.seat, card=e.card), (e.seq, h.cleared), law))
@@ -77,8 +398,6 @@ def _failures(state) -> list[Prescription]:
     """52: a defender failed to lead or play a major penalty card: declarer
     accepts the card played, or requires the penalty card in its place (the
     card played becomes a major penalty card, 52B2, through the exposure)."""
-    from projections.penalty import major_breaches
-
     out = []
     law = state.cite("52")
     for b in major_breaches(state):
@@ -99,7 +418,7 @@ def _failures(state) -> list[Prescription]:
 def _leading_now(state) -> bool:
     trick = state.current_trick
     return (state.phase in (OPENING_LEAD, PLAY) and state.claim is None and state.face_down_lead is None
-            and pending_lead(state) is None and (trick is None or trick.complete))
+            and not pending_lead(state) is not None and (trick is None or trick.complete))
 
 
 def _majors_at(state, hist: list[History], number: int) -> list[History]:
@@ -193,3 +512,13 @@ def _designations(state) -> list[Prescription]:
 
 def _card_order(card: Card) -> tuple[int, int]:
     return card.sort_key
+
+
+# -- words: the penalty cards in the state document ------------------------------------------
+
+def document(state: TableState) -> list[dict]:
+    """``penalty_cards`` of the state document: ``{seat, card, kind}`` (spec
+    section 5), with ``seq`` (the designation) and ``law`` (extension)."""
+    return [{"seat": str(p.seat), "card": str(p.card), "kind": p.kind, "seq": p.seq, "law": p.law}
+            for p in alive(state)]
+

@@ -1,6 +1,65 @@
-"""Revokes (Laws 61 to 64), dummy's limits (42, 43) and the procedure facts they
-rest on (9 to 11), both editions: what the ruling engine emits for the reading
-of :mod:`projections.revoke`.
+"""Revokes (Laws 61 to 64), dummy's rights and limits (42, 43) and the
+director's procedure facts (9 to 11), both editions side by side.
+
+The fold records the procedure facts (``state.procedure``, ``projections.procedure``);
+everything else is *derived* from the folded tricks and card records, so the
+same log always reads the same way and a finding refolds it cleanly. Nothing of
+the reading is written into the state: its readers derive it where they read it
+(:func:`revokes`; each revoke's irregularity, :func:`irregularities`; the exposures
+without an 11A forfeit, :func:`exposures`; the tricks transferred into the result,
+``ledger.laws.results.board_result``), each kept by ``projections.derived`` while
+the fields it read are unchanged, and carried over card by card while a new card
+can change nothing in it (:func:`_carried`).
+
+* **Detection (61A).** A card on a trick, not the lead, of another suit than
+  the suit led while its player held a card of that suit when the trick began
+  (his dealt cards minus those he played to earlier tricks). A revoke card
+  withdrawn under 47B/62 (``CardRecord`` ruling ``withdrawn``) is a revoke
+  corrected. Dummy's failure to follow is a revoke too, corrected if noticed
+  in time, never rectified by a transfer (64B3).
+* **Establishment (63A).** The first of: the offender or his partner plays to
+  a later trick (63A1; a card named or designated counts once it is on the
+  trick, 63A2); a member of the offending side claims or concedes (63A3), or
+  agrees to the opponents' claim (1997 63A3 "acquiesces", 2017 63A4); 1997
+  63B: the offender's partner asked him whether he had a card of the suit
+  (the revoke must be corrected and Law 64 applies as if established); 43B2b:
+  dummy, after a 43A2 violation, was the first to ask declarer.
+* **Transfer (64A)**, when play ends (the thirteenth trick or a settled claim;
+  the claim's tricks count as tricks won after the revoke). Offender won the
+  revoke trick: that trick plus one later trick of his side (64A1). Otherwise,
+  his side won the revoke trick or a later one: one trick (64A2); 1997 adds
+  a second when the offender later won a trick with a card he could legally
+  have played to the revoke trick and his side won another trick from the
+  revoke on (seed 001 rule 6). Only tricks from the revoke trick on are ever
+  transferred (seed 001 rule 2).
+* **No transfer (64B, 11A, 43B)**: 64B1 (no trick from the revoke on), 64B2
+  (a later revoke in the same suit by the same player), 64B3 (dummy's card),
+  64B4 / 64B5 (attention first drawn after a non-offender called on the next
+  board / after the round ended), 2017 64B6 (trick 12), 2017 64B7 and, in
+  1997, the WBF Laws Committee's reading (both sides revoked), 62D1 (a revoke
+  on trick 12 found before the hands went back in the board: the play of
+  tricks 12 and 13 is restored), 11A (the director finds the right forfeited),
+  1997 43B2c / 2017 43B3 (dummy, after a 43A2 violation, first drew attention
+  to a defender's revoke).
+* **Equity (64C) and the director.** The engine never guesses whether the
+  transfer restores equity: it asks (``DirectorReviewRequired``) when the
+  non-offenders reserve their rights about the revoke (seed 001 rule 7),
+  when a revoke is exempt from transfer where the Laws name equity (64B2,
+  64B3 established, 64B7, 2017 64B6, 43B3/43B2c), and for 62D (the restored
+  play of tricks 12 and 13; 62D2 when a defender's partner played after the
+  revoke card, seed 001 rule 8).
+
+When is attention drawn? The first ``AttentionDrawn``, ``DirectorCalled``,
+``RevokeInquiry`` (to the offender) or
+``RightsReserved`` after it, or its correction. The ledger sees a revoke as soon as
+it is played, but the Laws rectify only what a player points out: a revoke
+nobody drew attention to is recorded (``IrregularityRecorded``, and
+``RevokeEstablished`` when it is) and not rectified; attention drawn later,
+before a non-offender calls on the next board and before the round ends
+(64B4, 64B5), brings the transfer then (and a new ``ResultRecorded``).
+This is the reading of PBN's ``^R`` ("a revoke not noticed") too.
+
+What the ruling engine emits for this reading (the rules below):
 
 | reading | rectification |
 |---|---|
@@ -19,12 +78,835 @@ under 62D.
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+
+from ledger import events as ev
+from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
-from ledger.laws.base import Prescription
-from projections.revoke import revokes
-from projections.state import ENDED
+from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws import cards, withdrawals
+from projections import play
+from projections.derived import Reads, derive, shared_values, state_of
+from projections.fold import Step, handles, option_effects
+from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
+from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
 
+LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS: Citations = {
+    "agreement_establishes": {"1997": "63A3", "2017": "63A4"},
+    "dummy_drew_attention_first": {"1997": "43B2c", "2017": "43B3"},
+    "both_sides_revoked": {"1997": "64C", "2017": "64B7"},
+}
+"""Where the editions cite different Laws for the same occasion (read through :func:`law_for`)."""
+
+
+def law_for(state: TableState, occasion: str) -> str:
+    """The Law the board's edition names for ``occasion`` (:data:`CITATIONS`), without the
+    edition (the reading cites it when it records it): ``"43B3"``."""
+    return cited(state, CITATIONS, occasion).split(":", 1)[1]
+
+
+# -- the reading of the facts: the fold's handlers ------------------------------------------
+
+@handles(ev.CardWithdrawn)
+def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableState:
+    """62D1: the revoke card of trick 12 replaced after the revoke was established (trick 13 begun),
+    before the hands went back in the board: tricks 12 and 13 are restored (and the 62D1 question
+    answered). Otherwise Law 47 (``ledger.laws.cards``)."""
+    seq, event = step.seq, step.event
+    if _returned_by_62d1(state, event):
+        return state  # already back in the hand: the 62D1 restoration returned the cards of trick 13
+    restored = _trick12_restored(state, seq, event)
+    if restored is None:
+        return withdrawals.on_card_withdrawn(state, seq, event)
+    about = restored.card_records[-1].about
+    return attrs.evolve(restored, review=tuple(
+        attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
+        for r in restored.review))
+
+
+def _returned_by_62d1(state: TableState, event: ev.CardWithdrawn) -> bool:
+    """A card of trick 13 withdrawn after the 62D1 restoration already returned it to the hand."""
+    return event.replacement is None and len(state.tricks) <= 12 and state.holds(event.seat, event.card) \
+        and any(_law_of(n.law) == "62D1" and n.seat is event.seat and n.what == str(event.card)
+                for n in state.plays_not_made)
+
+
+def restores_trick12(state: TableState, event: ev.CardWithdrawn):
+    """The revoke card of trick 12 (a PlayedCard) that ``event`` corrects under 62D1, or None:
+    trick 13 begun, the hands not yet returned, a card of the suit led put in its place (it may
+    come back from trick 13)."""
+    if state.contract is None or len(state.tricks) != 13 or state.claim is not None:
+        return None
+    if _facts(state, "HandsReturned"):
+        return None  # too late: 62D1 needs the hands still out of the board
+    t12 = state.tricks[11]
+    p = t12.card_of(event.seat)
+    led = t12.suit_led
+    if p is None or p.card != event.card or p is t12.cards[0] or p.card.suit is led:
+        return None
+    if event.replacement is None:  # the correction logged as withdrawals, then the cards played (62D1)
+        return p if led in {c.suit for c in state.hand(event.seat)} | {
+            q.card.suit for q in state.tricks[12].cards if q.seat is event.seat} else None
+    if event.replacement.suit is not led:
+        return None
+    mine = state.tricks[12].card_of(event.seat)
+    if not state.holds(event.seat, event.replacement) and (mine is None or mine.card != event.replacement):
+        return None
+    return p
+
+
+def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> TableState | None:
+    p = restores_trick12(state, event)
+    if p is None:
+        return None
+    law = state.cite("62D1")
+    words = "returned: the play of tricks 12 and 13 is restored after the revoke on trick 12"
+    hands = state.hands
+    for q in state.tricks[12].cards:
+        hands = cards.with_card_back(hands, q.seat, q.card)
+        state = cards.not_made(state, q.seq, q.seat, str(q.card), words, law)
+    state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase="play", result=None)
+    state = cards.not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
+    if event.replacement is None:
+        state = cards.remove_card(state, 11, event.seat)  # the corrected card follows as a CardPlayed
+    else:
+        state, _ = cards.replace_card(state, 11, event.seat, event.replacement, seq,
+                                       play.play_law(state, event.seat))
+    return cards.record_card(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
+                                           detail="revoke on trick 12 corrected, tricks 12 and 13 restored",
+                                           about=p.seq, other=event.replacement))
+
+
+handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)(recorded_only)
+
+
+@handles(ev.RevokeEstablished, ev.TricksTransferred)
+def on_revoke_rectification(state: TableState, step: Step) -> TableState:
+    """Derived: :func:`revokes` reads establishment and transfers from the facts; the state shows them
+    where it is read (:func:`irregularities`, :func:`exposures`, ``ledger.laws.results.board_result``)."""
+    return state
+
+
+
+def lapse_62c1(state: TableState, seat: Seat) -> TableState:
+    """62C1: a non-offender's option to withdraw the card he played after the revoke lapses
+    once he plays to the next trick."""
+    offers = [o for o in state.pending if o.to is seat and _law_of(o.law) == "62C1"]
+    if not offers:
+        return state
+    trick = state.current_trick
+    target = len(state.tricks) + 1 if trick is None or trick.complete else trick.number
+    lapsed = []
+    for o in offers:
+        at = max((t.number for t in state.tricks if t.cards and t.cards[0].seq < o.seq), default=0)
+        if target > at:
+            lapsed.append(o.seq)
+    if not lapsed:
+        return state
+    return attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq not in lapsed))
+
+
+
+# -- the reading of the revokes, derived from the facts -------------------------------------
+
+@attrs.frozen
+class Revoke:
+    """One revoke as the Laws read it now."""
+
+    seq: int  # the revoke card's play
+    seat: Seat
+    card: Card
+    trick: int
+    suit: Suit  # the suit led
+    dummy: bool
+    corrected: int | None = None  # seq of the correction (47B / 62B)
+    established: int | None = None  # seq of the fact that established it
+    established_law: str | None = None
+    as_if: bool = False  # corrected, but Law 64 applies as if established (1997 63B, 43B2b)
+    discovered: int | None = None  # seq at which attention was first drawn (None: not yet)
+    exempt: str | None = None  # the Law that rules out a transfer
+    exempt_reason: str = ""
+    tricks: int = 0  # tricks to transfer (when play has ended)
+    law: str | None = None  # the Law of the transfer
+    reviews: tuple[tuple[str, int], ...] = ()  # (reason, about) for the director
+    breach: bool = False  # a failure to play a penalty card or to follow a lead restriction (64B3)
+
+    @property
+    def is_established(self) -> bool:
+        return self.established is not None
+
+
+
+def _read(state: TableState) -> bool:
+    """Whether the revokes are read into what the state shows: once one is recorded
+    (``IrregularityRecorded`` ``revoke``) or play has ended."""
+    return state.phase == ENDED or any(i.kind == "revoke" for i in state.irregularities)
+
+
+def irregularities(state: TableState) -> tuple[Irregularity, ...]:
+    """The board's irregularities, each revoke's as the Laws read it now: its trick, whether
+    it is established (and by which Law) and its words (derived where read, not stored)."""
+    if not _read(state):
+        return state.irregularities
+    return derive(state, "revoke irregularities", _irregularities)
+
+
+def _irregularities(state: TableState) -> tuple[Irregularity, ...]:
+    found = revokes(state)
+    if not found:
+        return state.irregularities
+    by_seq = {r.seq: r for r in found}
+    return tuple(_irregularity(i, by_seq.get(i.seq), state) if i.kind == "revoke" else i
+                 for i in state.irregularities)
+
+
+def exposures(state: TableState) -> tuple[Exposure, ...]:
+    """The cards exposed, without a revoke card withdrawn whose rectification the director
+    found forfeited (11A: no penalty card either)."""
+    if not state.exposures or not any(f.field == "rectification_forfeited" for f in state.findings) \
+            or not _read(state):
+        return state.exposures
+    return derive(state, "exposures in force", _exposures)
+
+
+def _exposures(state: TableState) -> tuple[Exposure, ...]:
+    found = revokes(state)
+    forfeited = {r.corrected for r in found if r.exempt == state.cite("11A") and r.corrected}
+    if not forfeited or not any(x.seq in forfeited for x in state.exposures):
+        return state.exposures
+    return tuple(x for x in state.exposures if x.seq not in forfeited)
+
+
+def tricks_after_transfers(state: TableState) -> int | None:
+    """Declarer's tricks once play has ended, with the tricks the revokes transfer (64A);
+    None when play has not ended with a played (or claimed) result."""
+    result = state.result
+    if state.phase != ENDED or result is None or state.contract is None or result.law != state.cite("77"):
+        return None
+    return derive(state, "tricks after transfers", _tricks_after_transfers)
+
+
+def _tricks_after_transfers(state: TableState) -> int | None:
+    found = revokes(state)
+    if not found:
+        return None
+    return max(0, min(13, base_tricks(state) + net_transfer(state, found)))
+
+
+def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
+    if rv is None:
+        return i
+    law = rv.established_law if rv.is_established else i.law
+    detail = describe(rv, state)
+    return attrs.evolve(i, trick=rv.trick, established=rv.is_established, law=law, detail=detail)
+
+
+def _facts(state: TableState, type_: str) -> list[ProcedureFact]:
+    return [f for f in state.procedure if f.type == type_]
+
+
+
+def _law_of(citation: str | None) -> str:
+    return (citation or "").split(":", 1)[-1]
+
+
+def revokes(state: TableState) -> tuple[Revoke, ...]:
+    """Every revoke of the board, in the order played, read as the Laws read it now
+    (derived once per state, and reused by the next states while the facts it reads are
+    unchanged: :mod:`projections.derived`)."""
+    return derive(state, "revokes", _revokes)
+
+
+def _revokes(state: TableState) -> tuple[Revoke, ...]:
+    if state.contract is None or not state.tricks:
+        return ()
+    carried = _carried(state)
+    if carried is not None:
+        return carried
+    found = _detect(state)
+    out = () if not found else tuple(_rectify(state, [_discover(state, _establish(state, rv)) for rv in found]))
+    if type(state) is Reads:
+        shared_values(state_of(state))[READ] = (state.reads(), out)
+    return out
+
+
+READ = "revokes read"
+"""The key of the last reading of the revokes in the fold's shared values (:func:`_carried`)."""
+
+
+def _carried(state: TableState) -> tuple[Revoke, ...] | None:
+    """The last reading of the fold, when the only change since is a card added at the end
+    of the last trick (every other field the reading read is the same object) that can
+    change nothing in it: not itself a revoke, not on a revoke's trick (its cards
+    name the revoke, 64A, and decide 62D2), not a card of the offending side after a
+    revoke not yet established (63A1). Play has not ended since (the phase and the result
+    are fields the reading read), so no transfer is due yet (64A). Else None: read again."""
+    if type(state) is not Reads:
+        return None
+    real = state_of(state)
+    last = shared_values(real).get(READ)
+    if last is None:
+        return None
+    reads, found = last
+    tricks = hands = None
+    for name, value in reads:
+        if name == "tricks":
+            tricks = value
+        elif name == "hands":
+            hands = value
+        elif name == "memo" or getattr(real, name) is not value:
+            return None
+    if tricks is None or hands is None:
+        return None
+    added = _one_card_added(tricks, real.tricks, hands, real.hands)
+    if added is None:
+        return None
+    trick, p = added
+    if p is not trick.cards[0] and p.card.suit is not trick.cards[0].card.suit \
+            and _read_off_suit(state, [(len(real.tricks) - 1, p)], state.dummy):
+        return None  # a revoke itself
+    for rv in found:
+        if rv.trick >= trick.number or rv.established is None and rv.corrected is None \
+                and p.seat.side is rv.seat.side:
+            return None
+    for name, _ in reads:
+        getattr(state, name)  # the same fields read (projections.derived keeps the value by them)
+    shared = shared_values(real)
+    shared[READ] = (state.reads(), found)
+    detected = shared.get(DETECTED)
+    if detected is not None and detected[0] is tricks and detected[1] is hands:
+        shared[DETECTED] = (real.tricks, real.hands) + detected[2:]  # no new revoke off the suit led
+    return found
+
+
+def _off_suit(state: TableState) -> list[tuple[int, Any]]:
+    """(trick index, card) of every card on a trick, not the lead, off the suit led: the
+    only cards that can be revokes (one pass over the tricks, no set of suits built)."""
+    out = []
+    for i, t in enumerate(state.tricks):
+        cards = t.cards
+        if len(cards) > 1:
+            led = cards[0].card.suit
+            for p in cards[1:]:
+                if p.card.suit is not led:
+                    out.append((i, p))
+    return out
+
+
+def _held_when_led(state: TableState, seat: Seat, suit: Suit, index: int) -> bool:
+    """Whether ``seat`` held a card of ``suit`` when the trick at ``index`` began: one in his
+    hand now, or one he played to a later trick."""
+    if any(c.suit is suit for c in state.hand(seat)):
+        return True
+    return any(q.seat is seat and q.card.suit is suit for t in state.tricks[index + 1:] for q in t.cards)
+
+
+DETECTED = "revokes off the suit led"
+"""The key of the last off-suit reading in the fold's shared values (:func:`_off_suit_revokes`)."""
+
+
+def _off_suit_revokes(state: TableState) -> list[Revoke]:
+    """The revokes of cards played off the suit led while their player held it (61A), in
+    the order of the tricks. Incremental: when the only change since the last reading of
+    the fold is one card added at the end of the last trick (the card records unchanged),
+    only that card can be a new one: a card played to a trick after the revoke trick moves
+    from its player's hand to a later trick, so what each player held when an earlier trick
+    began is unchanged. Any other change reads every trick again."""
+    tricks, hands, records, dummy = state.tricks, state.hands, state.card_records, state.dummy
+    shared = shared_values(state_of(state))
+    last = shared.get(DETECTED)
+    if last is not None and last[2] is records and last[3] is dummy:
+        added = _one_card_added(last[0], tricks, last[1], hands)
+        if added is not None:
+            found = last[4]
+            trick, p = added
+            if p is not trick.cards[0] and p.card.suit is not trick.cards[0].card.suit:
+                found = found + [r for r in _read_off_suit(state, [(len(tricks) - 1, p)], dummy)]
+            shared[DETECTED] = (tricks, hands, records, dummy, found)
+            return found
+    found = _read_off_suit(state, _off_suit(state), dummy)
+    shared[DETECTED] = (tricks, hands, records, dummy, found)
+    return found
+
+
+def _read_off_suit(state: TableState, off: list[tuple[int, Any]], dummy: Seat | None) -> list[Revoke]:
+    out = []
+    tricks = state.tricks
+    for i, p in off:
+        t = tricks[i]
+        led = t.cards[0].card.suit
+        if _held_when_led(state, p.seat, led, i) and not _played_before_change(state, t, p):
+            out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
+    return out
+
+
+def _one_card_added(before: tuple, tricks: tuple, hands_before: tuple, hands: tuple):
+    """(the last trick, the card) when ``tricks`` and ``hands`` are ``before`` and
+    ``hands_before`` with one card moved from its player's hand to the end of the last
+    trick (or leading a new one); else None."""
+    n = len(tricks)
+    if n == len(before):
+        if n == 0 or any(tricks[i] is not before[i] for i in range(n - 1)):
+            return None
+        old, new = before[-1].cards, tricks[-1].cards
+        if len(new) != len(old) + 1 or new[:-1] != old:
+            return None
+    elif n == len(before) + 1:
+        if any(tricks[i] is not before[i] for i in range(n - 1)) or len(tricks[-1].cards) != 1:
+            return None
+    else:
+        return None
+    p = tricks[-1].cards[-1]
+    seat = p.seat.index
+    for i in range(4):
+        if i != seat and hands[i] is not hands_before[i] and hands[i] != hands_before[i]:
+            return None
+    before = hands_before[seat]
+    if len(hands[seat]) + 1 != len(before) or p.card not in before:
+        return None
+    i = before.index(p.card)
+    if hands[seat] != before[:i] + before[i + 1:]:
+        return None
+    return tricks[-1], p
+
+
+def _detect(state: TableState) -> list[Revoke]:
+    revoked = _off_suit_revokes(state)
+    if not revoked and not state.breaches and not any(r.ruling == "withdrawn" for r in state.card_records):
+        return []  # no card off the suit led, no breach, no card withdrawn: no revoke
+    dummy = state.dummy
+    out: list[Revoke] = list(revoked)
+    breached = {b.seq for b in state.breaches}  # read by _breaches
+    for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
+        if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
+                or rec.card is None or rec.about in breached:
+            continue
+        found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
+        if found is not None and found.suit_led is not None:
+            out.append(Revoke(rec.about, rec.seat, rec.card, found.number, found.suit_led, rec.seat is dummy,
+                              corrected=rec.seq))
+    out += _breaches(state, {r.seq for r in out})
+    return sorted(out, key=lambda r: r.seq)
+
+
+def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
+    """A failure to play a penalty card, or a lead against a lead restriction, when able
+    to comply (state.breaches): a revoke (61A) with its trick, established by 63A like any
+    other, without a trick transfer (64B3)."""
+    out = []
+    for b in state.breaches:
+        if b.seq in known or b.card is None:
+            continue
+        withdrawn = next((r for r in state.card_records if r.ruling == "withdrawn" and r.about == b.seq
+                          and _law_of(r.law) == "47B"), None)
+        if withdrawn is not None:  # corrected before it was established (61A, 62A, 47B)
+            trick = next((t for t in state.tricks if any(q.seq == withdrawn.seq for q in t.cards)), None) \
+                or next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < b.seq), None)
+        else:
+            trick = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq <= b.seq), None)
+        if trick is None:
+            continue
+        out.append(Revoke(b.seq, b.seat, b.card, trick.number, trick.suit_led or b.card.suit, False,
+                          corrected=withdrawn.seq if withdrawn is not None else None, breach=True))
+    return out
+
+
+def _played_before_change(state: TableState, trick, p) -> bool:
+    """``p`` was played before an opponent's permitted change of designation (45C4b) of a
+    card played before it on this trick: it was legal when played (47D), no revoke."""
+    seqs = {q.seq for q in trick.cards}
+    return any(rec.ruling == "change_permitted" and rec.about is not None and rec.seq in seqs
+               and rec.about < p.seq < rec.seq and rec.seat.side is not p.seat.side for rec in state.card_records)
+
+
+def _violation(state: TableState, before: int) -> ProcedureFact | None:
+    """Dummy's 43A2 violation logged before ``before`` (he has lost his rights, 43B2)."""
+    return next((f for f in _facts(state, "DummyViolation") if f.seq < before), None)
+
+
+def _establish(state: TableState, rv: Revoke) -> Revoke:
+    side = rv.seat.side
+    candidates: list[tuple[int, str]] = []
+    if rv.corrected is None:
+        offender, partner = rv.seat, rv.seat.partner  # the offending side (compared by identity)
+        later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards
+                 if p.seat is offender or p.seat is partner]
+        if later:
+            candidates.append((min(later), "63A1"))
+        claim = state.claim
+        if claim is not None and claim.seq > rv.seq and claim.seat.side is side:
+            candidates.append((claim.seq, "63A3"))
+        agreed = [f.seq for f in _facts(state, "ClaimAgreed") if f.seq > rv.seq and f.by is not None
+                  and f.by.side is side]
+        if agreed:
+            candidates.append((min(agreed), law_for(state, "agreement_establishes")))
+    elif _corrected_62c3(state, rv):  # 2017 62C3: established before its correction, by its side's next card
+        later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards
+                 if p.seat.side is side and p.seq < rv.corrected]  # type: ignore[operator]
+        if later:
+            candidates.append((min(later), "63A1"))
+    elif _restored_62d(state, rv):  # established before the 62D1 correction: by a card of trick 13, returned
+        returned = [n.seq for n in state.plays_not_made if _law_of(n.law) == "62D1" and n.seq > rv.seq
+                    and n.seat.side is side and n.seq != rv.seq]
+        if returned:
+            candidates.append((min(returned), "63A1"))
+    end = rv.corrected if rv.corrected is not None else 10 ** 9
+    for f in _facts(state, "RevokeInquiry"):
+        if not rv.seq < f.seq < end or f.to is not rv.seat or f.by is None:
+            continue
+        if state.edition == "1997" and f.by is rv.seat.partner and state.contract is not None \
+                and rv.seat.side is not state.contract.side:
+            candidates.append((f.seq, "63B"))  # a defender asked his partner: established (1997 63B)
+        elif f.by is state.dummy and rv.seat is state.declarer and _violation(state, f.seq) is not None \
+                and _first_inquiry(state, rv, f):
+            candidates.append((f.seq, "43B2b"))
+    if not candidates:
+        return rv
+    seq, law = min(candidates)
+    as_if = law in ("63B", "43B2b")
+    return attrs.evolve(rv, established=seq, established_law=state.cite(law), as_if=as_if)
+
+
+def _first_inquiry(state: TableState, rv: Revoke, inquiry: ProcedureFact) -> bool:
+    """Dummy was the first to ask (43B2b): no earlier inquiry or attention about this revoke."""
+    earlier = [f for f in state.procedure if rv.seq < f.seq < inquiry.seq
+               and f.type in ("RevokeInquiry", "AttentionDrawn")]
+    return not earlier
+
+
+ATTENTION_LAWS = ("61", "62", "63", "64")
+"""A director's ruling citing one of these Laws is his finding about a revoke (attention drawn to it)."""
+
+
+def _revoke_seqs(state: TableState, rv: Revoke) -> set[int]:
+    """The seqs an ``about`` may name for this revoke: its card, its correction, its trick's cards."""
+    seqs = {rv.seq} | ({rv.corrected} if rv.corrected is not None else set())
+    for t in state.tricks:
+        if t.number == rv.trick:
+            seqs |= {p.seq for p in t.cards}
+    return seqs
+
+
+def _names_revoke(state: TableState, rv: Revoke, f: ProcedureFact) -> bool:
+    """Attention drawn to this revoke (64A): an ``AttentionDrawn``, ``RightsReserved``
+    or ``DirectorCalled`` whose ``about`` names it (a seq of its card or trick; an id
+    reference, which the fold cannot resolve, is taken as naming it), an
+    ``AttentionDrawn`` / ``RightsReserved`` that names nothing, a revoke inquiry to
+    the offender, or the director's ruling on Laws 61 to 64. A director call about
+    another matter, or naming nothing, is not (the engine asks, :func:`_unnamed_call`)."""
+    if f.type == "RevokeInquiry":
+        return f.to is rv.seat
+    if f.type == "RulingGiven":
+        return any(law.split(":")[-1].startswith(ATTENTION_LAWS) for law in f.detail.split())
+    if f.type not in ("AttentionDrawn", "DirectorCalled", "RightsReserved"):
+        return False
+    if f.about is not None:
+        return f.about in _revoke_seqs(state, rv)
+    if f.type == "DirectorCalled":
+        return f.detail.startswith("about ")  # an id reference
+    return True
+
+
+def _unnamed_call(state: TableState, rv: Revoke) -> ProcedureFact | None:
+    """The first director call after the revoke that names nothing, made before any
+    attention to the revoke: whether it was about the revoke is the director's to say."""
+    for f in state.procedure:
+        if f.seq <= rv.seq:
+            continue
+        if _names_revoke(state, rv, f) or rv.corrected is not None and rv.corrected < f.seq:
+            return None
+        if f.type == "DirectorCalled" and f.about is None and not f.detail:
+            return f
+    return None
+
+
+def _discover(state: TableState, rv: Revoke) -> Revoke:
+    seqs = [f.seq for f in state.procedure if f.seq > rv.seq and _names_revoke(state, rv, f)]
+    if rv.corrected is not None:
+        seqs.append(rv.corrected)
+    return attrs.evolve(rv, discovered=min(seqs) if seqs else None)
+
+
+def _play_ended(state: TableState) -> bool:
+    return state.phase == ENDED and state.result is not None
+
+
+def _claim_tricks(state: TableState, side) -> int:
+    """Tricks of the settled claim's remaining ones that go to ``side``."""
+    claim = state.claim
+    if claim is None or claim.settled_tricks is None:
+        return 0
+    return claim.settled_tricks if claim.seat.side is side else claim.remaining - claim.settled_tricks
+
+
+def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
+    assert state.contract is not None
+    ended = _play_ended(state)
+    cite = state.cite
+    established = [r for r in found if r.is_established and not r.breach]
+    both_sides = len({r.seat.side for r in established}) == 2
+    out: list[Revoke] = []
+    for rv in found:
+        reviews: list[tuple[str, int]] = []
+        exempt, why = None, ""
+        nos = [s for s in Seat if s.side is not rv.seat.side]
+        reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
+        first = _first_attention(state, rv)
+        if rv.corrected is not None and rv.trick == 12 and not rv.is_established \
+                and not _restored_62d(state, rv) and _partner_played_after(state, rv):
+            reviews.append(_rule8(state, rv))  # corrected before establishment (62B): 62D2 all the same
+        if rv.corrected is not None and (_corrected_62c3(state, rv) or any(
+                _corrected_62c3(state, o) for o in found if o.trick == rv.trick and o.seq != rv.seq)):
+            exempt, why = "64B8", "both sides revoked on the trick: each revoke corrected (62C3), no trick transfer"
+        elif rv.corrected is not None and _restored_62d(state, rv):
+            exempt, why = "62D1", "a revoke on trick 12, corrected: tricks 12 and 13 restored, no transfer"
+            if _partner_played_after(state, rv):
+                reviews.append(_rule8(state, rv))
+        elif _forfeited(state, rv):
+            exempt, why = "11A", "the director found the right to rectification forfeited (the non-offenders " \
+                                 "acted before he was called)"
+        elif rv.breach:
+            exempt, why = "64B3", "a failure to play a penalty card or to comply with a lead restriction: no " \
+                                  "trick transfer"
+        elif rv.dummy:
+            exempt, why = "64B3", "a revoke by dummy (his cards are faced): no trick transfer"
+            if rv.is_established and rv.discovered is not None:
+                reviews.append((f"64C revoke by dummy on trick {rv.trick} established: no transfer (64B3); "
+                                "the director restores equity if the defenders were damaged", rv.seq))
+        elif first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
+                and _violation(state, first.seq) is not None:
+            law = law_for(state, "dummy_drew_attention_first")
+            exempt, why = law, "dummy, after a 43A2 violation, was the first to draw attention to it: no " \
+                               "rectification, play continues as if there were none"
+            reviews.append((f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
+                            + ("the director assigns an adjusted score to both sides if the defence gained"
+                               if state.edition == "1997" else
+                               "at the end of play the director takes away any advantage the defence gained"),
+                            rv.seq))
+        elif rv.is_established and rv.discovered is None:
+            pass  # nobody has drawn attention to it: no rectification yet (64B4, 64B5 say until when)
+        elif rv.is_established:
+            exempt, why, more = _exemption(state, rv, found, both_sides)
+            reviews += more
+        call = None if rv.breach else _unnamed_call(state, rv)
+        if call is not None:
+            reviews.append((f"64A the director was called (seq {call.seq}) without naming the matter while "
+                            f"{rv.seat}'s revoke on trick {rv.trick} had not been pointed out: was attention drawn "
+                            "to it? (an AttentionDrawn about the revoke, or a ruling, says so)", call.seq))
+        if rv.is_established and reserved and not rv.dummy:
+            reviews.append(("64C equity: the non-offending side reserved its rights about the revoke on trick "
+                            f"{rv.trick}; if the transfer does not restore equity the director assigns an "
+                            "adjusted score (seed 001 rule 7)", rv.seq))
+        if exempt is not None:
+            rv = attrs.evolve(rv, exempt=cite(exempt), exempt_reason=why)
+        elif rv.is_established and ended and rv.discovered is not None:
+            tricks, law = _transfer(state, rv)
+            if tricks == 0:
+                rv = attrs.evolve(rv, exempt=cite("64B1"),
+                                  exempt_reason="the offending side won neither the revoke trick nor a later one")
+            else:
+                rv = attrs.evolve(rv, tricks=tricks, law=cite(law))
+        out.append(attrs.evolve(rv, reviews=tuple(reviews)))
+    return _cap(state, out)
+
+
+def _first_attention(state: TableState, rv: Revoke) -> ProcedureFact | None:
+    return next((f for f in state.procedure if f.seq > rv.seq and f.type in ("AttentionDrawn", "RevokeInquiry")),
+                None)
+
+
+def _forfeited(state: TableState, rv: Revoke) -> bool:
+    about = {rv.seq, rv.corrected}
+    value = None
+    for f in state.findings:
+        if f.field == "rectification_forfeited" and f.about in about:
+            value = f.value
+    return value is True
+
+
+def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
+               both_sides: bool) -> tuple[str | None, str, list[tuple[str, int]]]:
+    """64B (and 62D) for an established revoke: (law, why, reviews)."""
+    edition = state.edition
+    discovered = rv.discovered
+    assert discovered is not None
+    nos = rv.seat.side.other
+    for f in _facts(state, "NextBoardStarted"):
+        if f.seq < discovered and f.detail == str(nos):
+            return "64B4", "attention was first drawn after a non-offender called on the next board", []
+    for f in _facts(state, "RoundEnded"):
+        if f.seq < discovered:
+            return "64B5", "attention was first drawn after the round ended", []
+    if rv.trick == 12:
+        returned = [f.seq for f in _facts(state, "HandsReturned")]
+        before_return = not any(s < discovered for s in returned)
+        if before_return and rv.corrected is None:
+            reviews = [("62D1 revoke on trick 12 found before the hands were returned to the board: it must be "
+                        "corrected; the director has tricks 12 and 13 restored and scores that play", rv.seq)]
+            if _partner_played_after(state, rv):
+                reviews.append(_rule8(state, rv))
+            return "62D1", "a revoke on trick 12 found before the hands were returned: corrected, no transfer", \
+                reviews
+        if edition == "2017":
+            return "64B6", "a revoke on trick 12: no trick transfer", \
+                [("64C revoke on trick 12 (no transfer, 64B6): the director restores equity if the "
+                  "non-offenders were damaged", rv.seq)]
+    if both_sides:
+        law = law_for(state, "both_sides_revoked")
+        return law, "both sides revoked on this board: no transfer", \
+            [(f"64C both sides revoked (no transfer{', 64B7' if edition == '2017' else ''}): the director "
+              "restores equity as though no revoke had occurred", rv.seq)]
+    earlier = [r for r in found if r.seq < rv.seq and r.seat is rv.seat and r.suit is rv.suit and r.is_established
+               and not r.dummy and not r.breach]
+    if earlier:
+        return "64B2", f"a further revoke in {rv.suit.symbol} by the same player", \
+            [("64C a further revoke in the same suit by the same player (no transfer, 64B2): "
+              + ("the director adjusts if the non-offenders would have made more tricks without it (64C2a)"
+                 if edition == "2017" else "the director restores equity if the non-offenders were damaged"),
+              rv.seq)]
+    return None, "", []
+
+
+def _corrected_62c3(state: TableState, rv: Revoke) -> bool:
+    return any(r.seq == rv.corrected and _law_of(r.law) == "62C3" for r in state.card_records)
+
+
+def _restored_62d(state: TableState, rv: Revoke) -> bool:
+    return any(r.seq == rv.corrected and _law_of(r.law) == "62D1" for r in state.card_records)
+
+
+def _rule8(state: TableState, rv: Revoke) -> tuple[str, int]:
+    if state.edition == "1997":
+        return ("62D2 the offender's partner played to trick 12 after the revoke card: he may not choose a "
+                "play suggested by the revoke card (seed 001 rule 8)", rv.seq)
+    return ("62D2 the offender's partner played to trick 12 after the revoke card: Law 16C applies to the "
+            "information from the withdrawn card", rv.seq)
+
+
+def _partner_played_after(state: TableState, rv: Revoke) -> bool:
+    """Seed 001 rule 8: a defender's revoke on trick 12 before his partner played,
+    the partner holding cards of two suits or more."""
+    if rv.seat.side is state.contract.side:  # type: ignore[union-attr]
+        return False
+    trick = state.tricks[rv.trick - 1]
+    p = trick.card_of(rv.seat.partner)
+    if p is None or p.seq < rv.seq:
+        return False
+    held = {c.suit for c in state.hand(rv.seat.partner)} | {
+        q.card.suit for t in state.tricks if t.number >= rv.trick for q in t.cards if q.seat is rv.seat.partner}
+    return len(held) >= 2
+
+
+def _transfer(state: TableState, rv: Revoke) -> tuple[int, str]:
+    """64A: the tricks transferred for one established revoke (play has ended)."""
+    side = rv.seat.side
+    trick = state.tricks[rv.trick - 1] if rv.trick <= len(state.tricks) else None
+    complete = [t for t in state.tricks if t.winner is not None]
+    claim_os = _claim_tricks(state, side)
+    os_from = [t for t in complete if t.number >= rv.trick and t.winner.side is side]  # type: ignore[union-attr]
+    os_after = [t for t in os_from if t.number > rv.trick]
+    won_from = len(os_from) + claim_os
+    won_after = len(os_after) + claim_os
+    if trick is not None and trick.winner is rv.seat:
+        return 1 + (1 if won_after else 0), "64A1"
+    if won_from == 0:
+        return 0, "64B1"
+    if state.edition == "1997" and won_from >= 2:
+        legal = _led_suit_held(state, rv)
+        if any(t.winner is rv.seat and (p := t.card_of(rv.seat)) is not None and p.card in legal
+               for t in os_after):
+            return 2, "64A2"
+    return 1, "64A2"
+
+
+def _led_suit_held(state: TableState, rv: Revoke) -> set[Card]:
+    """The cards of the suit led that the offender could legally have played to the revoke trick."""
+    before = {p.card for t in state.tricks if t.number < rv.trick for p in t.cards if p.seat is rv.seat}
+    return {c for c in state.board.deal.hand(rv.seat) if c.suit is rv.suit and c not in before}
+
+
+def _cap(state: TableState, found: list[Revoke]) -> list[Revoke]:
+    """The tricks transferred never exceed the tricks the offending side won from the first revoke trick on."""
+    out: list[Revoke] = []
+    room: dict[Any, int] = {}
+    for rv in found:
+        if rv.tricks == 0:
+            out.append(rv)
+            continue
+        side = rv.seat.side
+        if side not in room:
+            room[side] = sum(1 for t in state.tricks if t.winner is not None and t.number >= rv.trick
+                             and t.winner.side is side) + _claim_tricks(state, side)
+        tricks = min(rv.tricks, room[side])
+        room[side] -= tricks
+        out.append(attrs.evolve(rv, tricks=tricks))
+    return out
+
+
+# -- what the rest of the ledger reads -----------------------------------------------------------
+
+def base_tricks(state: TableState) -> int:
+    """Declarer's tricks as played (and claimed), before any transfer."""
+    won, _ = state.tricks_won()
+    assert state.contract is not None
+    claim = state.claim
+    if claim is not None and claim.settled_tricks is not None:
+        won += _claim_tricks(state, state.contract.side)
+    return won
+
+
+def net_transfer(state: TableState, found: tuple[Revoke, ...] | None = None) -> int:
+    """Tricks transferred to declarer (negative: to the defenders)."""
+    assert state.contract is not None
+    found = revokes(state) if found is None else found
+    side = state.contract.side
+    return sum(-r.tricks if r.seat.side is side else r.tricks for r in found)
+
+
+
+# -- option effects -------------------------------------------------------------------------
+
+def on_dummy_lead_choice(state: TableState, choice) -> TableState:
+    """43B2a: declarer's next lead is from the hand the defender chose; that lead is in turn
+    (no lead out of turn, no Law 55 option)."""
+    trick = state.current_trick
+    if state.contract is None or state.phase != "play" or trick is None or not trick.complete \
+            or trick.winner is None or trick.winner.side is not state.contract.side:
+        return state
+    seat = state.contract.declarer if choice.option == "lead_from_hand" else state.contract.declarer.partner
+    return attrs.evolve(state, lead_hand=(len(state.tricks) + 1, seat))
+
+
+OPTION_EFFECTS = {"43B2a": on_dummy_lead_choice}
+
+
+def on_withdrawal_choice(state: TableState, choice) -> TableState:
+    """62C1: a non-offender takes back the card he played after the revoke card, now corrected."""
+    if choice.option != "withdraw_card" or not state.tricks:
+        return state
+
+    index = len(state.tricks) - 1
+    p = state.tricks[index].card_of(choice.seat)
+    if p is None:
+        return state
+    state = cards.not_made(state, p.seq, choice.seat, str(p.card),
+                      "taken back after the revoke card before it was corrected", choice.law)
+    return cards.remove_card(state, index, choice.seat)  # the same move as a legal withdrawal (47)
+
+
+OPTION_EFFECTS["62C1"] = on_withdrawal_choice
+
+
+option_effects(OPTION_EFFECTS, __name__)
+
+
+# -- rules: what the engine emits for the reading --------------------------------------------
 
 def revoke_rulings(state) -> list[Prescription]:
     """Every rectification the revokes of the board call for, as they read now."""
@@ -138,3 +1020,61 @@ def _end_of_play(state) -> int:
     if state.claim is not None and state.claim.settled_tricks is not None:
         return state.claim.seq
     return state.tricks[-1].cards[-1].seq if state.tricks else 10 ** 9
+
+
+# -- words: the revokes and the procedure in the state document -----------------------------
+
+def describe(rv: Revoke, state: TableState) -> str:
+    """The revoke in plain words, with its Laws."""
+    who = f"{rv.seat}{' (dummy)' if rv.dummy else ''}"
+    breach = next((b for b in state.breaches if b.seq == rv.seq), None) if rv.breach else None
+    if breach is not None:  # against a penalty card, a lead restriction or a 57A play restriction
+        text = f"{breach.detail} ({state.cite('61A')})"
+    else:
+        text = f"{who} played {rv.card} to trick {rv.trick} holding {rv.suit.symbol} ({state.cite('61A')})"
+    if rv.corrected is not None:
+        law = "62D1" if _restored_62d(state, rv) else "62C3" if _corrected_62c3(state, rv) else "62B"
+        text += f"; corrected at seq {rv.corrected} ({state.cite(law)})"
+    if rv.is_established:
+        text += f"; established at seq {rv.established} ({rv.established_law})"
+        if rv.as_if:
+            text += ", Law 64 applies as if it stood"
+    elif rv.corrected is None:
+        text += "; not established yet: it may be corrected (62A)"
+    if rv.is_established and rv.discovered is None and not rv.dummy:
+        text += ("; nobody has drawn attention to it: no rectification unless attention is drawn before a "
+                 f"non-offender calls on the next board or the round ends ({state.cite('64B4')}, "
+                 f"{state.cite('64B5')})")
+    if rv.exempt:
+        text += f"; no trick transfer: {rv.exempt_reason} ({rv.exempt})"
+    elif rv.tricks:
+        to = "defenders" if rv.seat.side is state.contract.side else "declarer"  # type: ignore[union-attr]
+        text += f"; {rv.tricks} trick{'s' if rv.tricks > 1 else ''} to {to} ({rv.law})"
+    return text
+
+
+def transfers_document(state: TableState) -> list[dict[str, Any]]:
+    """The state document's ``transfers``: one entry per revoke that transfers tricks."""
+    if state.contract is None or not _play_ended(state):
+        return []
+    side = state.contract.side
+    return [{"to": "defenders" if r.seat.side is side else "declarer", "tricks": r.tricks, "law": r.law,
+             "revoke": r.seq} for r in revokes(state) if r.tricks]
+
+
+def revokes_document(state: TableState) -> list[dict[str, Any]]:
+    """The state document's ``revokes`` (extension): every revoke with its reading."""
+    return [{"seq": r.seq, "seat": str(r.seat), "card": str(r.card), "trick": r.trick, "suit_led": str(r.suit),
+             "dummy": r.dummy, "corrected": r.corrected, "established": r.is_established,
+             "established_at": r.established, "established_law": r.established_law, "as_if_established": r.as_if,
+             "discovered": r.discovered, "exempt": r.exempt, "exempt_reason": r.exempt_reason or None,
+             "tricks": r.tricks, "law": r.law, "reviews": [reason.split(" ", 1)[0] for reason, _ in r.reviews],
+             "text": describe(r, state)} for r in revokes(state)]
+
+
+def procedure_document(state: TableState) -> list[dict[str, Any]]:
+    """The state document's ``procedure`` (extension): attention drawn, director called,
+    inquiries, dummy's facts, hands returned, next board, end of round."""
+    return [{"seq": f.seq, "type": f.type, "by": str(f.by) if f.by else None, "to": str(f.to) if f.to else None,
+             "about": f.about, "detail": f.detail or None} for f in state.procedure]
+

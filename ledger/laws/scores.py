@@ -1,4 +1,6 @@
-"""Adjusted scores, procedural penalties and appeals in the table fold (Laws 12, 90, 92/93).
+"""Scores and appeals (Laws 12, 82, 90, 92/93): adjusted scores, procedural penalties and
+appeals, their reading in the table fold. The family prescribes nothing: each of its facts is
+the director's or the committee's own decision, which the fold reads.
 
 * ``AdjustedScoreAwarded`` (director or committee) puts the award in
   ``state.adjusted``: the latest valid award is the one in force.  An award
@@ -30,9 +32,18 @@ import attrs
 
 from ledger import events as ev
 from ledger.laws import boards
+from ledger.laws.base import Citations, cited
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
+
+LAWS = ("12", "82", "90", "92", "93")
+"""The Laws this family rules on (``ledger.laws.find_law``)."""
+
+CITATIONS: Citations = {
+    "weighted_by_the_committee_only": {"1997": "12C3"},  # 2017 12C1c: the director may weight too
+}
+"""Where the editions differ: which of them reserves a weighted score to the appeals committee."""
 
 BOARD_REVIEW_PREFIX = ("13", "14", "15", "16", "1997:13", "1997:14", "1997:15", "1997:16", "1997:17",
                        "2017:13", "2017:14", "2017:15", "2017:16")
@@ -66,9 +77,11 @@ def _not_applied(state: TableState, seq: int, event: ev.Event, detail: str, law:
 def on_adjusted_score(state: TableState, step: Step[ev.AdjustedScoreAwarded]) -> TableState:
     seq, event = step.seq, step.event
     role = step.role
-    if event.kind == "weighted" and state.edition == "1997" and role != ev.COMMITTEE:
+    if event.kind == "weighted" and state.edition in CITATIONS["weighted_by_the_committee_only"] \
+            and role != ev.COMMITTEE:
         return _not_applied(state, seq, event, "a weighted score under the 1997 Laws is the appeals "
-                            "committee's (1997 12C3); the director assigns a score (12C2)", "1997:12C3")
+                            "committee's (1997 12C3); the director assigns a score (12C2)",
+                            cited(state, CITATIONS, "weighted_by_the_committee_only"))
     decided = _committee_decided(state)
     if decided is not None and role != ev.COMMITTEE:
         return _not_applied(state, seq, event, f"the appeals committee decided at seq {decided.decided}; "
