@@ -17,6 +17,7 @@ usable snapshot.
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from collections import OrderedDict
@@ -60,6 +61,17 @@ _DEFAULT_ROLE = {"director": ev.DIRECTOR, "board": ev.DIRECTOR, "committee": ev.
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_event_id() -> str:
+    """A random (version 4) UUID in its usual text form, as ``str(uuid.uuid4())`` writes it,
+    from 16 random bytes without building a ``UUID`` object (one per fact appended)."""
+    h = os.urandom(16).hex()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
+
+
+_VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}
+"""RFC 4122 variant bits (10xx) on the first digit of the fourth group."""
 
 
 @attrs.frozen
@@ -341,7 +353,7 @@ class Ledger:
             except BadInput as exc:
                 raise exc.at_line(fact.line) from None
             at = self.clock()
-            stored = append_one(fact.event, fact.actor, fact.id or str(uuid.uuid4()), at)
+            stored = append_one(fact.event, fact.actor, fact.id or new_event_id(), at)
             fact_seqs.append(stored.seq)
             director_spoke = isinstance(fact.event, REFOLDING)
             for _ in range(engine.MAX_ROUNDS):

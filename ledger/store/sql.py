@@ -400,7 +400,8 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
         frontier = known.frontier
     else:
         frontier = nodes_of(merkle.frontier_keys(size))
-    written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
+    leaf_hash = merkle.leaf_hash
+    written, grown = merkle.grow(size, frontier, [leaf_hash(ev.hash) for ev in batch])
     leaves = []
     nodes = []
     for level, i, h in written:
@@ -409,11 +410,7 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
             leaves.append((i, positions[i - size], ev.stream, ev.seq, h.hex()))
         else:
             nodes.append((level, i, h.hex()))
-    grown = dict(frontier)
-    grown.update({(level, i): h for level, i, h in written})
-    new_size = size + len(batch)
-    tip = _TreeTip(new_size, leaves[-1][4], {key: grown[key] for key in merkle.frontier_keys(new_size)})
-    return leaves, nodes, tip
+    return leaves, nodes, _TreeTip(size + len(batch), leaves[-1][4], grown)
 
 
 def _is_unique_violation(orig: BaseException | None) -> bool:
@@ -547,15 +544,19 @@ class SqlTransaction:
         cur, sql = self._cur, self._sql
         if self._pg:
             return self._insert_pg(batch)
-        positions: dict[int, int] = {}
         try:
-            # One statement per 2,000 rows: all its rows or none. SQLite undoes a
-            # failed statement by itself; a batch of more statements needs a savepoint.
-            chunks = [batch[i:i + sql.MAX_ROWS] for i in range(0, len(batch), sql.MAX_ROWS)]
-            with self._conn.begin_nested() if len(chunks) > 1 else nullcontext():
-                for chunk in chunks:
-                    cur.execute(sql.insert(len(chunk)), sql.params(chunk))
-                    positions.update((seq, pos) for seq, pos in cur.fetchall())
+            if len(batch) <= sql.MAX_ROWS:  # one statement: all its rows or none, no savepoint
+                cur.execute(sql.insert(len(batch)), sql.params(batch))
+                positions = dict(cur.fetchall())
+            else:
+                # One statement per 2,000 rows: all its rows or none. SQLite undoes a
+                # failed statement by itself; a batch of more statements needs a savepoint.
+                positions = {}
+                with self._conn.begin_nested():
+                    for i in range(0, len(batch), sql.MAX_ROWS):
+                        chunk = batch[i:i + sql.MAX_ROWS]
+                        cur.execute(sql.insert(len(chunk)), sql.params(chunk))
+                        positions.update(cur.fetchall())
         except Exception as exc:
             if not _is_unique_violation(exc if not isinstance(exc, sa.exc.DBAPIError) else exc.orig):
                 raise
@@ -565,9 +566,14 @@ class SqlTransaction:
         cur.execute(sql.last_leaf)
         leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
                                                    lambda keys: _tree_nodes(self._conn, keys), cur.fetchone())
-        cur.executemany(sql.insert_leaf, leaves)
-        if nodes:
-            cur.executemany(sql.insert_node, nodes)
+        if len(leaves) == 1:  # one event: plain statements (executemany costs more for one row)
+            cur.execute(sql.insert_leaf, leaves[0])
+            for node in nodes:
+                cur.execute(sql.insert_node, node)
+        else:
+            cur.executemany(sql.insert_leaf, leaves)
+            if nodes:
+                cur.executemany(sql.insert_node, nodes)
         last = batch[-1]
         cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
         return _positioned(batch, ordered)
