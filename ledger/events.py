@@ -262,33 +262,53 @@ class Event:
         if not isinstance(data, Mapping):
             raise BadInput("the event's data must be a JSON object", field="data", value=data,
                            event_type=cls.TYPE)
-        fields = attrs.fields(cls)  # type: ignore[arg-type]
-        known = {f.name for f in fields}
+        codec = _CODECS.get(cls) or _codec(cls)
+        known = codec.names
         for key in data:
             if key not in known:
                 raise BadInput(f"unknown field for {cls.TYPE} (known: {', '.join(sorted(known)) or 'none'})",
                                field=key, value=data[key], event_type=cls.TYPE)
         values: dict[str, Any] = {}
-        for f in fields:
-            meta = f.metadata
-            if f.name not in data or data[f.name] is None:
-                if meta["optional"]:
+        for name, parse, optional in codec.parsers:
+            raw = data.get(name)
+            if raw is None:
+                if optional:
                     continue
-                raise BadInput(f"missing field of {cls.TYPE}", field=f.name, value=None, event_type=cls.TYPE)
+                raise BadInput(f"missing field of {cls.TYPE}", field=name, value=None, event_type=cls.TYPE)
             try:
-                values[f.name] = meta["parse"](data[f.name])
+                values[name] = parse(raw)
             except ValueError as exc:
-                raise BadInput(str(exc), field=f.name, value=data[f.name], event_type=cls.TYPE) from None
+                raise BadInput(str(exc), field=name, value=raw, event_type=cls.TYPE) from None
         return cls(**values)
 
     def to_data(self) -> dict[str, Any]:
+        cls = type(self)
+        codec = _CODECS.get(cls) or _codec(cls)
         out: dict[str, Any] = {}
-        for f in attrs.fields(type(self)):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is None:
-                continue
-            out[f.name] = f.metadata["dump"](value)
+        for name, dump in codec.dumpers:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = dump(value)
         return out
+
+
+class _Codec:
+    """An event class's fields as ``from_data`` and ``to_data`` walk them, read once from
+    attrs' metadata (not on every event: both run for every event appended and read)."""
+
+    def __init__(self, cls: type) -> None:
+        fields = attrs.fields(cls)
+        self.names = frozenset(f.name for f in fields)
+        self.parsers = tuple((f.name, f.metadata["parse"], f.metadata["optional"]) for f in fields)
+        self.dumpers = tuple((f.name, f.metadata["dump"]) for f in fields)
+
+
+_CODECS: dict[type, _Codec] = {}
+
+
+def _codec(cls: type) -> _Codec:
+    codec = _CODECS[cls] = _Codec(cls)
+    return codec
 
 
 REGISTRY: dict[str, type[Event]] = {}

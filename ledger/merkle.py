@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from hashlib import sha256
 from typing import Callable, Iterable, Sequence
 
 import attrs
@@ -123,6 +124,26 @@ def extend(size: int, frontier: dict[tuple[int, int], bytes],
             nodes[(level, j)] = parent
             written.append((level, j, parent))
     return written
+
+
+def grow(size: int, frontier: dict[tuple[int, int], bytes], new_leaves: Iterable[bytes]
+         ) -> tuple[list[tuple[int, int, bytes]], dict[tuple[int, int], bytes]]:
+    """:func:`extend` and the new tree's frontier at once (the append path): each leaf takes
+    the left siblings it completes out of the frontier and leaves its top node in it, so the
+    frontier of ``size + len(new_leaves)`` is what remains, with no recomputation."""
+    nodes = dict(frontier)
+    written = []
+    i = size
+    for leaf in new_leaves:
+        written.append((0, i, leaf))
+        top, level, j = leaf, 0, i
+        while j & 1:
+            top = sha256(NODE_PREFIX + nodes.pop((level, j - 1)) + top).digest()
+            level, j = level + 1, j >> 1
+            written.append((level, j, top))
+        nodes[(level, j)] = top
+        i += 1
+    return written, nodes
 
 
 def all_perfect(leaves: Sequence[bytes]) -> dict[tuple[int, int], bytes]:

@@ -65,8 +65,9 @@ class Reads:
 
     def __getattr__(self, name: str) -> Any:
         if name in _FIELDS:
-            value = self.__dict__[name] = getattr(self._real, name)
-            self._read.append((name, value))
+            known = self.__dict__
+            value = known[name] = getattr(known["_real"], name)
+            known["_read"].append((name, value))
             return value
         if name in _PROPERTIES:
             value = _PROPERTIES[name](self)
@@ -94,13 +95,6 @@ def state_of(state: Any) -> TableState:
     return state._real if type(state) is Reads else state
 
 
-def _valid(state: TableState, reads: tuple[tuple[str, Any], ...]) -> bool:
-    for name, value in reads:
-        if getattr(state, name, NEVER) is not value:
-            return False
-    return True
-
-
 def shared_values(state: TableState) -> dict[Hashable, Any]:
     """The fold's derived values (created empty for a state that has none)."""
     shared = state.memo.get(SHARED)
@@ -114,10 +108,18 @@ def derive(state: Any, key: Hashable, fn: Callable[[Any], T]) -> T:
     then is the same object now. ``state`` may itself be a :class:`Reads` view (a
     derived value read by another): the inner value's reads are recorded in it."""
     outer = state if type(state) is Reads else None
-    real = state_of(state)
-    shared = shared_values(real)
+    real = state._real if outer is not None else state  # (state_of, shared_values and _valid inlined:
+    memo = real.memo                                    # this runs several times per event)
+    shared = memo.get(SHARED)
+    if shared is None:
+        shared = memo[SHARED] = {}
     entry = shared.get(key)
-    if entry is None or not _valid(real, entry[1]):
+    if entry is not None:
+        for name, value in entry[1]:
+            if getattr(real, name, NEVER) is not value:
+                entry = None
+                break
+    if entry is None:
         view = Reads(real)
         value = fn(view)
         entry = shared[key] = (value, view.reads())

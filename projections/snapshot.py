@@ -29,7 +29,7 @@ for _cls in (Card, Call, Deal):
     _conv.register_unstructure_hook(_cls, str)
     _conv.register_structure_hook(_cls, lambda v, t: t.parse(v))
 for _enum in (Seat, Strain, Risk, Suit, Side):
-    _conv.register_unstructure_hook(_enum, lambda v: v.value)
+    _conv.register_unstructure_hook(_enum, lambda v: v._value_)  # .value, without the enum property's lookup
 _conv.register_structure_hook_func(lambda t: t is object, lambda v, _: v)  # finding values: plain JSON
 _conv.register_unstructure_hook(BoardOpened, lambda b: b.to_data())
 _conv.register_structure_hook(BoardOpened, lambda d, _: BoardOpened.from_data(d))

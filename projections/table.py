@@ -27,7 +27,7 @@ from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
 from projections import play, procedure
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
-from projections.resolve import Recorded, resolve
+from projections.resolve import Recorded, needs_refold, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, Voided, initial_hands, replace)
 
@@ -193,6 +193,10 @@ REGISTERED = (ledger.laws, play, procedure)
 def fold_log(stream: str, records: Sequence[Recorded]) -> TableState | None:
     """The state after the last record: findings applied, overrides honoured."""
     state: TableState | None = None
+    if not needs_refold(records):  # no finding, override or void: every record in force as logged
+        for record in records:
+            state = evolve(state, stream, record)
+        return state
     overrides = _override_roles(records)
     for record, in_force in resolve(records):
         state = evolve(state, stream, record, in_force, overrides.get(record.seq))

@@ -43,6 +43,7 @@ import re
 import sqlite3
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -65,6 +66,8 @@ from ledger.store.schema import events, merkle_leaves, merkle_nodes, snapshots, 
 #: lock; PostgreSQL: ``lock_timeout``) before giving up with :class:`StoreBusy`
 #: (exit 5). ``open_store(busy_timeout=...)``, ``--busy-timeout``.
 SQLITE_BUSY_TIMEOUT = BUSY_TIMEOUT = 30.0
+OWN_HEADS = 4096
+"""SQLite: how many stream heads a store remembers having committed (SqlEventStore._quiet)."""
 
 #: Key of the PostgreSQL advisory lock that orders positions ("LEDGPOS\x01").
 POSITION_LOCK_KEY = 0x4C454447504F5301
@@ -334,6 +337,7 @@ class _Statements:
         self._row = "(" + ", ".join("?" * len(self.COLUMNS)) + ")"
         self._insert_head = f"INSERT INTO events ({cols}) VALUES "
         self._inserts: dict[int, str] = {}
+        self.insert_row = q(self._insert_head + self._row)  # SQLite, one row: its position is lastrowid
         self.head = q("SELECT seq, hash FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1")
         self.read = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? ORDER BY seq")
         self.read_upto = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? "
@@ -370,12 +374,21 @@ class _Statements:
         return out
 
 
+_ACTORS: dict[tuple[Any, Any], Actor] = {}
+"""Actors already read (frozen, so one object serves every row with the same role and name)."""
+
+
 def _event_of(row: Sequence[Any]) -> StoredEvent:
     """A StoredEvent from a raw ``position, <COLUMNS>`` tuple (the raw read path, lever 6)."""
     (position, stream, seq, id_, type_, v, data, role, name, at, causes, law, prev, hash_) = row
     try:
-        return StoredEvent(stream, seq, id_, type_, v, json.loads(data), Actor(role, name), at,
-                           tuple(json.loads(causes)), law, prev, hash_, position)
+        actor = _ACTORS.get((role, name))
+        if actor is None:
+            actor = Actor(role, name)
+            if len(_ACTORS) < 1024:
+                _ACTORS[(role, name)] = actor
+        return StoredEvent(stream, seq, id_, type_, v, json.loads(data), actor, at,
+                           () if causes == "[]" else tuple(json.loads(causes)), law, prev, hash_, position)
     except (ValueError, TypeError, RecursionError) as exc:
         raise IntegrityError(stream if isinstance(stream, str) else None,
                              seq if isinstance(seq, int) else None,
@@ -400,7 +413,8 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
         frontier = known.frontier
     else:
         frontier = nodes_of(merkle.frontier_keys(size))
-    written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
+    leaf_hash = merkle.leaf_hash
+    written, grown = merkle.grow(size, frontier, [leaf_hash(ev.hash) for ev in batch])
     leaves = []
     nodes = []
     for level, i, h in written:
@@ -409,11 +423,7 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
             leaves.append((i, positions[i - size], ev.stream, ev.seq, h.hex()))
         else:
             nodes.append((level, i, h.hex()))
-    grown = dict(frontier)
-    grown.update({(level, i): h for level, i, h in written})
-    new_size = size + len(batch)
-    tip = _TreeTip(new_size, leaves[-1][4], {key: grown[key] for key in merkle.frontier_keys(new_size)})
-    return leaves, nodes, tip
+    return leaves, nodes, _TreeTip(size + len(batch), leaves[-1][4], grown)
 
 
 def _is_unique_violation(orig: BaseException | None) -> bool:
@@ -480,9 +490,16 @@ class SqlTransaction:
         self._cur = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         self._lock_pending = False
         self._pending_tree: tuple[list[Any], list[Any]] | None = None
+        # SQLite, no other connection has committed since this store's last write
+        # (SqlEventStore._quiet): the head this store committed for the stream, and
+        # whether ``tip`` is the committed tree's, are known without a query.
+        self.known_head: tuple[int, str] | None = None
+        self.tip_current = False
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
+        if self.known_head is not None:
+            return self.known_head
         if self._lock_pending:  # PostgreSQL: the stream lock, then the head, in one round trip
             self._lock_pending = False
             driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
@@ -547,29 +564,48 @@ class SqlTransaction:
         cur, sql = self._cur, self._sql
         if self._pg:
             return self._insert_pg(batch)
-        positions: dict[int, int] = {}
         try:
-            # One statement per 2,000 rows: all its rows or none. SQLite undoes a
-            # failed statement by itself; a batch of more statements needs a savepoint.
-            chunks = [batch[i:i + sql.MAX_ROWS] for i in range(0, len(batch), sql.MAX_ROWS)]
-            with self._conn.begin_nested() if len(chunks) > 1 else nullcontext():
-                for chunk in chunks:
-                    cur.execute(sql.insert(len(chunk)), sql.params(chunk))
-                    positions.update((seq, pos) for seq, pos in cur.fetchall())
+            if len(batch) == 1:  # the position is the rowid: no RETURNING (half the cost of one row)
+                cur.execute(sql.insert_row, sql.params(batch))
+                positions = {batch[0].seq: cur.lastrowid}
+            elif len(batch) <= sql.MAX_ROWS:  # one statement: all its rows or none, no savepoint
+                cur.execute(sql.insert(len(batch)), sql.params(batch))
+                positions = dict(cur.fetchall())
+            else:
+                # One statement per 2,000 rows: all its rows or none. SQLite undoes a
+                # failed statement by itself; a batch of more statements needs a savepoint.
+                positions = {}
+                with self._conn.begin_nested():
+                    for i in range(0, len(batch), sql.MAX_ROWS):
+                        chunk = batch[i:i + sql.MAX_ROWS]
+                        cur.execute(sql.insert(len(chunk)), sql.params(chunk))
+                        positions.update(cur.fetchall())
         except Exception as exc:
             if not _is_unique_violation(exc if not isinstance(exc, sa.exc.DBAPIError) else exc.orig):
                 raise
+            self.known_head = None  # the head as stored
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         ordered = [positions[ev.seq] for ev in batch]
-        cur.execute(sql.last_leaf)
-        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
-                                                   lambda keys: _tree_nodes(self._conn, keys), cur.fetchone())
-        cur.executemany(sql.insert_leaf, leaves)
-        if nodes:
-            cur.executemany(sql.insert_node, nodes)
-        last = batch[-1]
-        cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
+        known = self.tip_after or self._tip
+        if self.tip_current and known is not None:  # the tree is the one this store committed
+            last: Any = (known.size - 1, known.last_leaf)
+        else:
+            cur.execute(sql.last_leaf)
+            last = cur.fetchone()
+        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, known,
+                                                   lambda keys: _tree_nodes(self._conn, keys), last)
+        if len(leaves) == 1:  # one event: plain statements (executemany costs more for one row)
+            cur.execute(sql.insert_leaf, leaves[0])
+            for node in nodes:
+                cur.execute(sql.insert_node, node)
+        else:
+            cur.executemany(sql.insert_leaf, leaves)
+            if nodes:
+                cur.executemany(sql.insert_node, nodes)
+        end = batch[-1]
+        cur.execute(sql.move_head, (self.stream, end.seq, end.hash))
+        self.known_head = (end.seq, end.hash)
         return _positioned(batch, ordered)
 
     def _insert_pg(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
@@ -666,12 +702,19 @@ class SqlEventStore:
         self._local = threading.local()
         self._tree_tip: _TreeTip | None = None
         self._statements = _Statements(engine.dialect.name)
+        # An in-memory SQLite database is one connection for every reader and writer, so
+        # ``data_version`` cannot tell another writer's commit: no quiet path there.
+        self._file_db = engine.dialect.name == "sqlite" and not isinstance(engine.pool, StaticPool)
         # An in-memory database is one connection: one transaction at a time.
         shared = isinstance(engine.pool, StaticPool)
         self._serial: AbstractContextManager[Any] = threading.RLock() if shared else nullcontext()
         # One write connection per store (issue 10, lever 3), one write transaction at a time.
         self._write_lock: AbstractContextManager[Any] = self._serial if shared else threading.RLock()
         self._write_conn: Connection | None = None
+        # SQLite: what this store's write connection committed, usable while no other
+        # connection commits (``PRAGMA data_version`` unchanged): see :meth:`_quiet`.
+        self._own_heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._own_version: tuple[Connection, int] | None = None
 
     def __enter__(self) -> SqlEventStore:
         return self
@@ -781,16 +824,40 @@ class SqlEventStore:
             return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
-        with self._write_transaction() as conn:
-            tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
-            if conn.dialect.name == "postgresql":
-                tx._lock_stream()
-                yield tx
-                tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
-            else:
-                yield tx
-        if tx.tip_after is not None:  # committed: the next append may start from it
-            self._tree_tip = tx.tip_after
+        with self._write_lock:  # (reentrant) held until the committed tip and head are noted
+            with self._write_transaction() as conn:
+                tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
+                if conn.dialect.name == "postgresql":
+                    tx._lock_stream()
+                    yield tx
+                    tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
+                else:
+                    if self._file_db and self._quiet(conn, tx._cur):
+                        tx.known_head = self._own_heads.get(stream)
+                        tx.tip_current = self._tree_tip is not None
+                    yield tx
+            if tx.tip_after is not None:  # committed: the next append may start from it
+                self._tree_tip = tx.tip_after
+            if tx.known_head is not None and self._file_db:
+                self._own_heads[stream] = tx.known_head
+                self._own_heads.move_to_end(stream)
+                if len(self._own_heads) > OWN_HEADS:
+                    self._own_heads.popitem(last=False)
+
+    def _quiet(self, conn: Connection, cur: Any) -> bool:
+        """SQLite, in a write transaction: has no other connection committed since this
+        store's last write transaction on ``conn``? ``PRAGMA data_version`` changes only
+        with another connection's commit, so then the heads this store committed and the
+        tree it last extended are the database's (one statement instead of reading the
+        stream's head and the tree's last leaf). Otherwise they are forgotten."""
+        cur.execute("PRAGMA data_version")
+        version = (conn, cur.fetchone()[0])
+        own = self._own_version
+        quiet = own is not None and own[0] is version[0] and own[1] == version[1]
+        if not quiet:
+            self._own_heads.clear()
+            self._own_version = version
+        return quiet
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -799,14 +866,17 @@ class SqlEventStore:
         exception), and the whole is committed on normal exit."""
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
-        with self._write_transaction() as conn:
-            self._local.batch, self._local.batch_tip = conn, self._tree_tip
-            try:
-                yield
-            finally:
-                self._local.batch = None
-            tip, self._local.batch_tip = self._local.batch_tip, None
-        self._tree_tip = tip  # committed: the next append may start from it
+        with self._write_lock:  # (reentrant) held until the committed tip is noted
+            with self._write_transaction() as conn:
+                self._own_heads.clear()  # the batch moves heads without this store's bookkeeping
+                self._own_version = None
+                self._local.batch, self._local.batch_tip = conn, self._tree_tip
+                try:
+                    yield
+                finally:
+                    self._local.batch = None
+                tip, self._local.batch_tip = self._local.batch_tip, None
+            self._tree_tip = tip  # committed: the next append may start from it
 
     def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
         """The stream's events in seq order (up to ``upto_seq``); [] for no stream.
