@@ -66,6 +66,10 @@ from ledger.store.schema import events, merkle_leaves, merkle_nodes, snapshots, 
 #: (exit 5). ``open_store(busy_timeout=...)``, ``--busy-timeout``.
 SQLITE_BUSY_TIMEOUT = BUSY_TIMEOUT = 30.0
 
+#: PostgreSQL: how many write transactions one store (one process) runs at once,
+#: each on a connection of its own (SQLite runs one at a time).
+PG_WRITERS = 8
+
 #: Key of the PostgreSQL advisory lock that orders positions ("LEDGPOS\x01").
 POSITION_LOCK_KEY = 0x4C454447504F5301
 
@@ -340,6 +344,16 @@ class _Statements:
                            "AND seq <= ? ORDER BY seq")
         self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
+        # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
+        # insert's pipeline, after the position lock): one perfect subtree per set bit L of
+        # the size n, at (L, (n >> L) - 1), level 0 in merkle_leaves, the others in merkle_nodes.
+        self.frontier = (
+            "WITH s AS (SELECT coalesce(max(leaf_index) + 1, 0) AS n FROM merkle_leaves), "
+            "k AS (SELECT s.n, l.l, (s.n >> l.l) - 1 AS i FROM s, generate_series(0, 62) AS l(l) "
+            "WHERE ((s.n >> l.l) & 1) = 1) "
+            "SELECT k.n, k.l, k.i, coalesce(leaf.hash, node.hash) FROM k "
+            "LEFT JOIN merkle_leaves leaf ON k.l = 0 AND leaf.leaf_index = k.i "
+            "LEFT JOIN merkle_nodes node ON k.l > 0 AND node.level = k.l AND node.node_index = k.i")
         self.insert_leaf = q("INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) "
                              "VALUES (?, ?, ?, ?, ?)")
         self.insert_node = q("INSERT INTO merkle_nodes (level, node_index, hash) VALUES (?, ?, ?)")
@@ -400,6 +414,25 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
         frontier = known.frontier
     else:
         frontier = nodes_of(merkle.frontier_keys(size))
+    return _grown_tree(batch, positions, size, frontier)
+
+
+def _frontier_of(rows: Sequence[Sequence[Any]]) -> tuple[int, dict[tuple[int, int], bytes]]:
+    """PostgreSQL: the size and frontier read by :attr:`_Statements.frontier`."""
+    if not rows:
+        return 0, {}
+    size = int(rows[0][0])
+    frontier = {(int(level), int(i)): bytes.fromhex(h) for _n, level, i, h in rows if h is not None}
+    if len(frontier) != len(merkle.frontier_keys(size)):
+        missing = sorted(set(merkle.frontier_keys(size)) - set(frontier))
+        raise IntegrityError(None, None, f"the Merkle tree of {size} leaves lacks the nodes {missing}; "
+                             "run `python cli.py verify`", kind="merkle")
+    return size, frontier
+
+
+def _grown_tree(batch: Sequence[StoredEvent], positions: Sequence[int], size: int,
+                frontier: dict[tuple[int, int], bytes]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], _TreeTip]:
+    """The batch's leaves and nodes as rows, and the new tip, from the tree's size and frontier."""
     written = merkle.extend(size, frontier, [merkle.leaf_hash(ev.hash) for ev in batch])
     leaves = []
     nodes = []
@@ -576,14 +609,15 @@ class SqlTransaction:
         """PostgreSQL: the position lock (held until commit: positions in commit
         order, and the Merkle tree extended from the committed frontier), the rows
         (a savepoint keeps the transaction usable should a key be taken), the head
-        and the tree's last leaf in one pipeline: one round trip; the tree's rows
-        go with the commit (:meth:`flush_tree`), and its frontier is read only
-        when another writer moved it."""
+        and the tree's size and frontier in one pipeline: one round trip; the
+        tree's rows go with the commit (:meth:`flush_tree`). The frontier is read
+        in that pipeline every time (a few index look-ups), so no append waits
+        under the lock for a second read when another writer moved the tree."""
         self._flush_lock()
         self.flush_tree()  # an earlier insert of this transaction: its leaves come first
         sql = self._sql
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
-        rows_cur, leaf_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
+        rows_cur, tree_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
         last = batch[-1]
         try:
             with driver.pipeline():  # type: ignore[union-attr]
@@ -592,7 +626,7 @@ class SqlTransaction:
                 rows_cur.execute(sql.insert(len(batch)), sql.params(batch))
                 self._cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
                 self._cur.execute("RELEASE SAVEPOINT ledger_insert")
-                leaf_cur.execute(sql.last_leaf)
+                tree_cur.execute(sql.frontier)
             positions = dict(rows_cur.fetchall())
         except Exception as exc:
             if not _is_unique_violation(exc):
@@ -602,8 +636,8 @@ class SqlTransaction:
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         ordered = [positions[ev.seq] for ev in batch]
-        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
-                                                   lambda keys: _tree_nodes(self._conn, keys), leaf_cur.fetchone())
+        size, frontier = _frontier_of(tree_cur.fetchall())
+        leaves, nodes, self.tip_after = _grown_tree(batch, ordered, size, frontier)
         self._pending_tree = (leaves, nodes)  # sent with the commit (flush_tree), or before the next insert
         return _positioned(batch, ordered)
 
@@ -672,6 +706,13 @@ class SqlEventStore:
         # One write connection per store (issue 10, lever 3), one write transaction at a time.
         self._write_lock: AbstractContextManager[Any] = self._serial if shared else threading.RLock()
         self._write_conn: Connection | None = None
+        # PostgreSQL: write transactions of several threads run side by side (issue 13),
+        # each on a write connection of its own, kept for the next one (no pool checkout,
+        # no reset round trip); the stream and position locks order them in the database.
+        self._pg = engine.dialect.name == "postgresql"
+        self._writers: list[Connection] = []  # idle PostgreSQL write connections
+        self._writers_mutex = threading.Lock()
+        self._writer_slots = threading.BoundedSemaphore(PG_WRITERS)
 
     def __enter__(self) -> SqlEventStore:
         return self
@@ -703,7 +744,13 @@ class SqlEventStore:
     @contextmanager
     def _write_transaction(self) -> Iterator[Connection]:
         """A transaction on the store's one write connection (opened once, kept
-        until :meth:`close`; dropped and reopened after a connection failure)."""
+        until :meth:`close`; dropped and reopened after a connection failure).
+        PostgreSQL: on one of the store's write connections, at most
+        :data:`PG_WRITERS` transactions at once."""
+        if self._pg:
+            with self._pg_write_transaction() as conn:
+                yield conn
+            return
         with unavailable_on_failure(self.url), self._write_lock:
             conn = self._write_conn
             if conn is None or conn.closed or conn.invalidated:
@@ -731,6 +778,34 @@ class SqlEventStore:
                 raise
 
     @contextmanager
+    def _pg_write_transaction(self) -> Iterator[Connection]:
+        with unavailable_on_failure(self.url), self._writer_slots:
+            with self._writers_mutex:
+                idle = self._writers.pop() if self._writers else None
+            conn = idle if idle is not None and not (idle.closed or idle.invalidated) else self.engine.connect()
+            broken: BaseException | None = None
+            try:
+                with conn.begin():
+                    self._local.connection = conn
+                    try:
+                        yield conn
+                    finally:
+                        self._local.connection = None
+            except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+                broken = exc
+                raise
+            except Exception as exc:
+                if _is_driver_failure(exc):
+                    broken = exc
+                raise
+            finally:
+                if broken is not None or conn.invalidated or conn.closed:
+                    _discard(conn, broken)
+                else:
+                    with self._writers_mutex:
+                        self._writers.append(conn)
+
+    @contextmanager
     def _sqlite_transaction(self, conn: Connection) -> Iterator[None]:
         """SQLite: BEGIN IMMEDIATE and COMMIT on the driver itself (no SQLAlchemy
         transaction object per append). A read made through SQLAlchemy inside it
@@ -755,11 +830,7 @@ class SqlEventStore:
         """After a failure the write connection may be unusable: the next write opens another."""
         conn, self._write_conn = self._write_conn, None
         if conn is not None:
-            try:
-                conn.invalidate(exc if isinstance(exc, Exception) else None)
-                conn.close()
-            except Exception:  # pragma: no cover - closing a broken connection
-                pass
+            _discard(conn, exc)
 
     @contextmanager
     def transaction(self, stream: str) -> Iterator[SqlTransaction]:
@@ -789,7 +860,7 @@ class SqlEventStore:
                 tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
             else:
                 yield tx
-        if tx.tip_after is not None:  # committed: the next append may start from it
+        if tx.tip_after is not None and not self._pg:  # committed: the next append may start from it
             self._tree_tip = tx.tip_after
 
     @contextmanager
@@ -940,7 +1011,20 @@ class SqlEventStore:
             conn, self._write_conn = self._write_conn, None
             if conn is not None:
                 conn.close()
+        with self._writers_mutex:
+            writers, self._writers = self._writers, []
+        for conn in writers:
+            conn.close()
         self.engine.dispose()
+
+
+def _discard(conn: Connection, exc: BaseException | None) -> None:
+    """Close a write connection a failure may have left unusable."""
+    try:
+        conn.invalidate(exc if isinstance(exc, Exception) else None)
+        conn.close()
+    except Exception:  # pragma: no cover - closing a broken connection
+        pass
 
 
 def _missing_sqlite_file(url: URL) -> Path | None:
