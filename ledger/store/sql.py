@@ -748,8 +748,8 @@ class SqlEventStore:
         PostgreSQL: on one of the store's write connections, at most
         :data:`PG_WRITERS` transactions at once."""
         if self._pg:
-            with self._pg_write_transaction() as conn:
-                yield conn
+            with self._pg_write_transaction() as pg_conn:
+                yield pg_conn
             return
         with unavailable_on_failure(self.url), self._write_lock:
             conn = self._write_conn
