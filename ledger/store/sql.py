@@ -343,6 +343,7 @@ class _Statements:
         self.read_upto = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? "
                            "AND seq <= ? ORDER BY seq")
         self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
+        self.find_ids = f"SELECT position, {cols} FROM events WHERE stream = %s AND id = ANY(%s)"  # PostgreSQL
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
         # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
         # insert's pipeline, after the position lock): one perfect subtree per set bit L of
@@ -513,6 +514,7 @@ class SqlTransaction:
         self._cur = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         self._lock_pending = False
         self._pending_tree: tuple[list[Any], list[Any]] | None = None
+        self._pending_snapshot: tuple[Any, ...] | None = None
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
@@ -529,7 +531,10 @@ class SqlTransaction:
         return (row[0], row[1]) if row is not None else (0, GENESIS)
 
     def _flush_lock(self) -> None:
-        """Take the stream lock now if :meth:`head` has not taken it yet."""
+        """Take the stream lock now if :meth:`head` has not taken it yet; send the
+        statements an insert left pending (PostgreSQL) before anything is read."""
+        if self._pending_snapshot is not None:
+            self.flush_tree()
         if self._lock_pending:
             self._lock_pending = False
             self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
@@ -540,6 +545,9 @@ class SqlTransaction:
         self._flush_lock()
         if not ids:
             return {}
+        if self._pg:  # a constant statement on the driver's cursor (no SQLAlchemy compilation)
+            self._cur.execute(self._sql.find_ids, (self.stream, list(ids)))
+            return {ev.id: ev for ev in map(_event_of, self._cur.fetchall())}
         rows = self._conn.execute(
             sa.select(events).where(events.c.stream == self.stream, events.c.id.in_(list(ids)))
         )
@@ -646,7 +654,8 @@ class SqlTransaction:
         commit the transaction in the same round trip (the position lock is held
         until then: one round trip less under it)."""
         pending, self._pending_tree = self._pending_tree, None
-        if pending is None and not commit:
+        snapshot, self._pending_snapshot = self._pending_snapshot, None
+        if pending is None and snapshot is None and not commit:
             return
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
         with driver.pipeline():  # type: ignore[union-attr]
@@ -654,6 +663,8 @@ class SqlTransaction:
                 self._cur.executemany(self._sql.insert_leaf, pending[0])
                 if pending[1]:
                     self._cur.executemany(self._sql.insert_node, pending[1])
+            if snapshot is not None:
+                self._cur.execute(self._sql.save_snapshot, snapshot)
             if commit:
                 driver.commit()  # type: ignore[union-attr]
 
@@ -662,8 +673,11 @@ class SqlTransaction:
         if snapshot.stream != self.stream:
             raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
         self._flush_lock()
-        self._cur.execute(self._sql.save_snapshot, (snapshot.stream, snapshot.seq, snapshot.hash,
-                                                    snapshot.version, canonical_json(snapshot.state)))
+        params = (snapshot.stream, snapshot.seq, snapshot.hash, snapshot.version, canonical_json(snapshot.state))
+        if self._pending_tree is not None:  # PostgreSQL, after an insert: sent with the tree's rows and
+            self._pending_snapshot = params  # the commit (flush_tree), not in a round trip of its own
+            return
+        self._cur.execute(self._sql.save_snapshot, params)
 
     def _check_batch(self, batch: Sequence[StoredEvent]) -> None:
         """The batch is one piece of this stream's chain (its start is the database's business)."""
