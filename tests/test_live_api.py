@@ -485,3 +485,14 @@ def test_a_table_logs_an_explanation_a_change_of_call_and_attention_drawn(client
     for marker in ('id="form-explanation"', 'value="ExplanationCorrected"', 'id="form-change"',
                    'data-type="CallReplaced"', '"type": "AttentionDrawn"'):
         assert marker in panel, marker
+
+
+def test_healthz_gives_the_newest_position_while_no_page_follows_the_feed(client, site):
+    opened(client, site)
+    r = post(client, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1H"}], site.tokens[1], expected=1)
+    last = r.json()["events"][-1]["position"]
+    assert client.get("/healthz").json() == {"ok": True, "position": last}
+    # written by another process (here: the ledger itself, not through this server)
+    site.ledger.append(T1_B1, [{"type": "CallPlaced", "seat": "E", "call": "Pass",
+                                "actor": {"role": "table", "name": "t1"}}])
+    assert client.get("/healthz").json()["position"] == site.ledger.store.last_position() > last
