@@ -188,3 +188,21 @@ def test_the_merkle_tree_stays_exact_with_many_writers_of_one_store(store: SqlEv
     leaves, _nodes = store.iter_tree()
     assert [row[1] for row in leaves] == [ev.position for ev in store.iter_all()]
     assert store.tree_size() == report.events
+
+
+def test_postgresql_a_frontier_node_missing_is_named_not_guessed(store: SqlEventStore) -> None:
+    """The frontier is read with the insert: a tree that lacks one of its nodes
+    (written outside the append path) refuses the append, naming the nodes."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("the frontier statement is PostgreSQL's")
+    import sqlalchemy as sa
+
+    from ledger.errors import IntegrityError
+
+    with store.engine.begin() as conn:  # leaf 5 alone: the frontier of 6 leaves, nodes (2, 0) and (1, 2), is missing
+        conn.execute(sa.text("INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) "
+                             "VALUES (5, 99, 'x', 1, :h)"), {"h": "00" * 32})
+    with pytest.raises(IntegrityError, match=r"lacks the nodes \[\(1, 2\), \(2, 0\)\]"):
+        with store.transaction("gap/t1/b01") as tx:
+            tx.insert(make_chain("gap/t1/b01", 1, after=tx.head()))
+    assert store.read("gap/t1/b01") == []

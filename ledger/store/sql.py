@@ -30,7 +30,9 @@ per store, with constant DB-API statements on the driver's cursor: one
 multi-row ``INSERT ... RETURNING`` per batch, no savepoint on SQLite (a failed
 statement undoes itself), and on PostgreSQL pipelines (the stream lock and the
 head in one round trip; the position lock, the rows, the head and the tree's
-last leaf in the next; the tree's rows with the COMMIT in a third). A database URL may ask for
+size and frontier in the next; the tree's rows, a snapshot, and the COMMIT in a
+third). PostgreSQL write transactions of several threads run side by side, each
+on a write connection of its own. A database URL may ask for
 ``?synchronous=normal`` on SQLite (faster; a power failure may lose the last
 commits); FULL is the default.
 """
@@ -702,7 +704,8 @@ class SqlEventStore:
     """The event store over one SQLAlchemy engine (:class:`ledger.store.base.EventStore`).
 
     Thread-safe: write transactions run one at a time on the store's one write
-    connection (opened at the first write, kept until :meth:`close`); reads
+    connection (opened at the first write, kept until :meth:`close`), or on
+    PostgreSQL side by side, each on one of the store's write connections; reads
     take a connection from the pool (the shared connection of an in-memory
     database is used by one thread at a time). A read made inside a stream
     transaction, in the same thread, runs in that transaction.
