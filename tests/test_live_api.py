@@ -496,3 +496,13 @@ def test_healthz_gives_the_newest_position_while_no_page_follows_the_feed(client
     site.ledger.append(T1_B1, [{"type": "CallPlaced", "seat": "E", "call": "Pass",
                                 "actor": {"role": "table", "name": "t1"}}])
     assert client.get("/healthz").json()["position"] == site.ledger.store.last_position() > last
+
+
+@pytest.mark.parametrize("body", ["Infinity", "NaN", '[{"type": "CallPlaced", "seat": "N", "call": -Infinity}]'])
+def test_non_finite_json_constants_are_refused_400_with_a_strict_json_answer(client, site, body):
+    opened(client, site)
+    before = site.count()
+    r = client.post(f"/api/streams/{T1_B1}/events", content=body.encode(),
+                    headers={**bearer(site.tokens[1]), "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_input"
+    assert site.count() == before

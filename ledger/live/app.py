@@ -103,8 +103,8 @@ Principal = Table | Person
 
 
 def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
+    try:  # the answer is strict JSON: NaN and Infinity (Python's json reads them) are named, not sent
+        json.dumps(value, allow_nan=False)
         return value
     except (TypeError, ValueError):
         return repr(value)
