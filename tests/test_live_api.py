@@ -485,3 +485,24 @@ def test_a_table_logs_an_explanation_a_change_of_call_and_attention_drawn(client
     for marker in ('id="form-explanation"', 'value="ExplanationCorrected"', 'id="form-change"',
                    'data-type="CallReplaced"', '"type": "AttentionDrawn"'):
         assert marker in panel, marker
+
+
+def test_healthz_gives_the_newest_position_while_no_page_follows_the_feed(client, site):
+    opened(client, site)
+    r = post(client, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1H"}], site.tokens[1], expected=1)
+    last = r.json()["events"][-1]["position"]
+    assert client.get("/healthz").json() == {"ok": True, "position": last}
+    # written by another process (here: the ledger itself, not through this server)
+    site.ledger.append(T1_B1, [{"type": "CallPlaced", "seat": "E", "call": "Pass",
+                                "actor": {"role": "table", "name": "t1"}}])
+    assert client.get("/healthz").json()["position"] == site.ledger.store.last_position() > last
+
+
+@pytest.mark.parametrize("body", ["Infinity", "NaN", '[{"type": "CallPlaced", "seat": "N", "call": -Infinity}]'])
+def test_non_finite_json_constants_are_refused_400_with_a_strict_json_answer(client, site, body):
+    opened(client, site)
+    before = site.count()
+    r = client.post(f"/api/streams/{T1_B1}/events", content=body.encode(),
+                    headers={**bearer(site.tokens[1]), "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_input"
+    assert site.count() == before

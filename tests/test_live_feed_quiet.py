@@ -43,6 +43,7 @@ def test_the_feed_reads_nothing_for_nobody_and_resumes_from_the_newest_position(
             feed.poke()  # an append, and no page follows: nothing is read
             await asyncio.sleep(0.1)
             assert store.reads == 0 and feed.last == 10
+            assert await asyncio.to_thread(feed.newest) == 15  # /healthz does not stall
             store.newest = 20
             await feed.watch()  # a page comes: the window restarts at the newest position
             assert feed.last == feed.base == 20

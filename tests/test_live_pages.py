@@ -64,3 +64,22 @@ def test_sign_out_needs_the_csrf_token(setup):
     assert client.get("/director", follow_redirects=False).status_code == 200
     assert client.post("/logout", data={"csrf": csrf}, follow_redirects=False).status_code == 303
     assert client.get("/director", follow_redirects=False).status_code == 303
+
+
+def test_the_table_page_logs_a_card_dropped_or_held_with_its_form(setup):
+    from ledger.bridge import Deal, Seat
+
+    client, site = setup
+    t1 = bearer(site.tokens[1])
+    assert client.post(f"/api/streams/{T1_B1}/events", json=[{"type": "BoardOpened"}], headers=t1).status_code == 201
+    panel = client.get(f"/table/{site.tokens[1]}/panel").text
+    assert 'id="form-card"' in panel
+    assert '<option value="CardDropped">' in panel and '<option value="CardHeld">' in panel
+    assert 'name="partner_could_see" data-bool="1"' in panel and 'name="face_up_near_table" data-bool="1"' in panel
+    # what the form sends (live.js formFact): a card dropped in the auction is a Law 24 exposure
+    card = str(min(Deal.parse(site.session.deals[1]).hand(Seat.parse("E")), key=str))
+    r = client.post(f"/api/streams/{T1_B1}/events", json=[{"type": "CardDropped", "seat": "E", "card": card}],
+                    headers=t1)
+    assert r.status_code == 201, r.text
+    kinds = [e["data"].get("kind") for e in r.json()["events"] if e["type"] == "IrregularityRecorded"]
+    assert kinds == ["exposed_card"]

@@ -103,8 +103,8 @@ Principal = Table | Person
 
 
 def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
+    try:  # the answer is strict JSON: NaN and Infinity (Python's json reads them) are named, not sent
+        json.dumps(value, allow_nan=False)
         return value
     except (TypeError, ValueError):
         return repr(value)
@@ -766,8 +766,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                         media_type="text/javascript")
 
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> JSONResponse:
-        return JSONResponse({"ok": True, "position": feed.last})
+    async def healthz() -> JSONResponse:
+        # The log's newest position, also while no page follows this process's feed.
+        return JSONResponse({"ok": True, "position": await run_in_threadpool(feed.newest)})
 
     return app
 

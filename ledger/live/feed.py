@@ -101,6 +101,14 @@ class Feed:
         if self._loop is not None and self._wake is not None:
             self._loop.call_soon_threadsafe(self._wake.set)
 
+    def newest(self) -> int:
+        """The log's newest position (blocking: call it in a thread). While pages
+        follow the feed, the window's last position; while none does, the window
+        is not kept up, so the log is asked (one query)."""
+        if self.watchers and not self._stale:
+            return self.last
+        return max(self.last, int(self.store.last_position()))
+
     def _read_new(self) -> list[dict[str, Any]]:
         return [brief(e.envelope()) for e in self.store.iter_all(after_position=self.last, batch=1000)]
 

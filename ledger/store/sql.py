@@ -30,7 +30,9 @@ per store, with constant DB-API statements on the driver's cursor: one
 multi-row ``INSERT ... RETURNING`` per batch, no savepoint on SQLite (a failed
 statement undoes itself), and on PostgreSQL pipelines (the stream lock and the
 head in one round trip; the position lock, the rows, the head and the tree's
-last leaf in the next; the tree's rows with the COMMIT in a third). A database URL may ask for
+size and frontier in the next; the tree's rows, a snapshot, and the COMMIT in a
+third). PostgreSQL write transactions of several threads run side by side, each
+on a write connection of its own. A database URL may ask for
 ``?synchronous=normal`` on SQLite (faster; a power failure may lose the last
 commits); FULL is the default.
 """
@@ -68,6 +70,10 @@ from ledger.store.schema import events, merkle_leaves, merkle_nodes, snapshots, 
 SQLITE_BUSY_TIMEOUT = BUSY_TIMEOUT = 30.0
 OWN_HEADS = 4096
 """SQLite: how many stream heads a store remembers having committed (SqlEventStore._quiet)."""
+
+#: PostgreSQL: how many write transactions one store (one process) runs at once,
+#: each on a connection of its own (SQLite runs one at a time).
+PG_WRITERS = 8
 
 #: Key of the PostgreSQL advisory lock that orders positions ("LEDGPOS\x01").
 POSITION_LOCK_KEY = 0x4C454447504F5301
@@ -343,7 +349,18 @@ class _Statements:
         self.read_upto = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? "
                            "AND seq <= ? ORDER BY seq")
         self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
+        self.find_ids = f"SELECT position, {cols} FROM events WHERE stream = %s AND id = ANY(%s)"  # PostgreSQL
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
+        # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
+        # insert's pipeline, after the position lock): one perfect subtree per set bit L of
+        # the size n, at (L, (n >> L) - 1), level 0 in merkle_leaves, the others in merkle_nodes.
+        self.frontier = (
+            "WITH s AS (SELECT coalesce(max(leaf_index) + 1, 0) AS n FROM merkle_leaves), "
+            "k AS (SELECT s.n, l.l, (s.n >> l.l) - 1 AS i FROM s, generate_series(0, 62) AS l(l) "
+            "WHERE ((s.n >> l.l) & 1) = 1) "
+            "SELECT k.n, k.l, k.i, coalesce(leaf.hash, node.hash) FROM k "
+            "LEFT JOIN merkle_leaves leaf ON k.l = 0 AND leaf.leaf_index = k.i "
+            "LEFT JOIN merkle_nodes node ON k.l > 0 AND node.level = k.l AND node.node_index = k.i")
         self.insert_leaf = q("INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) "
                              "VALUES (?, ?, ?, ?, ?)")
         self.insert_node = q("INSERT INTO merkle_nodes (level, node_index, hash) VALUES (?, ?, ?)")
@@ -413,6 +430,25 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
         frontier = known.frontier
     else:
         frontier = nodes_of(merkle.frontier_keys(size))
+    return _grown_tree(batch, positions, size, frontier)
+
+
+def _frontier_of(rows: Sequence[Sequence[Any]]) -> tuple[int, dict[tuple[int, int], bytes]]:
+    """PostgreSQL: the size and frontier read by :attr:`_Statements.frontier`."""
+    if not rows:
+        return 0, {}
+    size = int(rows[0][0])
+    frontier = {(int(level), int(i)): bytes.fromhex(h) for _n, level, i, h in rows if h is not None}
+    if len(frontier) != len(merkle.frontier_keys(size)):
+        missing = sorted(set(merkle.frontier_keys(size)) - set(frontier))
+        raise IntegrityError(None, None, f"the Merkle tree of {size} leaves lacks the nodes {missing}; "
+                             "run `python cli.py verify`", kind="merkle")
+    return size, frontier
+
+
+def _grown_tree(batch: Sequence[StoredEvent], positions: Sequence[int], size: int,
+                frontier: dict[tuple[int, int], bytes]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], _TreeTip]:
+    """The batch's leaves and nodes as rows, and the new tip, from the tree's size and frontier."""
     leaf_hash = merkle.leaf_hash
     written, grown = merkle.grow(size, frontier, [leaf_hash(ev.hash) for ev in batch])
     leaves = []
@@ -495,6 +531,7 @@ class SqlTransaction:
         # whether ``tip`` is the committed tree's, are known without a query.
         self.known_head: tuple[int, str] | None = None
         self.tip_current = False
+        self._pending_snapshot: tuple[Any, ...] | None = None
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
@@ -513,7 +550,10 @@ class SqlTransaction:
         return (row[0], row[1]) if row is not None else (0, GENESIS)
 
     def _flush_lock(self) -> None:
-        """Take the stream lock now if :meth:`head` has not taken it yet."""
+        """Take the stream lock now if :meth:`head` has not taken it yet; send the
+        statements an insert left pending (PostgreSQL) before anything is read."""
+        if self._pending_snapshot is not None:
+            self.flush_tree()
         if self._lock_pending:
             self._lock_pending = False
             self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
@@ -524,6 +564,9 @@ class SqlTransaction:
         self._flush_lock()
         if not ids:
             return {}
+        if self._pg:  # a constant statement on the driver's cursor (no SQLAlchemy compilation)
+            self._cur.execute(self._sql.find_ids, (self.stream, list(ids)))
+            return {ev.id: ev for ev in map(_event_of, self._cur.fetchall())}
         rows = self._conn.execute(
             sa.select(events).where(events.c.stream == self.stream, events.c.id.in_(list(ids)))
         )
@@ -612,14 +655,15 @@ class SqlTransaction:
         """PostgreSQL: the position lock (held until commit: positions in commit
         order, and the Merkle tree extended from the committed frontier), the rows
         (a savepoint keeps the transaction usable should a key be taken), the head
-        and the tree's last leaf in one pipeline: one round trip; the tree's rows
-        go with the commit (:meth:`flush_tree`), and its frontier is read only
-        when another writer moved it."""
+        and the tree's size and frontier in one pipeline: one round trip; the
+        tree's rows go with the commit (:meth:`flush_tree`). The frontier is read
+        in that pipeline every time (a few index look-ups), so no append waits
+        under the lock for a second read when another writer moved the tree."""
         self._flush_lock()
         self.flush_tree()  # an earlier insert of this transaction: its leaves come first
         sql = self._sql
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
-        rows_cur, leaf_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
+        rows_cur, tree_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
         last = batch[-1]
         try:
             with driver.pipeline():  # type: ignore[union-attr]
@@ -628,7 +672,7 @@ class SqlTransaction:
                 rows_cur.execute(sql.insert(len(batch)), sql.params(batch))
                 self._cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
                 self._cur.execute("RELEASE SAVEPOINT ledger_insert")
-                leaf_cur.execute(sql.last_leaf)
+                tree_cur.execute(sql.frontier)
             positions = dict(rows_cur.fetchall())
         except Exception as exc:
             if not _is_unique_violation(exc):
@@ -638,8 +682,8 @@ class SqlTransaction:
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         ordered = [positions[ev.seq] for ev in batch]
-        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, self.tip_after or self._tip,
-                                                   lambda keys: _tree_nodes(self._conn, keys), leaf_cur.fetchone())
+        size, frontier = _frontier_of(tree_cur.fetchall())
+        leaves, nodes, self.tip_after = _grown_tree(batch, ordered, size, frontier)
         self._pending_tree = (leaves, nodes)  # sent with the commit (flush_tree), or before the next insert
         return _positioned(batch, ordered)
 
@@ -648,7 +692,8 @@ class SqlTransaction:
         commit the transaction in the same round trip (the position lock is held
         until then: one round trip less under it)."""
         pending, self._pending_tree = self._pending_tree, None
-        if pending is None and not commit:
+        snapshot, self._pending_snapshot = self._pending_snapshot, None
+        if pending is None and snapshot is None and not commit:
             return
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
         with driver.pipeline():  # type: ignore[union-attr]
@@ -656,6 +701,8 @@ class SqlTransaction:
                 self._cur.executemany(self._sql.insert_leaf, pending[0])
                 if pending[1]:
                     self._cur.executemany(self._sql.insert_node, pending[1])
+            if snapshot is not None:
+                self._cur.execute(self._sql.save_snapshot, snapshot)
             if commit:
                 driver.commit()  # type: ignore[union-attr]
 
@@ -664,8 +711,11 @@ class SqlTransaction:
         if snapshot.stream != self.stream:
             raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
         self._flush_lock()
-        self._cur.execute(self._sql.save_snapshot, (snapshot.stream, snapshot.seq, snapshot.hash,
-                                                    snapshot.version, canonical_json(snapshot.state)))
+        params = (snapshot.stream, snapshot.seq, snapshot.hash, snapshot.version, canonical_json(snapshot.state))
+        if self._pending_tree is not None:  # PostgreSQL, after an insert: sent with the tree's rows and
+            self._pending_snapshot = params  # the commit (flush_tree), not in a round trip of its own
+            return
+        self._cur.execute(self._sql.save_snapshot, params)
 
     def _check_batch(self, batch: Sequence[StoredEvent]) -> None:
         """The batch is one piece of this stream's chain (its start is the database's business)."""
@@ -690,7 +740,8 @@ class SqlEventStore:
     """The event store over one SQLAlchemy engine (:class:`ledger.store.base.EventStore`).
 
     Thread-safe: write transactions run one at a time on the store's one write
-    connection (opened at the first write, kept until :meth:`close`); reads
+    connection (opened at the first write, kept until :meth:`close`), or on
+    PostgreSQL side by side, each on one of the store's write connections; reads
     take a connection from the pool (the shared connection of an in-memory
     database is used by one thread at a time). A read made inside a stream
     transaction, in the same thread, runs in that transaction.
@@ -715,6 +766,13 @@ class SqlEventStore:
         # connection commits (``PRAGMA data_version`` unchanged): see :meth:`_quiet`.
         self._own_heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
         self._own_version: tuple[Connection, int] | None = None
+        # PostgreSQL: write transactions of several threads run side by side (issue 13),
+        # each on a write connection of its own, kept for the next one (no pool checkout,
+        # no reset round trip); the stream and position locks order them in the database.
+        self._pg = engine.dialect.name == "postgresql"
+        self._writers: list[Connection] = []  # idle PostgreSQL write connections
+        self._writers_mutex = threading.Lock()
+        self._writer_slots = threading.BoundedSemaphore(PG_WRITERS)
 
     def __enter__(self) -> SqlEventStore:
         return self
@@ -746,7 +804,13 @@ class SqlEventStore:
     @contextmanager
     def _write_transaction(self) -> Iterator[Connection]:
         """A transaction on the store's one write connection (opened once, kept
-        until :meth:`close`; dropped and reopened after a connection failure)."""
+        until :meth:`close`; dropped and reopened after a connection failure).
+        PostgreSQL: on one of the store's write connections, at most
+        :data:`PG_WRITERS` transactions at once."""
+        if self._pg:
+            with self._pg_write_transaction() as pg_conn:
+                yield pg_conn
+            return
         with unavailable_on_failure(self.url), self._write_lock:
             conn = self._write_conn
             if conn is None or conn.closed or conn.invalidated:
@@ -774,6 +838,34 @@ class SqlEventStore:
                 raise
 
     @contextmanager
+    def _pg_write_transaction(self) -> Iterator[Connection]:
+        with unavailable_on_failure(self.url), self._writer_slots:
+            with self._writers_mutex:
+                idle = self._writers.pop() if self._writers else None
+            conn = idle if idle is not None and not (idle.closed or idle.invalidated) else self.engine.connect()
+            broken: BaseException | None = None
+            try:
+                with conn.begin():
+                    self._local.connection = conn
+                    try:
+                        yield conn
+                    finally:
+                        self._local.connection = None
+            except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+                broken = exc
+                raise
+            except Exception as exc:
+                if _is_driver_failure(exc):
+                    broken = exc
+                raise
+            finally:
+                if broken is not None or conn.invalidated or conn.closed:
+                    _discard(conn, broken)
+                else:
+                    with self._writers_mutex:
+                        self._writers.append(conn)
+
+    @contextmanager
     def _sqlite_transaction(self, conn: Connection) -> Iterator[None]:
         """SQLite: BEGIN IMMEDIATE and COMMIT on the driver itself (no SQLAlchemy
         transaction object per append). A read made through SQLAlchemy inside it
@@ -798,11 +890,7 @@ class SqlEventStore:
         """After a failure the write connection may be unusable: the next write opens another."""
         conn, self._write_conn = self._write_conn, None
         if conn is not None:
-            try:
-                conn.invalidate(exc if isinstance(exc, Exception) else None)
-                conn.close()
-            except Exception:  # pragma: no cover - closing a broken connection
-                pass
+            _discard(conn, exc)
 
     @contextmanager
     def transaction(self, stream: str) -> Iterator[SqlTransaction]:
@@ -824,18 +912,20 @@ class SqlEventStore:
             return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
+        if self._pg:  # side by side (issue 13): the stream and position locks order them in the database
+            with self._write_transaction() as conn:
+                tx = SqlTransaction(conn, stream, None, self._statements)
+                tx._lock_stream()
+                yield tx
+                tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
+            return
         with self._write_lock:  # (reentrant) held until the committed tip and head are noted
             with self._write_transaction() as conn:
                 tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
-                if conn.dialect.name == "postgresql":
-                    tx._lock_stream()
-                    yield tx
-                    tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
-                else:
-                    if self._file_db and self._quiet(conn, tx._cur):
-                        tx.known_head = self._own_heads.get(stream)
-                        tx.tip_current = self._tree_tip is not None
-                    yield tx
+                if self._file_db and self._quiet(conn, tx._cur):
+                    tx.known_head = self._own_heads.get(stream)
+                    tx.tip_current = self._tree_tip is not None
+                yield tx
             if tx.tip_after is not None:  # committed: the next append may start from it
                 self._tree_tip = tx.tip_after
             if tx.known_head is not None and self._file_db:
@@ -1010,7 +1100,20 @@ class SqlEventStore:
             conn, self._write_conn = self._write_conn, None
             if conn is not None:
                 conn.close()
+        with self._writers_mutex:
+            writers, self._writers = self._writers, []
+        for conn in writers:
+            conn.close()
         self.engine.dispose()
+
+
+def _discard(conn: Connection, exc: BaseException | None) -> None:
+    """Close a write connection a failure may have left unusable."""
+    try:
+        conn.invalidate(exc if isinstance(exc, Exception) else None)
+        conn.close()
+    except Exception:  # pragma: no cover - closing a broken connection
+        pass
 
 
 def _missing_sqlite_file(url: URL) -> Path | None:
