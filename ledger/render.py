@@ -33,7 +33,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger import laws  # the families' words
-from ledger.laws.calls import RULING_WORDS as CALL_RULING_WORDS
+from ledger.laws.calls import RULING_WORDS as CALL_RULING_WORDS, UNTIL_WORDS
+from ledger.laws.cards import EXPOSED_HOW
 from ledger.laws.leads import OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS, OUT_OF_TURN_WORDS
 from ledger.laws.penalty import PENALTY_KIND_WORDS
 from ledger.laws.premature import PREMATURE_STATUS, PREMATURE_WORDS
@@ -79,8 +80,6 @@ IRREGULARITY_WORDS = _joined(*(family.IRREGULARITY_WORDS for family in (
     laws.calls, laws.rotation, laws.inadmissible, laws.insufficient, laws.cards, laws.withdrawals, laws.leads,
     laws.premature, laws.revokes, laws.boards, laws.scores)))
 """How each irregularity (``IrregularityKind``) reads: the words of the family that records it."""
-UNTIL_WORDS = {"next_turn": "at the next turn to call",
-               "end_of_auction": "for the rest of the auction"}
 ORDINARY_PLAY_LAWS = {"45A", "45B"}
 ORDINARY_CALL_LAW = "FFB:57.3"
 OPTION_WORDS = _joined(laws.calls.OPTION_WORDS, laws.leads.OPTION_WORDS, laws.penalty.OPTION_WORDS,
@@ -697,12 +696,6 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
     text = f" ({adjusted['text']})" if adjusted.get("text") else ""
     by = " by the appeals committee" if adjusted.get("by") == "committee" else ""
     return f"Adjusted score ({kind}){by}: {body}{text}{_law(adjusted.get('law'))}"
-
-
-EXPOSED_HOW = {"dropped": "dropped", "substituted": "put in place of a played card",
-               "withdrawn": "withdrawn from a trick", "named": "named",
-               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card",
-               "premature": "led or played before his partner had played to the trick"}
 
 
 def _exposed_card_line(entry: Mapping[str, Any]) -> str:

@@ -75,6 +75,17 @@ def test_every_irregularity_kind_has_the_words_of_one_family():
     assert sorted(shown - set(owners)) == [] and sorted(set(owners) - shown) == []
 
 
+def test_every_exposure_and_every_must_pass_has_words():
+    from ledger.events import PartnerMustPass
+
+    assert penalty.DELIBERATE <= set(cards.EXPOSED_HOW)
+    for until in calls.UNTIL_WORDS:
+        PartnerMustPass.from_data({"seat": "N", "until": until})  # a value the event allows
+    with pytest.raises(ValueError):
+        PartnerMustPass.from_data({"seat": "N", "until": "end_of_play"})
+    assert set(calls.UNTIL_WORDS) == {"next_turn", "end_of_auction"}
+
+
 def test_render_prints_the_families_words():
     assert render.CARD_RULING_WORDS == {k: v for f in CARD_FAMILIES for k, v in f.RULING_WORDS.items()}
     assert render.IRREGULARITY_WORDS == {k: v for f in IRREGULARITY_FAMILIES for k, v in f.IRREGULARITY_WORDS.items()}
@@ -134,6 +145,7 @@ def test_every_card_ruling_and_out_of_turn_kind_recorded_has_a_law_in_the_boards
     tables = {k: v for f in CARD_FAMILIES for k, v in f.RULING_LAWS.items()}
     seen = [(str(r.ruling), r.law, tables) for r in state.card_records]
     seen += [(str(o.kind), o.law, leads.OUT_OF_TURN_LAWS) for o in state.out_of_turn]
+    assert sorted({e.how for e in state.exposures} - set(cards.EXPOSED_HOW)) == []
     for member, law, table in seen:
         assert table[member][state.edition], f"{member} recorded under {state.edition}, cited under none"
         assert law is None or law.startswith(f"{state.edition}:"), (member, law)

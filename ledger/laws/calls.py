@@ -995,3 +995,7 @@ OPTION_WORDS: dict[str, str] = {
 }
 """Plain words for the options of the Laws on calls (25B, 26), said after their ids (50D2 offers
 the same lead restrictions)."""
+
+UNTIL_WORDS: dict[str, str] = {"next_turn": "at the next turn to call",
+                               "end_of_auction": "for the rest of the auction"}
+"""How long a player must pass (``PartnerMustPass.until``), in a director's words."""

@@ -511,3 +511,12 @@ IRREGULARITY_WORDS: dict[str, str] = {
     "dummy_misplay": "dummy misplaced a card",
 }
 """How the irregularities of this family's rules (``IrregularityKind``: 45D, 49) read for people."""
+
+EXPOSED_HOW: dict[str, str] = {
+    "dropped": "dropped", "substituted": "put in place of a played card",
+    "withdrawn": "withdrawn from a trick", "named": "named",
+    "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card",
+    "premature": "led or played before his partner had played to the trick"}
+"""How a card came to be exposed (``Exposure.how``, the document's ``exposed_cards``: ``expose``
+and the families that call it), in a director's words; ``ledger.laws.penalty.DELIBERATE`` reads
+the same vocabulary."""
