@@ -32,7 +32,12 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from ledger.laws.calls import RULING_WORDS as CALL_RULING_WORDS  # the calls family's words
+from ledger import laws  # the families' words
+from ledger.laws.calls import RULING_WORDS as CALL_RULING_WORDS, UNTIL_WORDS
+from ledger.laws.cards import EXPOSED_HOW
+from ledger.laws.leads import OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS, OUT_OF_TURN_WORDS
+from ledger.laws.penalty import PENALTY_KIND_WORDS
+from ledger.laws.premature import PREMATURE_STATUS, PREMATURE_WORDS
 
 __all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text",
            "render_checks", "render_travellers", "render_standings", "render_open"]
@@ -56,65 +61,34 @@ ELLIPSIS = "…"
 PHASES = {"auction": "auction", "opening_lead": "opening lead", "play": "play", "ended": "ended"}
 SCORING = {"MP": "pairs (MP)", "IMP": "teams (IMP)"}
 
-IRREGULARITY_WORDS = {
-    "change_of_call": "change of call",
-    "misinformation": "misinformation",
-    "lead_out_of_turn": "lead out of turn",
-    "play_out_of_turn": "play out of turn",
-    "revoke": "revoke",
-    "exposed_card": "exposed card",
-    "fifth_card": "fifth card played to a trick",
-    "dummy_misplay": "dummy misplaced a card",
-    "illegal_withdrawal": "card illegally withdrawn",
-    "unintended_call_corrected": "unintended call corrected",
-    "inadmissible_call": "inadmissible call (Laws 36 to 39: a double Law 19 does not allow, a call by a player "
-                         "obliged to pass, a bid above seven, a call after the final pass)",
-    "call_out_of_rotation": "call out of rotation",
-    "insufficient_bid": "insufficient bid",
-    "dummy_drew_attention": "dummy drew attention to an irregularity during play (43A1b)",
-    "dummy_inquiry": "dummy asked a defender about a revoke (42B1)",
-}
-UNTIL_WORDS = {"next_turn": "at the next turn to call",
-               "end_of_auction": "for the rest of the auction"}
+
+def _joined(*tables: Mapping[Any, str]) -> dict[Any, str]:
+    """One table of words from the families' (each keeps its own); a key two families would
+    word differently is an error at import."""
+    out: dict[Any, str] = {}
+    for table in tables:
+        for key, words in table.items():
+            if out.setdefault(key, words) != words:
+                raise ValueError(f"{key!r}: worded differently by two families")
+    return out
+
+
+CARD_RULING_WORDS = _joined(laws.cards.RULING_WORDS, laws.designations.RULING_WORDS,
+                            laws.withdrawals.RULING_WORDS, laws.exposed.RULING_WORDS)
+"""How each card ruling (``CardRuling``, the document's ``card_rulings``) reads: the families' words."""
+IRREGULARITY_WORDS = _joined(*(family.IRREGULARITY_WORDS for family in (
+    laws.calls, laws.rotation, laws.inadmissible, laws.insufficient, laws.cards, laws.withdrawals, laws.leads,
+    laws.premature, laws.revokes, laws.boards, laws.scores)))
+"""How each irregularity (``IrregularityKind``) reads: the words of the family that records it."""
 ORDINARY_PLAY_LAWS = {"45A", "45B"}
 ORDINARY_CALL_LAW = "FFB:57.3"
-OPTION_WORDS = {
-    "accept_substitute": "the substituted call stands",
-    "reject_substitute": "the substituted call is cancelled",
-    "keep_first_call": "the first call stands and partner passes at his next turn",
-    "other_call": "any other legal call, the side scoring at most average minus",
-    "require_suit": "require the lead of a suit",
-    "forbid_suit": "forbid the lead of a suit",
-    "no_restriction": "no lead restriction",
-    # Leads out of turn (53 to 55) and penalty cards (50D2, 52); by Law in OPTION_WORDS_BY_LAW.
-    "accept": "accept it",
-    "refuse": "do not accept it",
-    "leave_penalty_card": "no restriction: the penalty card stays",
-    "require_penalty_card": "the penalty card replaces the card played, which becomes a penalty card",
-    # Revokes (62C1) and dummy (43B2a).
-    "withdraw_card": "take back the card played after the revoke card and play again",
-    "keep_card": "leave the card played",
-    "lead_from_hand": "declarer leads from his own hand",
-    "lead_from_dummy": "declarer leads from dummy",
-}
-"""Plain words for the options of the Laws on calls (25B, 26), said after their ids."""
-OPTION_WORDS_BY_LAW = {
-    ("27A1", "accept"): "accept the insufficient bid: it stands",
-    ("27A1", "refuse"): "do not accept it: the offender replaces it by a legal call (27B)",
-    ("52", "accept"): "accept the card played",
-    ("53", "accept"): "accept the lead out of turn",
-    ("53", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
-    ("54", "accept_declare"): "accept the lead and declare: dummy is spread after it (54B)",
-    ("54", "accept_become_dummy"): "accept the lead and spread his own hand: partner declares (54A)",
-    ("54", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
-    ("55", "accept"): "accept declarer's lead out of turn",
-    ("55", "refuse"): "do not accept it: declarer leads from the correct hand (55B)",
-    ("57A", "play_highest"): "the offender's partner plays his highest card of the suit led",
-    ("57A", "play_lowest"): "the offender's partner plays his lowest card of the suit led",
-    ("57A", "play_other_suit"): "the offender's partner plays a card of another suit declarer names",
-    ("57A", "forbid_other_suit"): "the offender's partner may not play a card of another suit declarer names",
-}
-"""Words that depend on the Law that offered the option (its number, edition stripped)."""
+OPTION_WORDS = _joined(laws.calls.OPTION_WORDS, laws.leads.OPTION_WORDS, laws.penalty.OPTION_WORDS,
+                       laws.revokes.OPTION_WORDS)
+"""Plain words for the options, said after their ids: the families' (calls 25B, 26; leads 53 to
+55; penalty cards 50D2, 52; revokes 62C1 and dummy 43B2a)."""
+OPTION_WORDS_BY_LAW = _joined(laws.insufficient.OPTION_WORDS_BY_LAW, laws.penalty.OPTION_WORDS_BY_LAW,
+                              laws.leads.OPTION_WORDS_BY_LAW, laws.premature.OPTION_WORDS_BY_LAW)
+"""Words that depend on the Law that offered the option (its number, edition stripped): the families'."""
 
 
 # --- notation -------------------------------------------------------------------------
@@ -551,32 +525,6 @@ def _penalty_card_line(entry: Mapping[str, Any]) -> str:
             f"{_law(entry.get('law'))}{rule}")
 
 
-PENALTY_KIND_WORDS = {
-    "major": " (to be played at the first legal opportunity; when partner is to lead, declarer may require or "
-             "forbid its suit: 50D)",
-    "minor": " (no other card of its suit below honour rank before it; an honour may be played: 50C)",
-}
-
-
-PREMATURE_WORDS = {
-    "57A": "played before his partner had played to trick {trick}: a major penalty card, and declarer "
-           "chooses what the partner plays to that trick",
-    "57C1": "played before his partner, declarer having played from both hands: no rectification, back to "
-            "the hand",
-    "57D": "played at his right-hand opponent's turn after his partner had played",
-    "57C2": "played before his partner after dummy had played or suggested a card to this trick: no "
-            "rectification, back to the hand",
-    "57C3": "declarer's card played before that hand's turn to trick {trick}: a played card, no rectification",
-}
-PREMATURE_STATUS = {
-    "pending": "declarer's choice is awaited",
-    "lapsed": "the partner played before declarer chose: the director rules",
-    "played": "it stands as his play at his proper turn",
-    "penalty": "not a legal card: a major penalty card",
-    "returned": "",
-}
-
-
 def _premature_line(entry: Mapping[str, Any]) -> str:
     """A premature lead or play by a defender (Law 57; 1997 53B / 2017 53C) in a director's words."""
     words = PREMATURE_WORDS.get(entry.get("kind"), "played prematurely").format(trick=entry.get("trick"))
@@ -750,12 +698,6 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
     return f"Adjusted score ({kind}){by}: {body}{text}{_law(adjusted.get('law'))}"
 
 
-EXPOSED_HOW = {"dropped": "dropped", "substituted": "put in place of a played card",
-               "withdrawn": "withdrawn from a trick", "named": "named",
-               "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card",
-               "premature": "led or played before his partner had played to the trick"}
-
-
 def _exposed_card_line(entry: Mapping[str, Any]) -> str:
     how = EXPOSED_HOW.get(entry.get("how"), entry.get("how") or "exposed")
     return (f"Exposed card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} ({how})"
@@ -772,34 +714,11 @@ def _with_card_symbols(text: str) -> str:
 
 def _card_ruling_line(entry: Mapping[str, Any]) -> str:
     """A card fact the Laws did more with than play a card or not (``card_rulings``)."""
-    ruling = (entry.get("ruling") or "").replace("_", " ")
+    ruling = entry.get("ruling") or ""
+    ruling = CARD_RULING_WORDS.get(ruling, ruling.replace("_", " "))
     detail = f": {_with_card_symbols(entry['detail'])}" if entry.get("detail") else ""
     return (f"Card ruling, seq {entry.get('seq', '?')} {entry.get('type') or ''} "
             f"{_seat(entry.get('seat'))}: {ruling}{detail}{_law(entry.get('law'))}")
-
-
-OUT_OF_TURN_WORDS = {
-    "opening_lead": "opening lead out of turn", "defender_lead": "lead out of turn",
-    "declarer_lead": "declarer's lead out of turn", "face_down": "face-down opening lead out of turn",
-    "fifth_card": "fifth card to a trick",
-}
-OUT_OF_TURN_STATUS = {
-    "pending": "the option is open", "returned": "back to the hand, no rectification",
-    "refused": "not accepted", "accepted": "accepted",
-}
-
-
-OUT_OF_TURN_HOW = {
-    "dummy_43b": "dummy, who had lost his rights, drew attention to it first: no rectification, it leads "
-                 "its trick as if in turn (1997 43B2c, 2017 43B3)",
-    "played": "the next hand played to it",
-    "dummy_spread": "dummy began to spread his hand",
-    "declarer_spread": "declarer began to spread his hand and becomes dummy",
-    "accept_declare": "declarer accepted and declares",
-    "accept_become_dummy": "declarer accepted and becomes dummy",
-    "wrong_defender_played": "the wrong defender played to it (1997 53B, 2017 53C): it stands",
-}
-"""How a lead out of turn came to be accepted, in a director's words."""
 
 
 def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:

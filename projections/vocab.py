@@ -1,8 +1,20 @@
 """The closed vocabularies of the fold, as ``enum.StrEnum`` (a member is its
 string: the wire format and the state document are unchanged).
 
-Each member says what it means for people; the words a player or director
-reads for a ruling are the family's (``ledger.laws.calls.RULING_WORDS``...).
+Each member says what it means; the words a player or director reads for it, and
+the Law it rests on in each edition, are the family's that owns it (``ledger.render``
+prints them):
+
+* ``CallRuling``: ``RULING_WORDS``, ``RULING_LAWS`` of ``ledger.laws.calls`` (with those
+  of rotation, inadmissible and insufficient);
+* ``CardRuling``: ``RULING_WORDS``, ``RULING_LAWS`` of ``ledger.laws.cards``,
+  ``designations``, ``withdrawals`` and ``exposed``, each for the rulings it reads;
+* ``OutOfTurnKind``: ``OUT_OF_TURN_WORDS``, ``OUT_OF_TURN_LAWS`` of ``ledger.laws.leads``;
+* ``IrregularityKind``: ``IRREGULARITY_WORDS`` of the family whose rule records it.
+
+The card, out-of-turn, premature and penalty-card tables name every edition, ``None`` where
+the member cannot arise under it (tests/test_words.py); the call rulings' leave such an edition
+out, as their docstring says (tests/test_structure.py).
 """
 
 from __future__ import annotations
@@ -151,7 +163,11 @@ class CallRuling(StrEnum):
 
 
 class CardRuling(StrEnum):
-    """How the Laws read one card fact (``CardRecord.ruling``, the document's ``card_rulings``)."""
+    """How the Laws read one card fact (``CardRecord.ruling``, the document's ``card_rulings``).
+
+    Words and Laws per edition: the family that reads the fact (``ledger.laws.cards`` 45, 48,
+    49; ``designations`` 46B, 45C4b; ``withdrawals`` 47; ``exposed`` 24), ``RULING_WORDS``
+    and ``RULING_LAWS``."""
 
     PLAYED = "played"
     """The fact put the card on the trick (45A, 45B, 45C...)."""
@@ -193,7 +209,8 @@ class IrregularityKind(StrEnum):
     """What ``irregularities`` lists (``Irregularity.kind``; the engine's ``IrregularityRecorded``).
 
     Stored events may carry other kinds (the field is free text on the wire): the fold keeps
-    them as they are."""
+    them as they are. Words: ``IRREGULARITY_WORDS`` of the family whose rule records the kind;
+    ``unprocessed`` has a line of its own."""
 
     UNPROCESSED = "unprocessed"
     """An action stored as logged that no Law module rules on yet."""
@@ -220,7 +237,8 @@ class IrregularityKind(StrEnum):
     UNINTENDED_CALL_CORRECTED = "unintended_call_corrected"
     """An unintended call corrected (25A)."""
     INADMISSIBLE_CALL = "inadmissible_call"
-    """A call by a player obliged to pass (37)."""
+    """An inadmissible call (Laws 36 to 39: a double Law 19 does not allow, a call by a player
+    obliged to pass, a bid above seven, a call after the final pass)."""
     CALL_OUT_OF_ROTATION = "call_out_of_rotation"
     """A call by a player not on turn (Laws 29 to 32)."""
     INSUFFICIENT_BID = "insufficient_bid"
@@ -234,7 +252,9 @@ class IrregularityKind(StrEnum):
 
 
 class OutOfTurnKind(StrEnum):
-    """A lead or card out of turn (``OutOfTurn.kind``, the document's ``leads_out_of_turn``)."""
+    """A lead or card out of turn (``OutOfTurn.kind``, the document's ``leads_out_of_turn``).
+
+    Words and Laws per edition: ``ledger.laws.leads.OUT_OF_TURN_WORDS``, ``OUT_OF_TURN_LAWS``."""
 
     OPENING_LEAD = "opening_lead"
     """An opening lead out of turn (54)."""

@@ -401,3 +401,11 @@ def irregular_boards(state) -> list[Prescription]:
     for f in getattr(state, "board_facts", ()):
         out.extend(_RULES[f.type](state, f))
     return out
+
+
+# -- words -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "cards_from_wrong_board": "cards from wrong board",
+}
+"""How the irregularity this family records (``IrregularityKind``: 1997 17D, 2017 15A) reads for people."""

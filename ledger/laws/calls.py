@@ -973,3 +973,29 @@ missing means the ruling does not arise under it. The record carries the Law of 
 (a change too late after misinformation is 21B3, a call withdrawn after a 21B1 change 21B2; a
 judgment awaited, ``undecided``, cites the Law of the question, the table the director's
 assessment of facts, 85A). The other call families add theirs, as they add their words."""
+
+
+# -- words of the other vocabularies -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "change_of_call": "change of call",
+    "misinformation": "misinformation",
+    "unintended_call_corrected": "unintended call corrected",
+}
+"""How the irregularities of this family's rules (``IrregularityKind``: 21B, 25) read for people."""
+
+OPTION_WORDS: dict[str, str] = {
+    "accept_substitute": "the substituted call stands",
+    "reject_substitute": "the substituted call is cancelled",
+    "keep_first_call": "the first call stands and partner passes at his next turn",
+    "other_call": "any other legal call, the side scoring at most average minus",
+    "require_suit": "require the lead of a suit",
+    "forbid_suit": "forbid the lead of a suit",
+    "no_restriction": "no lead restriction",
+}
+"""Plain words for the options of the Laws on calls (25B, 26), said after their ids (50D2 offers
+the same lead restrictions)."""
+
+UNTIL_WORDS: dict[str, str] = {"next_turn": "at the next turn to call",
+                               "end_of_auction": "for the rest of the auction"}
+"""How long a player must pass (``PartnerMustPass.until``), in a director's words."""

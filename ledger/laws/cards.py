@@ -474,3 +474,49 @@ def card_rulings(state) -> list[Prescription]:
             out.append(Prescription(IrregularityRecorded(kind="exposed_card", offender=str(exposure.seat),
                                                          about=exposure.seq), (exposure.seq,), exposure.law))
     return out
+
+
+# -- words and citations -----------------------------------------------------------------
+
+RULING_WORDS: dict[str, str] = {
+    "played": "played",
+    "not_played": "not played",
+    "exposed": "exposed",
+    "undecided": "undecided",
+    "misplaced": "misplaced",
+    "misplaced_corrected": "misplaced corrected",
+    "misplaced_stands": "misplaced stands",
+}
+"""How the card rulings this family reads (``CardRuling``: 45, 48, 49; the document's
+``card_rulings``) read for people (``ledger.render``). The designations, withdrawals and
+auction-exposure families give theirs (``RULING_WORDS`` in each)."""
+
+RULING_LAWS: dict[str, dict[str, str | None]] = {
+    "played": {"1997": "45", "2017": "45"},
+    "not_played": {"1997": "45C", "2017": "45C"},
+    "exposed": {"1997": "49", "2017": "49"},
+    "undecided": {"1997": "85A", "2017": "85A"},
+    "misplaced": {"1997": "45D", "2017": "45D"},
+    "misplaced_corrected": {"1997": "45D", "2017": "45D"},
+    "misplaced_stands": {"1997": "45D", "2017": "45D"},
+}
+"""The Law each of these card rulings rests on, by edition (``ledger.laws.base.cited``), every
+edition named: ``None`` would say the ruling cannot arise under that edition (none here).
+The record carries the Law of its own case (``not_played``: 45C1 to 45C3 or 48A; a judgment
+awaited, ``undecided``, the Law of the question, the table the director's assessment of
+facts, 85A, as the call rulings do)."""
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "exposed_card": "exposed card",
+    "dummy_misplay": "dummy misplaced a card",
+}
+"""How the irregularities of this family's rules (``IrregularityKind``: 45D, 49) read for people."""
+
+EXPOSED_HOW: dict[str, str] = {
+    "dropped": "dropped", "substituted": "put in place of a played card",
+    "withdrawn": "withdrawn from a trick", "named": "named",
+    "lead_out_of_turn": "led out of turn, the lead refused", "fifth_card": "added to a trick as a fifth card",
+    "premature": "led or played before his partner had played to the trick"}
+"""How a card came to be exposed (``Exposure.how``, the document's ``exposed_cards``: ``expose``
+and the families that call it), in a director's words; ``ledger.laws.penalty.DELIBERATE`` reads
+the same vocabulary."""

@@ -344,3 +344,22 @@ OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
 
 
 option_effects(OPTION_EFFECTS, __name__)
+
+
+# -- words and citations -----------------------------------------------------------------
+
+RULING_WORDS: dict[str, str] = {
+    "choose": "choose",
+    "change_permitted": "change permitted",
+    "change_refused": "change refused",
+}
+"""How the card rulings this family reads (``CardRuling``: 46B, 45C4b) read for people
+(``ledger.render``, the document's ``card_rulings``)."""
+
+RULING_LAWS: dict[str, dict[str, str | None]] = {
+    "choose": {"1997": "46B", "2017": "46B"},
+    "change_permitted": {"1997": "45C4b", "2017": "45C4b"},
+    "change_refused": {"1997": "45C4b", "2017": "45C4b"},
+}
+"""The Law each of these card rulings rests on, by edition, every edition named (``None``:
+cannot arise under it; none here). ``choose`` records its own case (46B3b, 46B4, 46B5)."""

@@ -113,3 +113,18 @@ def exposed_in_auction(state) -> list[Prescription]:
         out.append(Prescription(PenaltyCardDesignated(seat=rec.seat, card=rec.card, kind="minor" if minor else "major"),
                                 (rec.seq,), law))
     return out
+
+
+# -- words and citations -----------------------------------------------------------------
+
+RULING_WORDS: dict[str, str] = {
+    "auction_exposed": "auction exposed",
+}
+"""How the card ruling this family reads (``CardRuling``: Law 24) reads for people
+(``ledger.render``, the document's ``card_rulings``)."""
+
+RULING_LAWS: dict[str, dict[str, str | None]] = {
+    "auction_exposed": {"1997": "24", "2017": "24"},
+}
+"""Its Law by edition, every edition named (``None``: cannot arise under it; none here); the
+record carries its own case (1997 24, 24B; 2017 24A, 24B, 54E)."""

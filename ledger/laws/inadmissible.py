@@ -270,3 +270,12 @@ def lapsed(state) -> list:
             out.append(CallCancelled(seat=rec.seat, call=rec.call))
             out.extend(PartnerMustPass(seat=seat, until="end_of_auction") for seat in (rec.seat, rec.seat.partner))
     return out
+
+
+# -- words of the other vocabularies -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "inadmissible_call": "inadmissible call (Laws 36 to 39: a double Law 19 does not allow, a call by a player "
+                         "obliged to pass, a bid above seven, a call after the final pass)",
+}
+"""How the irregularity of this family's rules (``IrregularityKind``: 36 to 39) reads for people."""

@@ -295,3 +295,17 @@ RULING_LAWS.update({
     "ib_correction": {"1997": "27B", "2017": "27B"},
     "ib_cancelled_double": {"1997": "27B3", "2017": "27B3"},
 })
+
+
+# -- words of the other vocabularies -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "insufficient_bid": "insufficient bid",
+}
+"""How the irregularity of this family's rules (``IrregularityKind``: 27) reads for people."""
+
+OPTION_WORDS_BY_LAW: dict[tuple[str, str], str] = {
+    ("27A1", "accept"): "accept the insufficient bid: it stands",
+    ("27A1", "refuse"): "do not accept it: the offender replaces it by a legal call (27B)",
+}
+"""Words for the LHO's option of 27A1, by the Law that offered it."""

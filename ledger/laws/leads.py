@@ -373,3 +373,67 @@ def leads_out_of_turn(state) -> list[Prescription]:
                 law = cite("55B2" if o.correct.side is state.contract.side else "55B1")
                 out.append(Prescription(CardReturned(seat=o.seat, card=o.card), settled, law))
     return out
+
+
+# -- words and citations -----------------------------------------------------------------
+
+OUT_OF_TURN_WORDS: dict[str, str] = {
+    "opening_lead": "opening lead out of turn", "defender_lead": "lead out of turn",
+    "declarer_lead": "declarer's lead out of turn", "face_down": "face-down opening lead out of turn",
+    "fifth_card": "fifth card to a trick",
+}
+"""How each lead or card out of turn (``OutOfTurnKind``, the document's ``leads_out_of_turn``)
+reads for people (``ledger.render``)."""
+
+OUT_OF_TURN_LAWS: dict[str, dict[str, str | None]] = {
+    "opening_lead": {"1997": "54", "2017": "54"},
+    "defender_lead": {"1997": "53", "2017": "53"},
+    "declarer_lead": {"1997": "55", "2017": "55"},
+    "face_down": {"1997": "41A", "2017": "41A"},
+    "fifth_card": {"1997": "45E", "2017": "45E"},
+}
+"""The Law each kind rests on, by edition, every edition named (``None``: cannot arise under
+it; none here). The record carries its own case (a face-down lead while a faced one waits is
+2017 54, a fifth card 45E1 or 45E2)."""
+
+OUT_OF_TURN_STATUS: dict[str, str] = {
+    "pending": "the option is open", "returned": "back to the hand, no rectification",
+    "refused": "not accepted", "accepted": "accepted",
+}
+"""Where a lead out of turn stands, in a director's words."""
+
+OUT_OF_TURN_HOW: dict[str, str] = {
+    "dummy_43b": "dummy, who had lost his rights, drew attention to it first: no rectification, it leads "
+                 "its trick as if in turn (1997 43B2c, 2017 43B3)",
+    "played": "the next hand played to it",
+    "dummy_spread": "dummy began to spread his hand",
+    "declarer_spread": "declarer began to spread his hand and becomes dummy",
+    "accept_declare": "declarer accepted and declares",
+    "accept_become_dummy": "declarer accepted and becomes dummy",
+    "wrong_defender_played": "the wrong defender played to it (1997 53B, 2017 53C): it stands",
+}
+"""How a lead out of turn came to be accepted, in a director's words."""
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "lead_out_of_turn": "lead out of turn",
+    "fifth_card": "fifth card played to a trick",
+}
+"""How the irregularities of this family's rules (``IrregularityKind``: 41A, 45E, 53 to 55) read for people."""
+
+OPTION_WORDS: dict[str, str] = {
+    "accept": "accept it",
+    "refuse": "do not accept it",
+}
+"""Plain words for the options to accept an irregularity or not, said after their ids; the
+Laws that give them their own words are in ``OPTION_WORDS_BY_LAW`` (of each family)."""
+
+OPTION_WORDS_BY_LAW: dict[tuple[str, str], str] = {
+    ("53", "accept"): "accept the lead out of turn",
+    ("53", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
+    ("54", "accept_declare"): "accept the lead and declare: dummy is spread after it (54B)",
+    ("54", "accept_become_dummy"): "accept the lead and spread his own hand: partner declares (54A)",
+    ("54", "refuse"): "do not accept it: the card becomes a major penalty card, the right defender leads",
+    ("55", "accept"): "accept declarer's lead out of turn",
+    ("55", "refuse"): "do not accept it: declarer leads from the correct hand (55B)",
+}
+"""Words for the options of Laws 53 to 55, by the Law that offered them (its number, edition stripped)."""

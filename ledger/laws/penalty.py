@@ -522,3 +522,31 @@ def document(state: TableState) -> list[dict]:
     return [{"seat": str(p.seat), "card": str(p.card), "kind": p.kind, "seq": p.seq, "law": p.law}
             for p in alive(state)]
 
+
+# -- words and citations -----------------------------------------------------------------
+
+PENALTY_KIND_WORDS: dict[str, str] = {
+    "major": " (to be played at the first legal opportunity; when partner is to lead, declarer may require or "
+             "forbid its suit: 50D)",
+    "minor": " (no other card of its suit below honour rank before it; an honour may be played: 50C)",
+}
+"""What each kind of penalty card obliges, said after the card (``ledger.render``, the
+document's ``penalty_cards``)."""
+
+PENALTY_KIND_LAWS: dict[str, dict[str, str | None]] = {
+    "major": {"1997": "50D", "2017": "50D"},
+    "minor": {"1997": "50C", "2017": "50C"},
+}
+"""The Law of what each kind obliges, by edition, every edition named (``None``: cannot arise
+under it; none here). The designation carries its own Law (50B, 54D, 24...)."""
+
+OPTION_WORDS: dict[str, str] = {
+    "leave_penalty_card": "no restriction: the penalty card stays",
+    "require_penalty_card": "the penalty card replaces the card played, which becomes a penalty card",
+}
+"""Plain words for declarer's options on penalty cards (50D2, 52), said after their ids."""
+
+OPTION_WORDS_BY_LAW: dict[tuple[str, str], str] = {
+    ("52", "accept"): "accept the card played",
+}
+"""Words that Law 52 gives an option of its own."""

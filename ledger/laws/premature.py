@@ -41,6 +41,8 @@ options are offered in both editions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import attrs
 
 from ledger.bridge import Card, Seat
@@ -300,3 +302,51 @@ def premature_plays(state) -> list[Prescription]:
                        "1997 Laws have no rule (2017 57C3); the ledger reads it as a played card, in its own "
                        "place in the trick; the director rules", about=r.seq), causes, r.law))
     return out
+
+
+# -- words and citations -----------------------------------------------------------------
+
+PREMATURE_WORDS: dict[str, str] = {
+    "57A": "played before his partner had played to trick {trick}: a major penalty card, and declarer "
+           "chooses what the partner plays to that trick",
+    "57C1": "played before his partner, declarer having played from both hands: no rectification, back to "
+            "the hand",
+    "57D": "played at his right-hand opponent's turn after his partner had played",
+    "57C2": "played before his partner after dummy had played or suggested a card to this trick: no "
+            "rectification, back to the hand",
+    "57C3": "declarer's card played before that hand's turn to trick {trick}: a played card, no rectification",
+}
+"""How each premature lead or play (``PrematurePlay.kind``, the document's ``premature_plays``;
+a kind is named by its 2017 Law) reads for people (``ledger.render``)."""
+
+PREMATURE_LAWS: dict[str, Mapping[str, str | None]] = {
+    "57A": {"1997": "57A", "2017": "57A"},
+    "57C1": CITATIONS["declarer had played from both hands"],
+    "57C2": CITATIONS["dummy had played or indicated"],
+    "57C3": CITATIONS["declarer's premature play"],
+    "57D": CITATIONS["played before his RHO"],
+}
+"""The Law each kind rests on, by edition, every edition named (``None``: cannot arise under
+it; none here: 1997 has no 57C3 or 57D, the ledger reads those plays as 2017 does and cites 57)."""
+
+PREMATURE_STATUS: dict[str, str] = {
+    "pending": "declarer's choice is awaited",
+    "lapsed": "the partner played before declarer chose: the director rules",
+    "played": "it stands as his play at his proper turn",
+    "penalty": "not a legal card: a major penalty card",
+    "returned": "",
+}
+"""Where a premature play stands, in a director's words (``chosen`` says the option chosen)."""
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "play_out_of_turn": "play out of turn",
+}
+"""How the irregularity of this family's rules (``IrregularityKind``: 57) reads for people."""
+
+OPTION_WORDS_BY_LAW: dict[tuple[str, str], str] = {
+    ("57A", "play_highest"): "the offender's partner plays his highest card of the suit led",
+    ("57A", "play_lowest"): "the offender's partner plays his lowest card of the suit led",
+    ("57A", "play_other_suit"): "the offender's partner plays a card of another suit declarer names",
+    ("57A", "forbid_other_suit"): "the offender's partner may not play a card of another suit declarer names",
+}
+"""Words for declarer's options of 57A (``OPTIONS``)."""

@@ -1078,3 +1078,20 @@ def procedure_document(state: TableState) -> list[dict[str, Any]]:
     return [{"seq": f.seq, "type": f.type, "by": str(f.by) if f.by else None, "to": str(f.to) if f.to else None,
              "about": f.about, "detail": f.detail or None} for f in state.procedure]
 
+
+# -- words and citations -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "revoke": "revoke",
+    "dummy_drew_attention": "dummy drew attention to an irregularity during play (43A1b)",
+    "dummy_inquiry": "dummy asked a defender about a revoke (42B1)",
+}
+"""How the irregularities of this family's rules (``IrregularityKind``: 61 to 64, 42, 43) read for people."""
+
+OPTION_WORDS: dict[str, str] = {
+    "withdraw_card": "take back the card played after the revoke card and play again",
+    "keep_card": "leave the card played",
+    "lead_from_hand": "declarer leads from his own hand",
+    "lead_from_dummy": "declarer leads from dummy",
+}
+"""Plain words for the options of revokes (62C1) and dummy (43B2a), said after their ids."""

@@ -434,3 +434,11 @@ def _rule(state, rec: CallRecord) -> list[Prescription]:
     elif case == "32B" and ruling in ("coor_rho_acted", "coor_same_call", "coor_other"):
         out.append(must_pass(partner, "end_of_auction", "32B2"))
     return out
+
+
+# -- words of the other vocabularies -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "call_out_of_rotation": "call out of rotation",
+}
+"""How the irregularity of this family's rules (``IrregularityKind``: 29 to 32) reads for people."""

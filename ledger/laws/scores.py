@@ -205,3 +205,11 @@ def appeals_document(state: TableState) -> list[dict[str, Any]]:
              "decision": a.decision, "decision_text": a.decision_text,
              "awaiting_committee_score": a.decision == "changed" and a.followed_by is None,
              "followed_by": a.followed_by} for a in state.appeals]
+
+
+# -- words -----------------------------------------------------------------
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "adjustment_not_applied": "adjustment not applied",
+}
+"""How the irregularity this family records (``IrregularityKind``: 1997 12C3) reads for people."""

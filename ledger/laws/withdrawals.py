@@ -329,3 +329,35 @@ def on_lead_authorised(state: TableState, step: Step[LeadAuthorisedByOpponent]) 
                             f"{ev.seat} was told by his partner {ev.by} that it was his turn: 47E1 does not apply")
     return record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "lead_authorised", state.cite("47E1"),
                                      detail=f"{ev.by} told {ev.seat} it was his turn"))
+
+
+# -- words and citations -----------------------------------------------------------------
+
+RULING_WORDS: dict[str, str] = {
+    "withdrawn": "withdrawn",
+    "illegal_withdrawal": "illegal withdrawal",
+    "no_played_card": "no played card",
+    "lead_authorised": "lead authorised",
+    "retracted": "retracted",
+    "irregular": "irregular",
+}
+"""How the card rulings this family reads (``CardRuling``: 47) read for people
+(``ledger.render``, the document's ``card_rulings``)."""
+
+RULING_LAWS: dict[str, dict[str, str | None]] = {
+    "withdrawn": {"1997": "47", "2017": "47"},
+    "illegal_withdrawal": {"1997": "47G", "2017": "47F"},
+    "no_played_card": {"1997": "47", "2017": "47"},
+    "lead_authorised": {"1997": "47E1", "2017": "47E1"},
+    "retracted": {"1997": "47E1", "2017": "47E1"},
+    "irregular": {"1997": "47", "2017": "47"},
+}
+"""The Law each of these card rulings rests on, by edition, every edition named (``None``:
+cannot arise under it; none here). ``withdrawn`` records its own case (47B, 47D, 47E2a, 41A,
+45D, 62C3, 62D1, 62D2); ``no_played_card`` records none (a card not played is not withdrawn
+under Law 47, the Law cited here)."""
+
+IRREGULARITY_WORDS: dict[str, str] = {
+    "illegal_withdrawal": "card illegally withdrawn",
+}
+"""How the irregularities of this family's Laws (``IrregularityKind``: 1997 47G, 2017 47F) read for people."""
