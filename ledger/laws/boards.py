@@ -64,6 +64,7 @@ CITATIONS: Citations = {
     "card_found": {"1997": "14C", "2017": "14B"},
     "played_before": {"1997": "15B", "2017": "15B1"},
     "not_played_before": {"1997": "15A", "2017": "15B2"},
+    "wrong_board_cancelled": {"1997": "15B", "2017": "15B3"},
     "found_during_auction": {"1997": "15C"},
     "cards_from_wrong_board": {"1997": "17D", "2017": "15A"},
     "rights_reserved": {"1997": "16A", "2017": "16B2"},
@@ -260,7 +261,7 @@ def _review(reason: str, about: int, law: str | None) -> Prescription:
 
 def _hand_count(state, f) -> list[Prescription]:
     if f.ruling == "result_cancelled":
-        penalty = "1997:90" if state.edition == "1997" else "2017:90"
+        penalty = state.cite("90")
         return [_review(f"{f.law}: {f.detail}; award an artificial adjusted score "
                         f"(a procedural penalty is possible, {penalty})", f.seq, f.law)]
     if f.ruling == "missing_card":
@@ -324,7 +325,7 @@ def _missing_card(state, f) -> list[Prescription]:
 
 def _wrong_board(state, f) -> list[Prescription]:
     if f.ruling == "cancelled":
-        artificial = "1997:15B" if state.edition == "1997" else "2017:15B3"
+        artificial = cited(state, CITATIONS, "wrong_board_cancelled")
         return [_review(f"{f.law}: {f.detail}; artificial adjusted score to each contestant deprived of a "
                         f"valid score ({artificial})", f.seq, f.law)]
     if f.ruling == "repeat_calls":
