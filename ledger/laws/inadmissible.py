@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ledger.bridge import PASS, Call
 from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, PartnerMustPass
-from ledger.laws.base import Prescription
+from ledger.laws.base import Citations, Prescription, cited
 from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
 from ledger.laws import calls as reading
 from ledger.laws.insufficient import pending_insufficient
@@ -25,6 +25,14 @@ from projections.state import AUCTION, OPENING_LEAD, AuctionCall, CallRecord, Ta
 
 LAWS = ("35", "36", "38", "39")  # 38: a bid of more than seven, in rotation; 35: the LHO called first
 """The Laws this family rules on (``ledger.laws.find_law``; 37 stays the calls family's)."""
+
+CITATIONS: Citations = {
+    "inadmissible_double": {"1997": "36", "2017": "36B"},
+    "double_out_of_rotation": {"1997": "36", "2017": "36B4"},
+    "above_seven": {"1997": "38", "2017": "38C"},
+    "after_final_pass": {"1997": "39", "2017": "39A"},
+}
+"""Where the editions cite different Laws for the same occasion."""
 
 DOUBLE = "inadmissible_double"
 ABOVE_SEVEN = "above_seven"
@@ -48,7 +56,7 @@ RECTIFICATION = ("AttentionDrawn", "DirectorCalled", "RulingGiven")
 
 
 def _law_36(state: TableState) -> str:
-    return state.cite("36" if state.edition == "1997" else "36B")
+    return cited(state, CITATIONS, "inadmissible_double")
 
 
 @reading.call_interceptor("inadmissible")
@@ -95,7 +103,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     reason = why_illegal(state.auction, seat, call)
     if reason is None:
         return None  # an admissible double out of rotation: Law 32
-    law = state.cite("36" if state.edition == "1997" else "36B4")
+    law = cited(state, CITATIONS, "double_out_of_rotation")
     return reading.record_call(state, CallRecord(
         seq, seat, call, DOUBLE, law=law,
         detail=f"{reason}, out of rotation ({turn} to call): cancelled, never accepted; the auction reverts to "
@@ -168,7 +176,7 @@ def _above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     """Law 38 (both editions; 1997 read as 2017 38B/38C, LAWS-DIGEST 14.12 decision 8): the bid is
     cancelled, a Pass is entered for its maker, both members of his side pass to the end."""
     seat, call = ev.seat, ev.call
-    law = state.cite("38" if state.edition == "1997" else "38C")
+    law = cited(state, CITATIONS, "above_seven")
     state = reading.record_call(state, CallRecord(
         seq, seat, call, ABOVE_SEVEN, law=law,
         detail=f"a bid of more than seven: cancelled, Pass substituted; {seat} and {seat.partner} pass to the end"))
@@ -249,8 +257,7 @@ def inadmissible_calls(state) -> list[Prescription]:
             for seat in (rec.seat, rec.seat.partner):
                 out.append(p(PartnerMustPass(seat=seat, until="end_of_auction")))
         else:
-            first = "39" if state.edition == "1997" else "39A"
-            out.append(p(CallCancelled(seat=rec.seat, call=rec.call), state.cite(first)))
+            out.append(p(CallCancelled(seat=rec.seat, call=rec.call), cited(state, CITATIONS, "after_final_pass")))
     return out
 
 

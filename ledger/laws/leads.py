@@ -55,7 +55,7 @@ from ledger.laws.penalty import dummy_review
 from projections.fold import Step, handles, option_effects
 from ledger.laws.penalty import lapse_52, on_52_choice
 from projections.play import add_card, interceptor, try_play
-from ledger.laws.revokes import lapse_62c1
+from ledger.laws.revokes import lapse_62c1, law_for
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
 
@@ -180,7 +180,7 @@ def dummy_drew_attention(state: TableState, seq: int) -> TableState:
         return state
     if dummy_first_attention(state, oot.seq) != seq:
         return state
-    return accept(state, oot, seq, "dummy_43b", state.cite("43B2c" if state.edition == "1997" else "43B3"))
+    return accept(state, oot, seq, "dummy_43b", state.cite(law_for(state, "dummy_drew_attention_first")))
 
 
 # -- 54B2: declarer plays the second card from dummy -------------------------------------
@@ -361,7 +361,7 @@ def leads_out_of_turn(state) -> list[Prescription]:
         if o.how == "dummy_43b":  # 1997 43B2c / 2017 43B3
             out.append(Prescription(DirectorReviewRequired(reason=dummy_review(
                 state, f"{o.seat}'s lead out of turn {o.card}", "the card leads its trick as if in turn"),
-                about=o.settled), settled, cite("43B2c" if state.edition == "1997" else "43B3")))
+                about=o.settled), settled, state.cite(law_for(state, "dummy_drew_attention_first"))))
         if o.kind == "defender_lead":
             # The declarer at the time: only an opening lead out of turn changes him, before any other lead.
             out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=DURING_PLAY,
