@@ -83,3 +83,23 @@ def test_the_table_page_logs_a_card_dropped_or_held_with_its_form(setup):
     assert r.status_code == 201, r.text
     kinds = [e["data"].get("kind") for e in r.json()["events"] if e["type"] == "IrregularityRecorded"]
     assert kinds == ["exposed_card"]
+
+
+def test_the_table_page_words_an_irregularity_as_its_family_does(setup):
+    """The table page prints an irregularity in the words of the family that records it
+    (the same words as the terminal's ``state``), not the kind's identifier."""
+    from ledger.render import IRREGULARITY_WORDS
+
+    client, site = setup
+    t1 = bearer(site.tokens[1])
+    facts = [{"type": "BoardOpened"}, {"type": "CallPlaced", "seat": "N", "call": "1C"},
+             {"type": "CallPlaced", "seat": "E", "call": "Pass"},
+             {"type": "CallPlaced", "seat": "S", "call": "X"}]  # a double of partner's bid: Law 36
+    r = client.post(f"/api/streams/{T1_B1}/events", json=facts, headers=t1)
+    assert r.status_code == 201, r.text
+    kinds = [e["data"].get("kind") for e in r.json()["events"] if e["type"] == "IrregularityRecorded"]
+    assert kinds == ["inadmissible_call"]
+    panel = client.get(f"/table/{site.tokens[1]}/panel").text
+    words = IRREGULARITY_WORDS["inadmissible_call"]
+    assert words != "inadmissible call"  # the family's words say more than the identifier
+    assert f"Irregularity: {words} by S" in panel

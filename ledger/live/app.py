@@ -51,6 +51,7 @@ from ledger.live.feed import Feed, brief, read_after
 from ledger.live.limits import Buckets, Limits, RateLimited
 from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
 from ledger.service import Ledger, check_stream_id, json_lines, parse_fact
+from ledger.render import IRREGULARITY_WORDS, PENALTY_KIND_WORDS
 
 log = structlog.get_logger("ledger.live")
 
@@ -163,7 +164,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     progress: dict[tuple[int, int], int] = {}  # (session, table) -> schedule index of its board
     opened: set[str] = set()  # streams known to exist (the log is append-only)
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape())
-    env.globals.update(suits=SUITS, seat_names=SEAT_NAMES, call_text=call_text, card_text=card_text)
+    env.globals.update(suits=SUITS, seat_names=SEAT_NAMES, call_text=call_text, card_text=card_text,
+                       irregularity_words=IRREGULARITY_WORDS,  # the families' words, as the terminal prints them
+                       penalty_kind_words=PENALTY_KIND_WORDS)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
