@@ -241,6 +241,14 @@ def on_card_played(state: TableState, step: Step[CardPlayed]) -> TableState:
     return play_card(state, seq, ev.TYPE, ev.seat, ev.card, play.play_law(state, ev.seat))[0]
 
 
+def _dummy_card_not_played(state: TableState, seq: int, kind: str, seat: Seat, card: Card) -> TableState:
+    """A card of dummy's held or dropped is not played: dummy's cards are played when declarer
+    names them (45B, both editions)."""
+    law = state.cite("45B")
+    state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them", law)
+    return record_card(state, CardRecord(seq, kind, seat, card, "not_played", law))
+
+
 @handles(CardHeld)
 def on_card_held(state: TableState, step: Step[CardHeld]) -> TableState:
     seq, ev = step.seq, step.event
@@ -249,9 +257,7 @@ def on_card_held(state: TableState, step: Step[CardHeld]) -> TableState:
     if outside is not None:
         return outside
     if seat is state.dummy:
-        state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them",
-                          state.cite("45B"))
-        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", state.cite("45B")))
+        return _dummy_card_not_played(state, seq, ev.TYPE, seat, card)
     if seat is state.declarer:
         law, seen = state.cite("45C2"), ev.face_up_near_table
         question = "was declarer's card held face up, touching or nearly touching the table?"
@@ -281,9 +287,7 @@ def on_card_dropped(state: TableState, step: Step[CardDropped]) -> TableState:
         state = not_made(state, seq, seat, str(card), reason, law)
         return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
     if seat is state.dummy:
-        law = state.cite("45B")
-        state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them", law)
-        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law))
+        return _dummy_card_not_played(state, seq, ev.TYPE, seat, card)
     law = state.cite("49")
     state = not_made(state, seq, seat, str(card), "dropped by accident: exposed, not played", law)
     state = expose(state, seq, seat, card, "dropped", law)

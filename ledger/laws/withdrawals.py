@@ -346,7 +346,7 @@ RULING_WORDS: dict[str, str] = {
 
 RULING_LAWS: dict[str, dict[str, str | None]] = {
     "withdrawn": {"1997": "47", "2017": "47"},
-    "illegal_withdrawal": {"1997": "47G", "2017": "47F"},
+    "illegal_withdrawal": dict(CITATIONS["illegal withdrawal"]),  # 1997 47G, 2017 47F: one table
     "no_played_card": {"1997": "47", "2017": "47"},
     "lead_authorised": {"1997": "47E1", "2017": "47E1"},
     "retracted": {"1997": "47E1", "2017": "47E1"},

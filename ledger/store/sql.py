@@ -794,12 +794,17 @@ class SqlEventStore:
                 yield conn
             return
         with unavailable_on_failure(self.url), self._serial, self.engine.connect() as conn:
-            with conn.begin():
-                self._local.connection = conn
-                try:
-                    yield conn
-                finally:
-                    self._local.connection = None
+            with conn.begin(), self._bound(conn):
+                yield conn
+
+    @contextmanager
+    def _bound(self, conn: Connection) -> Iterator[None]:
+        """``conn`` is this thread's open transaction while the block runs (reads join it)."""
+        self._local.connection = conn
+        try:
+            yield
+        finally:
+            self._local.connection = None
 
     @contextmanager
     def _write_transaction(self) -> Iterator[Connection]:
@@ -815,20 +820,11 @@ class SqlEventStore:
             conn = self._write_conn
             if conn is None or conn.closed or conn.invalidated:
                 conn = self.engine.connect()
-                if conn.dialect.name == "sqlite":
-                    conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
+                conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
                 self._write_conn = conn
             try:
-                if conn.dialect.name == "sqlite":
-                    with self._sqlite_transaction(conn):
-                        yield conn
-                else:
-                    with conn.begin():
-                        self._local.connection = conn
-                        try:
-                            yield conn
-                        finally:
-                            self._local.connection = None
+                with self._sqlite_transaction(conn):  # PostgreSQL took the branch above
+                    yield conn
             except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.Error) as exc:
                 self._drop_writer(exc)
                 raise
@@ -845,12 +841,8 @@ class SqlEventStore:
             conn = idle if idle is not None and not (idle.closed or idle.invalidated) else self.engine.connect()
             broken: BaseException | None = None
             try:
-                with conn.begin():
-                    self._local.connection = conn
-                    try:
-                        yield conn
-                    finally:
-                        self._local.connection = None
+                with conn.begin(), self._bound(conn):
+                    yield conn
             except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
                 broken = exc
                 raise
