@@ -75,6 +75,19 @@ def board_facts(deal_text: str, board: int, rng: random.Random) -> list[dict[str
     return facts
 
 
+def server_timing(header: str) -> dict[str, float]:
+    """The durations (ms) of a ``Server-Timing`` header: ``{"append": 3.1, ...}``."""
+    out: dict[str, float] = {}
+    for part in header.split(","):
+        name, _, rest = part.strip().partition(";")
+        if rest.startswith("dur="):
+            try:
+                out[name] = float(rest[4:])
+            except ValueError:
+                continue
+    return out
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind((LOOPBACK, 0))
@@ -137,7 +150,8 @@ class ServerProcess:
 
 async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, board: int,
                     interval: float, until: float, rng: random.Random, latencies: list[float],
-                    errors: list[int], late: list[float]) -> int:
+                    errors: list[int], late: list[float],
+                    timings: list[dict[str, float]] | None = None) -> int:
     """One terminal: its events at a fixed pace, event i due at ``start + i * interval``
     (open-loop: a slow answer does not slow the schedule down; a send that is due while
     the previous answer is awaited goes as soon as it comes, and its lateness is kept)."""
@@ -169,6 +183,9 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
             except httpx.TransportError:
                 continue
         latencies.append((time.monotonic() - started) * 1000)
+        if timings is not None and r is not None:
+            timings.append({**server_timing(r.headers.get("server-timing", "")),
+                            "client": latencies[-1], "index": i})
         if r is None:
             errors.append(0)  # no answer twice
             break
@@ -188,13 +205,24 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
     latencies: list[float] = []
     errors: list[int] = []
     late: list[float] = []
+    timings: list[dict[str, float]] = []
     limits = httpx.Limits(max_connections=len(tokens) + 10, max_keepalive_connections=len(tokens) + 10)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        # Untimed: each terminal loads its table page first, as a device does when the
+        # director hands it out before the round (its connection is then open).
+        gate = asyncio.Semaphore(16)
+
+        async def load_page(t: int) -> None:
+            async with gate:
+                page = await client.get(f"{bases[(t - 1) % len(bases)]}/table/{tokens[t]}")
+                page.raise_for_status()
+
+        await asyncio.gather(*(load_page(t) for t in sorted(tokens)))
         started = time.monotonic()
         until = started + seconds
         jobs = [_terminal(client, bases[(t - 1) % len(bases)], tokens[t], streams[t], deals[t][0],
                           deals[t][1], interval, until, random.Random(seed + t), latencies, errors,
-                          late)
+                          late, timings)
                 for t in sorted(tokens)]
         sent = sum(await asyncio.gather(*jobs))
         elapsed = time.monotonic() - started
@@ -211,7 +239,18 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
             "append_ms_p50": pct(0.5), "append_ms_p99": pct(0.99),
             "append_ms_max": round(ordered[-1], 2) if ordered else 0.0,
             "append_ms_mean": round(statistics.fmean(ordered), 2) if ordered else 0.0,
-            "errors": len(errors), "error_statuses": sorted(set(errors))}
+            "board_opening_ms_p99": _percentile([t["client"] for t in timings if t["index"] == 0], 0.99),
+            "server_ms_p50": _percentile([t.get("total", 0.0) for t in timings], 0.5),
+            "server_ms_p99": _percentile([t.get("total", 0.0) for t in timings], 0.99),
+            "server_append_ms_p99": _percentile([t.get("append", 0.0) for t in timings], 0.99),
+            "server_queue_ms_p99": _percentile([t.get("queue", 0.0) for t in timings], 0.99),
+            "errors": len(errors), "error_statuses": sorted(set(errors)),
+            **({"samples": timings} if os.environ.get("LEDGER_BENCH_SAMPLES") else {})}
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 2) if ordered else 0.0
 
 
 def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 120, 300),
@@ -268,8 +307,8 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
                 out["server_cpu_ms_per_event"] = round(used * 1000 / out["events"], 2)
             return out
 
-        for k in terminals:
-            tokens, streams, deals = enrol(k, f"k{k}")
+        for i, k in enumerate(terminals, start=1):  # a K may come twice (a warm second run)
+            tokens, streams, deals = enrol(k, f"run{i}-k{k}")
             figures["runs"].append(measured(_phase(bases, tokens, streams, deals, interval,
                                                    seconds, seed)))
         k = terminals[0]

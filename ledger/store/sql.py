@@ -39,6 +39,7 @@ commits); FULL is the default.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import re
@@ -1085,6 +1086,52 @@ class SqlEventStore:
         the stream has moved past ``snapshot.seq`` in the meantime."""
         with self._begin(write=True) as conn:
             _save_snapshot(conn, snapshot)
+
+    def warm(self, readers: int = 4) -> int:
+        """Open the connections a server's first requests would otherwise open, and run
+        the append path's statements once on each (on a stream that cannot exist), so
+        that the first appends do not pay for connecting, for a new PostgreSQL backend
+        loading its catalog, or for SQLite's WAL set-up. PostgreSQL: the
+        :data:`PG_WRITERS` write connections (kept for the writes) and ``readers``
+        pooled read connections; SQLite: the one write connection and ``readers``
+        read ones. Reads and rolls back only: nothing is written. Returns the number of
+        connections opened."""
+        sql = self._statements
+        opened = 0
+        with unavailable_on_failure(self.url):
+            if self._pg:
+                fresh = []
+                for _ in range(PG_WRITERS - len(self._writers)):
+                    conn = self.engine.connect()
+                    with conn.begin():
+                        cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                        cur.execute(sql.head, ("",))
+                        cur.execute(sql.find_ids, ("", []))
+                        cur.execute(sql.frontier)
+                        cur.execute(sql.latest_snapshot, ("",))
+                        conn.rollback()
+                    fresh.append(conn)
+                with self._writers_mutex:
+                    self._writers.extend(fresh)
+                opened += len(fresh)
+            elif self._file_db:
+                with self._write_lock:
+                    if self._write_conn is None:
+                        conn = self.engine.connect()
+                        conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
+                        conn.exec_driver_sql("PRAGMA data_version")
+                        conn.rollback()
+                        self._write_conn = conn
+                        opened += 1
+            if isinstance(self.engine.pool, StaticPool):
+                return opened
+            with contextlib.ExitStack() as held:  # several at once: the pool keeps them all
+                for _ in range(readers):
+                    conn = held.enter_context(self.engine.connect())
+                    conn.exec_driver_sql(sql.read, ("", 0))
+                    conn.rollback()
+                    opened += 1
+        return opened
 
     def close(self) -> None:
         """Close the write connection and every pooled one (an in-memory ledger is gone after this)."""
