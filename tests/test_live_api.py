@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from live_helpers import PASSWORD, TestClient, bearer, login_csrf, make_site, sign_in
 
 from ledger.live.app import MAX_BODY, create_app
+from ledger.live.bench import server_timing
 
 T1_B1 = "club/eve/t1/b1"
 
@@ -53,6 +54,19 @@ def test_a_table_token_opens_its_board_with_the_sessions_deal_and_the_server_set
     assert r.json()["events"][0]["actor"] == {"role": "table", "name": "t1"}
     state = client.get(f"/api/streams/{T1_B1}/state", headers=bearer(site.tokens[1])).json()
     assert [a["call"] for a in state["auction"]] == ["1H"]
+
+
+def test_an_append_says_where_the_servers_time_went(client, site):
+    """Server-Timing: waiting for a thread, the credential and body, the ledger's append,
+    the whole (ms); the bench reads it to tell the server's time from the network's."""
+    board = opened(client, site)
+    r = post(client, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1H"}], site.tokens[1],
+             expected=board["head_seq"])
+    assert r.status_code == 201
+    parts = server_timing(r.headers["server-timing"])
+    assert set(parts) == {"queue", "credential", "append", "total"}
+    assert all(v >= 0 for v in parts.values())
+    assert parts["append"] > 0 and parts["total"] >= parts["append"] + parts["credential"] - 0.02
 
 
 @pytest.mark.parametrize("claimed", [

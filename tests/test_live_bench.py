@@ -7,7 +7,7 @@ import random
 
 from ledger.bridge import Deal
 from ledger.cli import main
-from ledger.live.bench import board_facts
+from ledger.live.bench import board_facts, server_timing
 from ledger.live.sessions import random_deals
 from ledger.service import Ledger
 
@@ -30,6 +30,10 @@ def test_bench_live_reports_rates_and_latencies(capsys):
     assert code == 0
     figures = json.loads(out)
     assert [r["terminals"] for r in figures["runs"]] == [2, 3]
+    for run in figures["runs"]:  # the server's own share, from its Server-Timing headers
+        assert 0 < run["server_ms_p50"] <= run["server_ms_p99"] <= run["append_ms_max"]
+        assert 0 < run["server_append_ms_p99"] <= run["server_ms_p99"]
+        assert run["board_opening_ms_p99"] > 0
     for run in figures["runs"] + [figures["saturation"]]:
         assert run["errors"] == 0 and run["events"] > 0
         assert 0 < run["append_ms_p50"] <= run["append_ms_p99"] <= run["append_ms_max"]
@@ -40,6 +44,13 @@ def test_bench_live_reports_rates_and_latencies(capsys):
     assert all(r.get("server_cpu_ms_per_event", 1) > 0 for r in figures["runs"])
     for run in figures["runs"]:  # never more than offered (each run lasts about 2 s, plus a straggler)
         assert run["events"] <= run["terminals"] * (2 / 0.2 + 1)
+
+
+def test_server_timing_headers_are_read_leniently():
+    assert server_timing("queue;dur=0.10, append;dur=3.5, total;dur=4") == {
+        "queue": 0.1, "append": 3.5, "total": 4.0}
+    assert server_timing("") == {}
+    assert server_timing("cache;desc=hit, x;dur=oops, db;dur=2") == {"db": 2.0}
 
 
 def test_bench_live_bounds_its_terminals(capsys):

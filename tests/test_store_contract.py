@@ -13,7 +13,7 @@ from backends import drop_append_only_triggers, make_chain, make_event
 from ledger.errors import ConcurrencyError, IntegrityError, StoreUnavailable
 from ledger.hashing import verify_chain
 from ledger.store.base import GENESIS, Actor, Snapshot, StoredEvent
-from ledger.store.sql import SqlEventStore, open_store
+from ledger.store.sql import PG_WRITERS, SqlEventStore, open_store
 
 STREAM = "paris-open/s1/t12/b07"
 
@@ -55,6 +55,24 @@ def test_positions_increase_across_transactions_and_streams(store: SqlEventStore
     assert len(seen) == 5
     assert seen == sorted(seen) and len(set(seen)) == 5
     assert positions(list(store.iter_all())) == seen
+
+
+def test_warming_opens_the_connections_and_writes_nothing(store: SqlEventStore) -> None:
+    """A server warms its store before its first request (the live service): the write
+    connections (PostgreSQL: all of them, kept for the writes; SQLite: the one) and some
+    pooled read ones are opened, and nothing is written; appends then run on them."""
+    pg = store.engine.dialect.name == "postgresql"
+
+    opened = store.warm(readers=3)
+
+    assert opened == (PG_WRITERS if pg else 1) + 3
+    assert list(store.iter_all()) == [] and store.tree_size() == 0 and store.streams() == []
+    kept = set(map(id, store._writers if pg else [store._write_conn]))
+    assert len(kept) == (PG_WRITERS if pg else 1)
+    assert store.warm(readers=0) == 0  # warm already: nothing more to open
+    written = append(store, make_chain("a", 2))
+    assert positions(written) == positions(list(store.iter_all())) and store.tree_size() == 2
+    assert set(map(id, store._writers if pg else [store._write_conn])) == kept  # a warmed one wrote
 
 
 def test_transaction_head_follows_its_own_inserts(store: SqlEventStore) -> None:

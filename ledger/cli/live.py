@@ -234,9 +234,6 @@ def serve(ctx: click.Context, host: str, port: int, secure_cookies: bool, poll: 
     from ledger.store.migrate import upgrade
 
     upgrade(ctx.obj["db"])
-    import os, sys
-    if os.environ.get("LEDGER_SWITCH"):
-        sys.setswitchinterval(float(os.environ["LEDGER_SWITCH"]))
     app = create_app(ctx.obj["db"], secure_cookies=secure_cookies, poll=poll, threads=threads)
     click.echo(f"serving {safe_url(ctx.obj['db'])} on http://{host}:{port} "
                f"(console: /director, API: /docs)", err=True)
