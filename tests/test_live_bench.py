@@ -29,7 +29,7 @@ def test_bench_live_reports_rates_and_latencies(capsys):
     out = capsys.readouterr().out
     assert code == 0
     figures = json.loads(out)
-    assert [r["terminals"] for r in figures["runs"]] == [2, 3]
+    assert [r["terminals"] for r in figures["runs"]] == [2, 3] and figures["pages_loaded_first"]
     for run in figures["runs"]:  # the server's own share, from its Server-Timing headers
         assert 0 < run["server_ms_p50"] <= run["server_ms_p99"] <= run["append_ms_max"]
         assert 0 < run["server_append_ms_p99"] <= run["server_ms_p99"]
@@ -51,6 +51,14 @@ def test_server_timing_headers_are_read_leniently():
         "queue": 0.1, "append": 3.5, "total": 4.0}
     assert server_timing("") == {}
     assert server_timing("cache;desc=hit, x;dur=oops, db;dur=2") == {"db": 2.0}
+
+
+def test_bench_live_cold_terminals_open_their_boards_first(capsys):
+    code = main(["bench-live", "--terminals", "2", "--seconds", "1", "--saturation-seconds", "1",
+                 "--interval", "0.2", "--cold", "--json"])
+    figures = json.loads(capsys.readouterr().out)
+    assert code == 0 and figures["pages_loaded_first"] is False
+    assert figures["runs"][0]["errors"] == 0 and figures["runs"][0]["board_opening_ms_p99"] > 0
 
 
 def test_bench_live_bounds_its_terminals(capsys):

@@ -61,10 +61,13 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
 @click.option("--saturation-seconds", type=click.FloatRange(1, 120), default=10.0, show_default=True)
 @click.option("--servers", type=click.IntRange(1, 4), default=None,
               help="Server processes (default: 1 on SQLite, 2 on PostgreSQL).")
+@click.option("--cold", is_flag=True,
+              help="Terminals send their first append without loading their table page first "
+                   "(the first request of each is then its board's opening).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: float,
-               saturation_seconds: float, servers: int | None, as_json: bool) -> None:
+               saturation_seconds: float, servers: int | None, cold: bool, as_json: bool) -> None:
     """The live service's figure: K terminals appending over HTTP on 127.0.0.1
     (a fresh temporary SQLite file unless --db is given)."""
     from ledger.live.bench import MAX_TERMINALS, run_live_bench
@@ -77,14 +80,16 @@ def bench_live(ctx: click.Context, terminals: str, interval: float, seconds: flo
         raise BadInput(f"1 to {MAX_TERMINALS} terminals", field="--terminals", value=terminals)
     db = ctx.obj["db"] if ctx.obj["db_given"] else None
     figures = run_live_bench(db, terminals=counts, interval=interval, seconds=seconds,
-                             saturation_seconds=saturation_seconds, servers=servers)
+                             saturation_seconds=saturation_seconds, servers=servers,
+                             page_first=not cold)
     if as_json:
         click.echo(json.dumps(figures))
         return
     for run in figures["runs"]:
         click.echo(f"K={run['terminals']:>3}: offered {run['offered_events_per_s']} events/s, achieved "
                    f"{run['events_per_s']}  p50 {run['append_ms_p50']} ms  p99 "
-                   f"{run['append_ms_p99']} ms  behind schedule {run['sends_behind_schedule']}  "
+                   f"{run['append_ms_p99']} ms  (server p99 {run['server_ms_p99']} ms, board "
+                   f"openings p99 {run['board_opening_ms_p99']} ms)  behind schedule {run['sends_behind_schedule']}  "
                    f"errors {run['errors']}  server CPU {run.get('server_cpu_ms_per_event', '?')} ms/event")
     click.echo(f"saturation ({figures['saturation']['terminals']} terminals, no pause): "
                f"{figures['saturation_events_per_s']} events/s")

@@ -10,6 +10,12 @@ nothing but 127.0.0.1 is ever contacted. Every run is bounded: at most
 ``MAX_TERMINALS`` terminals, at most ``MAX_SECONDS`` seconds a phase, and it
 stops by itself.
 
+Before a phase is timed, each terminal loads its table page (``/table/<token>``),
+as a device does when the director hands it out before the round, so its
+connection is open and the server has met its token (``--cold``: not, and the
+first request of each terminal is its board's opening). The servers warm their
+database connections before answering (``ledger.live.app``).
+
 The load is paced, not flat-out: each terminal's event i is due at its start
 plus i x ``interval`` (the terminals' starts spread over the first interval),
 so K terminals offer K / ``interval`` events a second (60 at K = 120 and 2 s)
@@ -18,7 +24,9 @@ answer's seq), so a send due while an answer is awaited goes when it comes and
 is counted as behind schedule.
 
 Figures per K: the offered and the achieved appends per second, the
-p50/p99/max latency of an append (ms, from the send to the answer), the sends
+p50/p99/max latency of an append (ms, from the send to the answer), the p99 of
+the boards' openings alone, the server's own p50/p99 (its ``Server-Timing``
+header: the request inside the server, and the ledger's append in it), the sends
 behind schedule, and the errors seen (any non-2xx answer; a 409 would mean two
 writers on one table). Then, separately, the saturation run: the first K
 terminals with no pause at all, for ``saturation_seconds``: the events per
@@ -199,7 +207,7 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
 
 async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, str],
                  deals: dict[int, tuple[str, int]], interval: float, seconds: float,
-                 seed: int) -> dict[str, Any]:
+                 seed: int, page_first: bool = True) -> dict[str, Any]:
     import httpx
 
     latencies: list[float] = []
@@ -217,7 +225,8 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
                 page = await client.get(f"{bases[(t - 1) % len(bases)]}/table/{tokens[t]}")
                 page.raise_for_status()
 
-        await asyncio.gather(*(load_page(t) for t in sorted(tokens)))
+        if page_first:
+            await asyncio.gather(*(load_page(t) for t in sorted(tokens)))
         started = time.monotonic()
         until = started + seconds
         jobs = [_terminal(client, bases[(t - 1) % len(bases)], tokens[t], streams[t], deals[t][0],
@@ -256,7 +265,7 @@ def _percentile(values: list[float], q: float) -> float:
 def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 120, 300),
                    interval: float = 2.0, seconds: float = 20.0, saturation_seconds: float = 10.0,
                    servers: int | None = None, seed: int = 2026,
-                   server_threads: int | None = None) -> dict[str, Any]:
+                   server_threads: int | None = None, page_first: bool = True) -> dict[str, Any]:
     from ledger.live import accounts
     from ledger.live.sessions import open_session
     from ledger.live.db import live_engine
@@ -278,7 +287,7 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
     procs: list[ServerProcess] = []
     figures: dict[str, Any] = {"backend": backend, "servers": count, "server_threads": server_threads or 16,
                                "interval_s": interval,
-                               "phase_seconds": seconds, "runs": []}
+                               "phase_seconds": seconds, "pages_loaded_first": page_first, "runs": []}
     try:
         procs = [ServerProcess(db, threads=server_threads) for _ in range(count)]
         bases = [p.base for p in procs]
@@ -310,10 +319,10 @@ def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 1
         for i, k in enumerate(terminals, start=1):  # a K may come twice (a warm second run)
             tokens, streams, deals = enrol(k, f"run{i}-k{k}")
             figures["runs"].append(measured(_phase(bases, tokens, streams, deals, interval,
-                                                   seconds, seed)))
+                                                   seconds, seed, page_first)))
         k = terminals[0]
         tokens, streams, deals = enrol(k, "saturation")
-        sat = measured(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed))
+        sat = measured(_phase(bases, tokens, streams, deals, 0.0, saturation_seconds, seed, page_first))
         figures["saturation"] = sat
         figures["saturation_events_per_s"] = sat["events_per_s"]
     finally:
