@@ -142,6 +142,11 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             expect(options.first).to_be_visible()
             labels = options.all_inner_texts()
             assert any("accept" in label for label in labels) and all(l.startswith("East") for l in labels)
+            # Each button says what the choice means under Law 54, for players who do not know its name.
+            expect(table.locator("#options button", has_text="accept declare")).to_contain_text(
+                "accept the lead and declare: dummy is spread after it (54B)")
+            expect(table.locator("#options button", has_text="refuse")).to_contain_text(
+                "the card becomes a major penalty card")
             expect(table.locator("text=lead out of turn")).to_be_visible()
             shot(table, tmp_path, "table-options")
             table.emulate_media(color_scheme="dark")  # readable in a dark setting too

@@ -53,7 +53,7 @@ from ledger.live.feed import Feed, brief, read_after
 from ledger.live.limits import Buckets, Limits, RateLimited
 from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
 from ledger.service import Ledger, check_stream_id, json_lines, parse_fact
-from ledger.render import IRREGULARITY_WORDS, PENALTY_KIND_WORDS
+from ledger.render import IRREGULARITY_WORDS, PENALTY_KIND_WORDS, option_words
 
 log = structlog.get_logger("ledger.live")
 
@@ -851,15 +851,18 @@ def auction_grid(doc: dict[str, Any]) -> list[list[str]]:
 
 
 def option_buttons(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each pending option as a button: seat, option, suit (for require/forbid suit)."""
+    """Each pending option as a button: seat, option, suit (for require/forbid suit), and
+    what it means under the Law that offered it (the families' words, as the terminal's
+    state prints them), for players who do not know the option's name."""
     out = []
     for offer in doc.get("pending") or []:
         for option in offer["options"]:
+            words = option_words(option, offer["law"])
             if option in ("require_suit", "forbid_suit"):
                 for suit in ("S", "H", "D", "C"):
                     out.append({"seat": offer["to"], "option": option, "suit": suit, "law": offer["law"],
-                                "label": f"{option.replace('_', ' ')} {SUITS[suit]}"})
+                                "label": f"{option.replace('_', ' ')} {SUITS[suit]}", "words": words})
             else:
                 out.append({"seat": offer["to"], "option": option, "suit": None, "law": offer["law"],
-                            "label": option.replace("_", " ")})
+                            "label": option.replace("_", " "), "words": words})
     return out
