@@ -242,7 +242,7 @@ class Ledger:
             raise BadInput("nothing to append: the input has no event", field="input", value="")
         with self.store.transaction(stream) as tx:
             head_seq, head_hash = tx.head()
-            retried = self._retried(tx, stream, parsed)
+            retried = self._retried(tx, stream, parsed, empty=head_seq == 0)
             if retried is not None:
                 log.info("append_retried", stream=stream, seqs=retried)
                 return AppendResult((), tuple(retried), replayed=True)
@@ -274,16 +274,21 @@ class Ledger:
                  positions=[e.position for e in stored][:1] + [e.position for e in stored][-1:])
         return AppendResult(tuple(stored), tuple(fact_seqs))
 
-    def _retried(self, tx: StoreTransaction, stream: str, facts: Sequence[Fact]) -> list[int] | None:
+    def _retried(self, tx: StoreTransaction, stream: str, facts: Sequence[Fact], *,
+                 empty: bool = False) -> list[int] | None:
         """Idempotent ids: a batch whose ids are all stored with the same
         content is a retry (answer the stored seqs). Same id, other content:
-        refused. A batch mixing stored and new ids: refused."""
+        refused. A batch mixing stored and new ids: refused. ``empty``: the
+        stream has nothing stored (its head read under the stream's lock), so
+        no id can be found there: a board's first append skips the look-up."""
         ids = [f.id for f in facts if f.id is not None]
         if not ids:
             return None
         if len(set(ids)) != len(ids):
             dup = next(i for i in ids if ids.count(i) > 1)
             raise BadInput("the same id twice in one batch", field="id", value=dup)
+        if empty:
+            return None
         found = tx.find_ids(ids)
         if not found:
             return None

@@ -115,6 +115,29 @@ def test_a_retry_with_the_same_ids_is_a_no_op(ledger):
     assert len(ledger.store.read("t/r")) == 8
 
 
+def test_the_first_append_of_a_stream_looks_up_no_id_but_still_refuses_one_twice(ledger, monkeypatch):
+    """A stream with nothing stored holds no id: its first batch skips the id look-up
+    (one round trip less per board opened); a later batch looks them up (retries), and an
+    id twice in one batch is refused either way, nothing written."""
+    from ledger.store.sql import SqlTransaction
+
+    looked: list[list[str]] = []
+    find_ids = SqlTransaction.find_ids
+    monkeypatch.setattr(SqlTransaction, "find_ids",
+                        lambda self, ids: looked.append(list(ids)) or find_ids(self, ids))
+    sim = board(seed=9)
+    facts = [dict(f, id=f"f{i}") for i, f in enumerate(sim.facts[:4])]
+    with pytest.raises(BadInput, match="the same id twice"):
+        ledger.append("t/first", [facts[0], dict(facts[1], id="f0")])
+    assert ledger.store.read("t/first") == [] and looked == []
+    ledger.append("t/first", facts[:2])
+    assert looked == []
+    again = ledger.append("t/first", facts[:2])
+    assert again.replayed and looked == [["f0", "f1"]]
+    ledger.append("t/first", facts[2:])
+    assert looked[-1] == ["f2", "f3"] and len(ledger.store.read("t/first")) == 4
+
+
 def test_a_role_not_allowed_writes_nothing(ledger):
     sim = board(seed=7)
     ledger.append("t/z", sim.facts[:1])
