@@ -25,7 +25,8 @@ from ledger.service import Ledger, fold_events, parse_fact
 from ledger.simulate import random_board
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` (nearest rank) of ``values``; 0.0 when there are none."""
     ordered = sorted(values)
     if not ordered:
         return 0.0
@@ -111,7 +112,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "append_per_board_eps": round(events_b / per_board_s, 1),
         "replay_eps": round(events_c / replay_s, 1),
         "append_event_ms_p50": round(statistics.median(latencies), 3),
-        "append_event_ms_p99": round(_percentile(latencies, 0.99), 3),
+        "append_event_ms_p99": round(percentile(latencies, 0.99), 3),
         "fold_board_ms_p50": round(statistics.median(fold_ms), 3),
         "fold_boards_per_s": round(len(fold_ms) / (sum(fold_ms) / 1000), 1),
         "board_events_p50": round(statistics.median(events_per_board), 1),

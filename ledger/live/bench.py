@@ -48,6 +48,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from ledger.bench import percentile
 from ledger.bridge import SEATS, Deal, dealer_for
 from ledger.simulate import random_auction, winning_seat
 
@@ -237,29 +238,24 @@ async def _phase(bases: list[str], tokens: dict[int, str], streams: dict[int, st
         elapsed = time.monotonic() - started
     ordered = sorted(latencies)
 
-    def pct(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 2) if ordered else 0.0
+    def pct(values: list[float], q: float) -> float:
+        return round(percentile(values, q), 2)
 
     return {"terminals": len(tokens), "events": sent, "seconds": round(elapsed, 2),
             "offered_events_per_s": round(len(tokens) / interval, 1) if interval else None,
             "events_per_s": round(sent / elapsed, 1) if elapsed else 0.0,
             "sends_behind_schedule": len(late),
             "behind_ms_max": round(max(late), 1) if late else 0.0,
-            "append_ms_p50": pct(0.5), "append_ms_p99": pct(0.99),
+            "append_ms_p50": pct(ordered, 0.5), "append_ms_p99": pct(ordered, 0.99),
             "append_ms_max": round(ordered[-1], 2) if ordered else 0.0,
             "append_ms_mean": round(statistics.fmean(ordered), 2) if ordered else 0.0,
-            "board_opening_ms_p99": _percentile([t["client"] for t in timings if t["index"] == 0], 0.99),
-            "server_ms_p50": _percentile([t.get("total", 0.0) for t in timings], 0.5),
-            "server_ms_p99": _percentile([t.get("total", 0.0) for t in timings], 0.99),
-            "server_append_ms_p99": _percentile([t.get("append", 0.0) for t in timings], 0.99),
-            "server_queue_ms_p99": _percentile([t.get("queue", 0.0) for t in timings], 0.99),
+            "board_opening_ms_p99": pct([t["client"] for t in timings if t["index"] == 0], 0.99),
+            "server_ms_p50": pct([t.get("total", 0.0) for t in timings], 0.5),
+            "server_ms_p99": pct([t.get("total", 0.0) for t in timings], 0.99),
+            "server_append_ms_p99": pct([t.get("append", 0.0) for t in timings], 0.99),
+            "server_queue_ms_p99": pct([t.get("queue", 0.0) for t in timings], 0.99),
             "errors": len(errors), "error_statuses": sorted(set(errors)),
             **({"samples": timings} if os.environ.get("LEDGER_BENCH_SAMPLES") else {})}
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 2) if ordered else 0.0
 
 
 def run_live_bench(db: str | None = None, *, terminals: tuple[int, ...] = (30, 120, 300),
