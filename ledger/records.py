@@ -37,8 +37,8 @@ from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result
 from projections.state import TableState
 
-FORMATS = ("pbn", "lin")
-_SUFFIXES = {".pbn": "pbn", ".lin": "lin"}
+FORMATS = ("pbn", "lin", "bws")
+_SUFFIXES = {".pbn": "pbn", ".lin": "lin", ".bws": "bws"}
 
 
 @attrs.frozen
@@ -65,6 +65,8 @@ class GameRecord:
     the ledger's IMPs between the rooms of the match)."""
     notes: tuple[str, ...] = ()
     """What the reader has to say of a record it still imports (a ScoreIMP it cannot read)."""
+    where: str | None = None
+    """Where the record is when it has no line (a Bridgemate row: section, table, round, board)."""
 
 
 @attrs.frozen
@@ -75,8 +77,12 @@ class RecordProblem:
     line: int | None
     reason: str
     kind: str = "unreadable"
+    where: str | None = None
+    """A Bridgemate row's table, round and board (instead of the record and line)."""
 
     def __str__(self) -> str:
+        if self.where is not None:
+            return f"{self.where}: {self.reason}"
         where = [f"record {self.number}" if self.number is not None else None,
                  f"line {self.line}" if self.line is not None else None]
         prefix = ", ".join(w for w in where if w)
@@ -130,6 +136,13 @@ class ImportReport:
     """Records whose ScoreIMP was compared with the ledger's IMPs (or could not be)."""
     imp_mismatches: int = 0
     """Of ``check_mismatches``: the ScoreIMP tags that differ from the ledger's IMPs."""
+    lead_checks: int = 0
+    """Reported leads (traveller rows, Bridgemate rows) that the opening leader does not
+    hold (each a ``checks`` line naming the card and its holder)."""
+    players: dict[str, list[str]] = attrs.field(factory=dict)
+    """A Bridgemate session: pair id (``BoardOpened.ns``/``ew``) -> its players as logged."""
+    not_played: list[str] = attrs.field(factory=list)
+    """A Bridgemate session: the tables' boards a row says were not played."""
 
     @property
     def ok(self) -> bool:
@@ -169,6 +182,10 @@ class ImportReport:
                          "figure(s) differ")
         if self.imp_rows:
             parts.append(f"{self.imp_mismatches} ScoreIMP figure(s) differ")
+        if self.lead_checks:
+            parts.append(f"{self.lead_checks} reported lead(s) not held by the opening leader")
+        if self.not_played:
+            parts.append(f"{len(self.not_played)} table board(s) not played")
         if self.charset:
             parts.append(f"read as {self.charset}")
         return "; ".join(parts)
@@ -534,7 +551,8 @@ def _with_ids(fmt: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for i, fact in enumerate(facts, start=1):
         cls = ev.event_class(fact["type"])
         role = ev.TABLE if ev.TABLE in cls.ROLES else ev.DIRECTOR
-        out.append({**fact, "id": f"{fmt}-{i:03d}", "actor": {"role": role, "name": f"import:{fmt}"}})
+        out.append({**fact, "id": fact.get("id") or f"{fmt}-{i:03d}",
+                    "actor": {"role": role, "name": f"import:{fmt}"}})
     return out
 
 
@@ -566,12 +584,24 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
     """
     if fmt not in FORMATS:
         raise BadInput(f"unknown format (expected {' or '.join(FORMATS)})", field="format", value=fmt)
+    if fmt == "bws":
+        raise BadInput("a Bridgemate database is read from its file (import_bws), not as text",
+                       field="format", value=fmt)
     name = tournament or _file_tournament(fmt, text) or default_name
     prefix = slugify(name)
     totals: list[dict[str, str]] = []
     records, problems = read_records(text, fmt, name, totals=totals, tables=tables)
     report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems),
                           charset=charset)
+    _append_records(ledger, fmt, prefix, records, report, progress, totals)
+    return report
+
+
+def _append_records(ledger: Ledger, fmt: str, prefix: str, records: Sequence[GameRecord],
+                    report: ImportReport, progress: Callable[[int, int], None] | None,
+                    totals: list[dict[str, str]]) -> None:
+    """Each record one atomic append, :data:`BATCH_RECORDS` to a store transaction; then
+    the file's own figures against the ledger's (:func:`_check_tables`)."""
     pairs = list(zip(records, stream_ids(prefix, records)))
     done = 0
     states: dict[str, TableState] = {}
@@ -585,6 +615,107 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
     report.failed.sort(key=lambda p: (p.number or 0, p.line or 0))
     if any(r.traveller for r in records) or totals or any(r.imp_ns is not None for r in records):
         _check_tables(ledger, report, records, totals, states)
+
+
+def _lead_problem(record: GameRecord, state: TableState) -> str | None:
+    """The words of a reported lead (the result in force) that the deal does not give to
+    the opening leader, the declarer's left-hand opponent; None when he holds it."""
+    from ledger.bridge import Card
+    from ledger.formats.bws import lead_check
+
+    voided = {f.get("about") for f in record.facts if f["type"] == "EntryVoided"}
+    reported = [f for f in record.facts if f["type"] == "ResultReported" and f.get("id") not in voided]
+    if not reported or not reported[-1].get("lead") or not reported[-1].get("declarer"):
+        return None
+    fact = reported[-1]
+    holder = state.board.deal.holder(Card.parse(fact["lead"]))
+    return lead_check((fact["lead"], fact["declarer"]), str(holder))
+
+
+# ---------------------------------------------------------------------------
+# Bridgemate sessions
+
+def hand_record_beside(path: Path) -> Path | None:
+    """The session's hand-record PBN beside the database: ``<name>-handrecord.pbn``,
+    ``<name>.pbn`` (the first that exists)."""
+    for candidate in (f"{path.stem}-handrecord.pbn", f"{path.stem}.pbn", f"{path.stem}.PBN"):
+        found = path.with_name(candidate)
+        if found.exists():
+            return found
+    return None
+
+
+def _hand_record_deals(path: Path, sections: Iterable[int]) -> dict[tuple[int, int], dict[str, Any]]:
+    """(section, board) -> the deal, dealer and vulnerability of a hand-record PBN (the
+    same boards in every section).  Bad input naming the record when one cannot be read."""
+    text, _ = decode_text(path.read_bytes())
+    records, errors = pbn_format.read_pbn(text, collect_errors=True)
+    if errors:
+        raise BadInput(f"the hand record {path.name} cannot be read: {errors[0]}", field="--hands",
+                       value=path.name, line=errors[0].line)
+    deals: dict[tuple[int, int], dict[str, Any]] = {}
+    for record in records:
+        board = record.tags.get("Board", "").strip()
+        hands = pbn_format.deal_hands(record)
+        if not board.isdigit() or hands is None:
+            continue
+        deal = {"deal": pbn_format.deal_string(hands)}
+        dealer = pbn_format.seat_tag(record, "Dealer")
+        vulnerability = pbn_format.record_vulnerability(record)
+        if dealer is not None:
+            deal["dealer"] = dealer
+        if vulnerability is not None:
+            deal["vulnerability"] = vulnerability
+        for section in sections:
+            deals[(section, int(board))] = deal
+    return deals
+
+
+def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = None,
+               hands: str | Path | None = None,
+               progress: Callable[[int, int], None] | None = None) -> ImportReport:
+    """Import a Bridgemate Control Software database (see :mod:`ledger.formats.bws`):
+    one stream per table and board, one atomic append each, as for PBN and LIN.
+
+    The deals are the hand-record PBN ``hands`` (default: the one beside the file,
+    :func:`hand_record_beside`), else the database's ``HandRecord`` table; where both
+    exist and a board's deal differs, the PBN's is used and the report says so."""
+    from ledger.formats import bws
+
+    path = Path(path)
+    try:
+        tables = bws.read_tables(path)
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot read the Bridgemate database: {exc}", field="FILE",
+                       value=path.name) from None
+    if "ReceivedData" not in tables:
+        raise BadInput("the database has no ReceivedData table (not a Bridgemate result file)",
+                       field="FILE", value=path.name)
+    sections = [int(r["ID"]) for r in tables.get("Section", []) if r.get("ID") is not None] or [1]
+    stored = bws.deals_from_hand_record(tables)
+    beside = Path(hands) if hands is not None else hand_record_beside(path)
+    if hands is not None and not beside.exists():  # type: ignore[union-attr]
+        raise BadInput("no such hand-record file", field="--hands", value=str(hands))
+    deals = _hand_record_deals(beside, sections) if beside is not None else {}
+    notes = []
+    for key, deal in stored.items():
+        if key not in deals:
+            deals[key] = deal
+        elif deals[key]["deal"] != deal["deal"]:
+            notes.append(f"board {key[1]}: the hand record {beside.name} and the HandRecord "  # type: ignore[union-attr]
+                         "table give different deals; the hand record's is used")
+    name = tournament or path.stem
+    session = bws.session_records(tables, deals, name)
+    records = [GameRecord(r.number, 0, r.board, r.table, r.facts, r.stated, notes=r.notes,
+                          where=r.where) for r in session.records]
+    problems = [RecordProblem(p.number, None, p.reason, UNREADABLE, p.where) for p in session.problems]
+    report = ImportReport("bws", name, records=len(records) + len(problems), failed=problems,
+                          players=session.pairs, not_played=session.not_played)
+    report.charset = None
+    report.warnings += [RecordProblem(None, None, n, "note") for n in notes]
+    report.warnings += [RecordProblem(None, None, f"{where}: not played (the row has no contract)",
+                                      "note") for where in session.not_played]
+    _append_records(ledger, "bws", slugify(name), records, report, progress, [])
     return report
 
 
@@ -839,15 +970,18 @@ def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
         check_stream_id(stream)
         result = ledger.append(stream, _with_ids(fmt, record.facts), check=check)
     except ResultDiffers as exc:
-        report.failed.append(RecordProblem(record.number, record.line, exc.reason, DIFFERS))
+        report.failed.append(RecordProblem(record.number, record.line, exc.reason, DIFFERS,
+                                           record.where))
         return
     except (BadInput, NotAllowed) as exc:
         kind = OTHER_CONTENT if "mixes events already stored" in str(exc) \
             or "already stored at seq" in str(exc) else REFUSED
-        report.failed.append(RecordProblem(record.number, record.line, _reason(exc, record), kind))
+        report.failed.append(RecordProblem(record.number, record.line, _reason(exc, record), kind,
+                                           record.where))
         return
     except LedgerError as exc:
-        report.failed.append(RecordProblem(record.number, record.line, str(exc), REFUSED))
+        report.failed.append(RecordProblem(record.number, record.line, str(exc), REFUSED,
+                                           record.where))
         return
     report.imported.append(ImportedRecord(record.number, stream, len(result.stored),
                                           result.replayed))
@@ -855,6 +989,13 @@ def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
         states[stream] = folded[-1]  # the append's own fold: the stream's head state
     for note in record.notes:
         report.warnings.append(RecordProblem(record.number, record.line, note, "note"))
+    if folded:
+        lead = _lead_problem(record, folded[-1])
+        if lead is not None:
+            report.lead_checks += 1
+            place = record.where or (f"board {record.board}, table {record.table} "
+                                     f"(record {record.number})")
+            report.checks.append(f"{place}: {lead}")
     if record.repaired:
         report.repaired.append((record.number, record.repaired))
     if record.inherited:
@@ -948,6 +1089,6 @@ def export_pbn(ledger: Ledger, streams: Iterable[str], *, event: str | None = No
 __all__ = [
     "FORMATS", "GameRecord", "ImportReport", "ImportedRecord", "RecordProblem",
     "compare_result", "decode_text", "detect_format", "export_jsonl", "export_pbn", "head_state",
-    "import_data", "import_text", "parse_tables", "read_records",
+    "hand_record_beside", "import_bws", "import_data", "import_text", "parse_tables", "read_records",
     "slugify", "stream_ids", "tournament_streams",
 ]

@@ -23,24 +23,39 @@ EXIT_SOME_RECORDS_FAILED = 2
 
 @click.command("import")
 @click.argument("file")
-@click.option("--format", "fmt", type=click.Choice(["pbn", "lin"]), default=None,
-              help="pbn or lin (default: from the file name).")
+@click.option("--format", "fmt", type=click.Choice(["pbn", "lin", "bws"]), default=None,
+              help="pbn, lin or bws (a Bridgemate database; default: from the file name).")
 @click.option("--tournament", default=None,
               help="Tournament name (default: the file's Event / vg, else the file name).")
 @click.option("--tables", default=None,
               help="A hand record (deals only): give each board to these tables, e.g. 1-6,8.")
+@click.option("--hands", default=None,
+              help="A Bridgemate session's hand-record PBN (default: the one beside the file).")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
 @click.pass_context
 def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str | None,
-               tables: str | None, as_json: bool) -> None:
-    """Import the game records of FILE (PBN 2.1 or BBO LIN): one stream per record."""
-    from ledger.records import detect_format, parse_tables
+               tables: str | None, hands: str | None, as_json: bool) -> None:
+    """Import the game records of FILE (PBN 2.1, BBO LIN or a Bridgemate .bws database):
+    one stream per record (per table and board for a Bridgemate session)."""
+    from ledger.records import detect_format, import_bws, parse_tables
 
     fmt = detect_format(file, fmt)
-    table_list = parse_tables(tables) if tables is not None else None
-    data = _read_bytes(file)
-    with open_ledger(ctx, create=True) as ledger:
-        report = _run_import(ledger, data, fmt, tournament, Path(file).stem, table_list)
+    if fmt == "bws":
+        if tables is not None:
+            raise BadInput("--tables is for PBN hand records; a Bridgemate session has its "
+                           "movement", field="--tables", value=tables)
+        if not Path(file).is_file():
+            raise BadInput("no such file", field="FILE", value=file)
+        with open_ledger(ctx, create=True) as ledger:
+            report = import_bws(ledger, file, tournament=tournament, hands=hands)
+    else:
+        if hands is not None:
+            raise BadInput("--hands is for a Bridgemate database (.bws)", field="--hands",
+                           value=hands)
+        table_list = parse_tables(tables) if tables is not None else None
+        data = _read_bytes(file)
+        with open_ledger(ctx, create=True) as ledger:
+            report = _run_import(ledger, data, fmt, tournament, Path(file).stem, table_list)
     if as_json:
         click.echo(json.dumps({
             "tournament": report.tournament, "format": report.format, "records": report.records,
@@ -57,6 +72,9 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
             "checks": report.checks,
             "check_mismatches": report.check_mismatches,
             "score_imp_mismatches": report.imp_mismatches,
+            "lead_checks": report.lead_checks,
+            "players": report.players,
+            "not_played": report.not_played,
             "streams": [r.stream for r in report.imported],
             "failed": [{"record": p.number, "line": p.line, "reason": p.reason, "kind": p.kind,
                         "message": str(p)} for p in report.failed],
@@ -71,6 +89,8 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
             click.echo(f"NOTE: {warning}")
         for line in report.checks:
             click.echo(f"CHECK: {line}")
+        for pair, players in report.players.items():
+            click.echo(f"PAIR {pair}: {'; '.join(players)}")
     for problem in report.failed:
         click.echo(f"FAILED: {problem} [{problem.kind}]", err=True)
     if not report.ok:
