@@ -550,7 +550,7 @@ def _with_ids(fmt: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for i, fact in enumerate(facts, start=1):
         cls = ev.event_class(fact["type"])
-        role = ev.TABLE if ev.TABLE in cls.ROLES else ev.DIRECTOR
+        role = ev.TABLE if ev.TABLE in cls.ROLES and cls is not ev.EntryVoided else ev.DIRECTOR
         out.append({**fact, "id": fact.get("id") or f"{fmt}-{i:03d}",
                     "actor": {"role": role, "name": f"import:{fmt}"}})
     return out
@@ -673,18 +673,21 @@ def _hand_record_deals(path: Path, sections: Iterable[int]) -> dict[tuple[int, i
 
 def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = None,
                hands: str | Path | None = None,
-               progress: Callable[[int, int], None] | None = None) -> ImportReport:
+               progress: Callable[[int, int], None] | None = None,
+               tables: dict[str, list[dict[str, Any]]] | None = None) -> ImportReport:
     """Import a Bridgemate Control Software database (see :mod:`ledger.formats.bws`):
     one stream per table and board, one atomic append each, as for PBN and LIN.
 
     The deals are the hand-record PBN ``hands`` (default: the one beside the file,
     :func:`hand_record_beside`), else the database's ``HandRecord`` table; where both
-    exist and a board's deal differs, the PBN's is used and the report says so."""
+    exist and a board's deal differs, the PBN's is used and the report says so.
+    ``tables``: the database's rows already read (:func:`ledger.formats.bws.read_tables`),
+    for a caller that changes them (the tests' fixtures of erased and unknown rows)."""
     from ledger.formats import bws
 
     path = Path(path)
     try:
-        tables = bws.read_tables(path)
+        tables = tables if tables is not None else bws.read_tables(path)
     except (OSError, ValueError) as exc:
         raise BadInput(f"cannot read the Bridgemate database: {exc}", field="FILE",
                        value=path.name) from None
