@@ -67,6 +67,9 @@ class GameRecord:
     """What the reader has to say of a record it still imports (a ScoreIMP it cannot read)."""
     where: str | None = None
     """Where the record is when it has no line (a Bridgemate row: section, table, round, board)."""
+    decimals: dict[str, int] | None = None
+    """The decimals of each ``traveller`` figure as the file writes it (compared at that
+    precision)."""
 
 
 @attrs.frozen
@@ -389,7 +392,8 @@ def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
                     opened = row.facts[0]
                     records.append(GameRecord(record.number, record.line_of("ScoreTable"),
                                               opened["board"], row.table, row.facts,
-                                              row.stated, None, record.inherited, row.scored))
+                                              row.stated, None, record.inherited, row.scored,
+                                              decimals=row.decimals))
                 continue
             if "TotalScoreTable" in record.tags and not any(
                     t in record.tags for t in ("Auction", "Contract", "Play", "Result")):
@@ -786,10 +790,13 @@ def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequen
                       imported: dict[int, str]) -> None:
     """The ledger's matchpoints, percentages and IMPs against the file's ``ScoreTable`` rows.
 
-    Matchpoints agree when equal on the ledger's scale (2 per score beaten, 1 per
-    tie) or on half of it (1 and 1/2), as scoring programs write either;
-    percentages agree within half a point (files round them); IMPs (``IMP_NS``,
-    ``IMP_EW``) when equal, within :data:`IMP_TOLERANCE`, to the ledger's IMPs between
+    Every figure is compared at the precision the file writes it (``5.7`` agrees with
+    anything from 5.65 to 5.75: :func:`_precision`).  Matchpoints agree when equal on the
+    ledger's scale (2 per score beaten, 1 per tie) or on half of it (1 and 1/2), as
+    scoring programs write either; East-West's percentage is East-West's own matchpoints
+    over the top (an artificial row such as A+/A+ gives both sides more than half);
+    IMPs (``IMP_NS``, ``IMP_EW``) when equal, at the file's precision or within
+    :data:`IMP_TOLERANCE`, to the ledger's IMPs between
     rooms or to one reading of the pairs IMPs (cross-IMPs summed or averaged,
     Butler against a datum with or without the extreme scores)."""
     by_key = {(b["board"], r["table"]): (r, b["results"]) for b in doc["boards"]
@@ -804,27 +811,38 @@ def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequen
         got, board = found
         rows += 1
         ledger_values = dict(got)
-        if got.get("pct_ns") is not None:
-            ledger_values["pct_ew"] = round(100 - got["pct_ns"], 2)
+        top = _board_top(board)
+        if got.get("adjusted") and got.get("mp_ew") is not None and top:
+            # what East-West got, from its own matchpoints: an artificial row (A+/A+) does
+            # not balance, so 100 less North-South's percentage is not East-West's
+            ledger_values["pct_ew"] = 100 * got["mp_ew"] / top
+        elif got.get("pct_ns") is not None:
+            ledger_values["pct_ew"] = 100 - got["pct_ns"]
         readings = _imp_readings(got, board) if any(k.startswith("imp") for k in record.traveller) \
             else {}
+        decimals = record.decimals or {}
         diffs = []
         for key, value in record.traveller.items():
+            tolerance = _precision(decimals.get(key))
             if key.startswith("imp"):
                 sign = 1 if key == "imp_ns" else -1
                 if got.get("imp_ns") is not None and key == "imp_ew" and got.get("imp_ew") is not None:
                     mine_all = {"rooms": got["imp_ew"]}
                 else:
                     mine_all = {name: sign * v for name, v in readings.items()}
-                if not any(_close(value, v, IMP_TOLERANCE) for v in mine_all.values()):
+                if not any(_close(value, v, max(tolerance, IMP_TOLERANCE))
+                           for v in mine_all.values()):
                     shown = ", ".join(f"{name} {round(v, 2):g}" for name, v in mine_all.items()) or "-"
                     diffs.append(f"{key} file {value:g}, ledger {shown}")
                 continue
             mine = ledger_values.get(key)
-            ok = _close(value, mine, 0.5) if key.startswith("pct") else (
-                _close(value, mine, 0.01) or (mine is not None and _close(value, mine / 2, 0.01)))
+            ok = _close(value, mine, tolerance) if key.startswith("pct") else (
+                _close(value, mine, tolerance) or (mine is not None and _close(value, mine / 2, tolerance)))
             if not ok:
-                diffs.append(f"{key} file {value:g}, ledger {'-' if mine is None else f'{mine:g}'}")
+                shown = "-" if mine is None else f"{round(mine, 2):g}"
+                if mine is not None and key.startswith("mp"):
+                    shown += f" ({round(mine / 2, 2):g} at one per score beaten)"
+                diffs.append(f"{key} file {value:g}, ledger {shown}")
         if diffs:
             report.check_mismatches += 1
             report.checks.append(f"ScoreTable board {record.board}, table {record.table} "
@@ -839,6 +857,22 @@ def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequen
         what = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         report.checks.insert(0, f"ScoreTable: {agreed} of {rows} row(s) agree with the ledger's "
                                 f"{what}")
+
+
+def _precision(decimals: int | None) -> float:
+    """How far a figure written with ``decimals`` decimals may be from the exact one: half
+    its last digit (``5.7`` stands for 5.65 to 5.75), and a hair for binary fractions."""
+    return 0.5 * 10 ** -(2 if decimals is None else decimals) + LEDGER_ROUNDING + 1e-9
+
+
+#: The ledger's ``results`` show matchpoints and percentages to two decimals: half of it.
+LEDGER_ROUNDING = 0.005
+
+
+def _board_top(board: list[dict[str, Any]]) -> float | None:
+    """The board's top on the ledger's scale: 2 per other table scored on it (Law 78A)."""
+    scored = sum(1 for e in board if e.get("mp_ns") is not None or e.get("mp_ew") is not None)
+    return 2.0 * (scored - 1) if scored > 1 else None
 
 
 def _check_score_imps(doc: dict[str, Any], report: ImportReport, records: Sequence[GameRecord],

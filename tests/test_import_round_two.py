@@ -285,8 +285,8 @@ def test_a_traveller_figure_that_differs_is_reported(ledger):
     text = text.replace(b' 3  4  3.60  60.0 "Eve - Finn"', b' 5  4  3.60  61.0 "Eve - Finn"')
     report = import_data(ledger, text, "pbn")
     assert report.ok and report.check_mismatches == 2
-    assert "ScoreTable board 1, table 3 (record 1): mp_ns file 2, ledger 3; mp_ew file 4, " \
-        "ledger 3; pct_ns file 33, ledger 50; pct_ew file 67, ledger 50" in report.checks
+    assert "ScoreTable board 1, table 3 (record 1): mp_ns file 2, ledger 3 (1.5 at one per score beaten); mp_ew file 4, " \
+        "ledger 3 (1.5 at one per score beaten); pct_ns file 33, ledger 50; pct_ew file 67, ledger 50" in report.checks
     assert "TotalScoreTable pair 4: rank file 5, ledger 3; percentage file 61, ledger 60.0" \
         in report.checks
     assert "2 traveller or ranking figure(s) differ" in report.summary()

@@ -45,6 +45,9 @@ class TravellerRow:
     scored: dict[str, float]
     """``mp_ns``, ``mp_ew``, ``pct_ns``, ``pct_ew``, ``imp_ns``, ``imp_ew`` as the file gives
     them (those present)."""
+    decimals: dict[str, int] = attrs.field(factory=dict)
+    """The decimals each of those figures is written with (``5.7``: 1): the precision the
+    ledger's figure is compared at."""
 
 
 def columns(value: str) -> list[str]:
@@ -81,6 +84,12 @@ def _value(row: dict[str, str], *names: str) -> str | None:
         if value and value not in ("-", "?"):
             return value
     return None
+
+
+def decimals_cell(row: dict[str, str], name: str) -> int:
+    """How many decimals the cell's number is written with (``94`` 0, ``5.67`` 2)."""
+    value = (_value(row, name) or "").replace(",", ".")
+    return len(value.split(".", 1)[1]) if "." in value else 0
 
 
 def number_cell(row: dict[str, str], name: str) -> float | None:
@@ -164,10 +173,10 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
             score = ns_score if ns_score is not None else (-ew_score if ew_score is not None else None)
             stated = {"contract": f"{level}{strain}", "risk": risk, "declarer": declarer,
                       "tricks": tricks, "score_ns": None if score is None else int(score)}
-        scored = {key: value for key, column in (("mp_ns", "MP_NS"), ("mp_ew", "MP_EW"),
-                                                 ("pct_ns", "Percentage_NS"),
-                                                 ("pct_ew", "Percentage_EW"),
-                                                 ("imp_ns", "IMP_NS"), ("imp_ew", "IMP_EW"))
+        figures = (("mp_ns", "MP_NS"), ("mp_ew", "MP_EW"), ("pct_ns", "Percentage_NS"),
+                   ("pct_ew", "Percentage_EW"), ("imp_ns", "IMP_NS"), ("imp_ew", "IMP_EW"))
+        scored = {key: value for key, column in figures
                   if (value := number_cell(row, column)) is not None}
-        out.append(TravellerRow(number, table, facts, stated, scored))
+        decimals = {key: decimals_cell(row, column) for key, column in figures if key in scored}
+        out.append(TravellerRow(number, table, facts, stated, scored, decimals))
     return out
