@@ -17,6 +17,8 @@ was logged, in order) and its folded state (contract, result, score):
   card the table logged (a lead out of turn not accepted...) on a row of its own, marked
   ``^O`` (ours: logged, not counted), before the trick that followed it, so that a
   re-import logs every card;
+  a reported result's lead on a Play row from the opening leader, or, when the deal
+  does not give him that card, in our ``[Lead "SK"]`` tag (the import reads it back);
   ``^L`` after a lead by another seat than the one due (the auction's
   declarer's LHO, then the winner of the trick before), ``^R`` after a
   revoke; ``*`` when the play stops before the thirteenth trick (a claim).
@@ -44,7 +46,7 @@ from ledger.laws.results import board_result
 from ledger.laws.revokes import irregularities
 from projections.state import TableState
 
-__all__ = ["write_pbn", "game_text"]
+__all__ = ["write_pbn", "game_text", "reported_result"]
 
 def _quote(value: object) -> str:
     text = "" if value is None else str(value)
@@ -178,9 +180,17 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
                             len(plays))
             trick = (position + 3) // 4 if position % 4 else position // 4
             before.setdefault(trick, []).append((e.seat, str(e.card)))
-    reported = next((e for _, e in events if isinstance(e, ev.ResultReported)), None)
+    reported = reported_result(events)
     if not plays and not before and reported is not None and reported.lead is not None \
             and reported.declarer is not None:
+        if state.board.deal.holder(reported.lead) is not reported.declarer.lho:
+            # A lead the opening leader does not hold (an entry error of the record): kept
+            # as the record reported it, in our Lead tag, which the import reads back; a
+            # Play section would name a card the leader does not hold.
+            holder = state.board.deal.holder(reported.lead)
+            return [_tag("Lead", reported.lead),
+                    "{" + f"Lead: {reported.lead} as reported; the deal gives it to {holder}, "
+                    f"not to {reported.declarer.lho}, the opening leader" + "}"]
         # The lead of a reported result: the opening leader's card, the play stopped there.
         return [_tag("Play", reported.declarer.lho), f"{reported.lead} - - -", "*"]
     if not plays and not before:
@@ -224,6 +234,18 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
     if len(plays) < 52:
         lines.append("*")
     return lines
+
+
+def reported_result(events: list[tuple[StoredEvent, ev.Event]]) -> ev.ResultReported | None:
+    """The reported result in force: the last ``ResultReported`` not voided (an erased
+    Bridgemate row is logged, then voided, before the row that replaced it)."""
+    voided = {e.about for _, e in events if isinstance(e, ev.EntryVoided)}
+    found = None
+    for stored, e in events:
+        if isinstance(e, ev.ResultReported) and stored.id not in voided \
+                and stored.seq not in voided:
+            found = e
+    return found
 
 
 def _commentary(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list[str]:

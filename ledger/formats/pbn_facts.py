@@ -103,7 +103,8 @@ def _opening_lead(record: PbnRecord) -> str | None:
 def reported_result(record: PbnRecord) -> dict[str, Any] | None:
     """A record with a Contract but no Auction (a club traveller written as records):
     the ``ResultReported`` fact of its Contract, Declarer, Result and lead (the
-    Play section's first card), or None when it cannot be scored (no Declarer or
+    Play section's first card, else our ``Lead`` tag: a lead the export could not write
+    as the opening leader's), or None when it cannot be scored (no Declarer or
     no Result and no complete play to count the tricks from).  The Play section
     is not logged: without the calls there is no auction to end, and cards would
     read as exposed during the auction."""
@@ -121,7 +122,7 @@ def reported_result(record: PbnRecord) -> dict[str, Any] | None:
     level, strain, risk = contract
     fact: dict[str, Any] = {"type": "ResultReported", "contract": f"{level}{strain}",
                             "declarer": declarer, "risk": risk, "tricks": tricks}
-    lead = _opening_lead(record)
+    lead = _opening_lead(record) or parse_card(record.tags.get("Lead", "").strip() or "-")
     if lead is not None:
         fact["lead"] = lead
     if sum(1 for t in record.sections.get("Play", []) if parse_card(t.rstrip("!?"))) > 1:
