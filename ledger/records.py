@@ -31,7 +31,7 @@ from ledger import events as ev
 from ledger.errors import BadInput, LedgerError, NotAllowed
 from ledger.formats import lin as lin_format
 from ledger.formats import pbn as pbn_format
-from ledger.formats import pbn_tables
+from ledger.formats import pbn_notation, pbn_scan, pbn_tables
 from ledger.service import Ledger, check_stream_id, fold_events
 from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result
@@ -106,6 +106,7 @@ UNREADABLE = "unreadable"          # the reader could not read it (names the tag
 REFUSED = "refused by the ledger"  # the append path refused a fact
 DIFFERS = "result differs"         # folded, it does not give the result the record states
 OTHER_CONTENT = "stream holds other content"
+TAG_ONLY = "attached to nothing"   # a record of tags only (Scoring...): no game; a note
 
 
 @attrs.define
@@ -385,6 +386,13 @@ def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
     problems = [RecordProblem(e.record, e.line, e.reason) for e in errors]
     passes_out = _passes_out_without_score(pbn_records)
     for record in pbn_records:
+        if pbn_scan.tag_only(record):
+            tags = ", ".join(record.tag_lines) or "none"
+            problems.append(RecordProblem(
+                record.number, record.line,
+                f"holds only the tag(s) {tags}: attached to no game (PBN 2.1 inherits a tag "
+                "only with '#' or '##'); not imported", TAG_ONLY))
+            continue
         try:
             totals.extend(pbn_tables.total_score_table(record) or [])
             if "ScoreTable" in record.tags:
@@ -429,6 +437,12 @@ def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
         opened = _with_match(record, facts[0])
         facts[0] = opened
         imp_ns, notes = _pbn_imp(record)
+        if pbn_notation.contract_redoubled_r(record):
+            notes += (f"Contract {record.tags['Contract']!r}: 'R' read as redoubled (XX, as PBN "
+                      "2.1 writes it)",)
+        if pbn_notation.play_continues(record) and not pbn_format.is_complete_play(record):
+            notes += ("Play holds '+' (the play continues beyond the record): the tricks not "
+                      "written are logged as declarer's claim of the Result, agreed",)
         records.append(GameRecord(record.number, record.line, opened["board"], opened["table"],
                                   facts, _pbn_stated(record, imp_ns), repaired, record.inherited,
                                   imp_ns=imp_ns, notes=notes))
@@ -595,8 +609,10 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
     prefix = slugify(name)
     totals: list[dict[str, str]] = []
     records, problems = read_records(text, fmt, name, totals=totals, tables=tables)
+    loose = [p for p in problems if p.kind == TAG_ONLY]
+    problems = [p for p in problems if p.kind != TAG_ONLY]
     report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems),
-                          charset=charset)
+                          charset=charset, warnings=loose)
     _append_records(ledger, fmt, prefix, records, report, progress, totals)
     return report
 

@@ -393,8 +393,8 @@ def notes(record: PbnRecord, section: str = "Auction") -> dict[int, str]:
 # ---------------------------------------------------------------------------
 # Contract, result
 
-_CONTRACT = re.compile(r"(?i)([1-7])(nt|n|c|d|h|s)(x{0,2})")
-_SCORE_PART = re.compile(r"(NS|EW)\s+(-?\d+)")
+_CONTRACT = re.compile(r"(?i)([1-7])(nt|n|c|d|h|s)(x{0,2}|r)")
+_SCORE_PART = re.compile(r"(NS|EW)\s+([+-]?\d+)")
 
 
 def record_contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal["Pass"]:
@@ -409,7 +409,20 @@ def record_contract(record: PbnRecord) -> tuple[int, str, str] | None | Literal[
         raise record.error(f"Contract must read like 4S, 3NTX or Pass, got {value!r}",
                            "Contract", value)
     strain = m.group(2).upper()
-    return int(m.group(1)), "NT" if strain == "N" else strain, m.group(3).upper()
+    risk = m.group(3).upper()
+    return int(m.group(1)), "NT" if strain == "N" else strain, "XX" if risk == "R" else risk
+
+
+def contract_redoubled_r(record: PbnRecord) -> bool:
+    """The Contract tag writes a redouble ``R`` (``3NR``, an archive's usage; PBN writes
+    ``XX``): read as XX, with a note."""
+    m = _CONTRACT.fullmatch(record.tags.get("Contract", "").strip())
+    return m is not None and m.group(3).upper() == "R"
+
+
+def play_continues(record: PbnRecord) -> bool:
+    """The Play section holds ``+``: the play goes on beyond what the record writes."""
+    return "+" in record.sections.get("Play", [])
 
 
 def _tricks(record: PbnRecord, declarer: str | None) -> int | None:
@@ -430,7 +443,7 @@ def _score_ns(record: PbnRecord, declarer: str | None) -> int | None:
     value = record.tags.get("Score", "").strip()
     if value in ("", "?"):
         return None
-    if re.fullmatch(r"-?\d+", value):
+    if re.fullmatch(r"[+-]?\d+", value):  # a sign is allowed: "+550", "NS +550"
         if declarer is None:
             raise record.error("a Score without NS/EW needs a declarer", "Score", value)
         return int(value) if side_of(declarer) == "NS" else -int(value)
@@ -442,7 +455,7 @@ def _score_ns(record: PbnRecord, declarer: str | None) -> int | None:
     return by_side["NS"] if "NS" in by_side else -by_side["EW"]
 
 
-_IMP_PART = re.compile(r"(NS|EW)\s+(-?\d+(?:[.,]\d+)?)")
+_IMP_PART = re.compile(r"(NS|EW)\s+([+-]?\d+(?:[.,]\d+)?)")
 
 
 def score_imp_ns(record: PbnRecord) -> float | None:
@@ -452,7 +465,7 @@ def score_imp_ns(record: PbnRecord) -> float | None:
     value = record.tags.get("ScoreIMP", "").strip()
     if value in ("", "?", "-"):
         return None
-    if re.fullmatch(r"-?\d+(?:[.,]\d+)?", value):
+    if re.fullmatch(r"[+-]?\d+(?:[.,]\d+)?", value):
         declarer = seat_tag(record, "Declarer")
         if declarer is None:
             raise record.error("a ScoreIMP without NS/EW needs a declarer", "ScoreIMP", value)

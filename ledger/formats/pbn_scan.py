@@ -141,9 +141,45 @@ def scan_games(text: str) -> Iterator[_RawGame]:
     """Split the text into games of tokens (tags, data, commentary).
 
     A game is yielded at the empty line after it once it holds a tag (or an
-    error); what comes before its first tag stays with it.
+    error); what comes before its first tag stays with it.  A tag pair written over
+    several lines (``[Event`` then ``"Name"]``, PBN 2.1 3.2: tokens are separated by
+    white space, a line end included) is read as one.
     """
-    return _scan_lines(text.lstrip("\ufeff").splitlines(), 0)
+    return _scan_lines(_join_tag_lines(text.lstrip("\ufeff").splitlines()), 0)
+
+
+_TAG_START = re.compile(r"\s*\[\s*[A-Za-z0-9_]*")
+_TAG_PAIR = re.compile(r'\[\s*[A-Za-z0-9_]+\s*"(?:[^"\\]|\\.)*"\s*\]', re.S)
+#: Lines a tag pair may span.
+TAG_LINES = 8
+
+
+def _join_tag_lines(lines: list[str]) -> list[str]:
+    """Each tag pair begun on a line and closed on a later one, joined on its first line
+    (the line ends read as spaces); the lines it took become ``%`` lines (skipped), so
+    that every other line keeps its number."""
+    out = list(lines)
+    j = 0
+    while j < len(out):
+        line = out[j]
+        start = line.find("[")
+        if start < 0 or not _TAG_START.match(line, start) or line.startswith("%") \
+                or _TAG_PAIR.match(line, start) or "]" in line[start:]:
+            j += 1
+            continue
+        joined = line
+        for k in range(j + 1, min(j + TAG_LINES, len(out))):
+            if not out[k].strip():
+                break
+            joined += " " + out[k].strip()
+            if _TAG_PAIR.match(joined, start):
+                out[j] = joined
+                for m in range(j + 1, k + 1):
+                    out[m] = "%"
+                j = k
+                break
+        j += 1
+    return out
 
 
 def _scan_lines(lines: list[str], start: int) -> Iterator[_RawGame]:
@@ -283,13 +319,26 @@ def build_record(number: int, game: _RawGame, previous: dict[str, str],
 BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 
 
+#: Tags that make a record a game of its own (a table's, a board's or a traveller's); a
+#: record with none of them (only ``Scoring``, ``Vulnerable``, ``Event``...) is attached to
+#: nothing: PBN 2.1 (4.8) inherits a tag only with ``#`` or ``##``.
+GAME_TAGS = frozenset({"Board", "Deal", "Auction", "Play", "Contract", "Declarer", "Result",
+                       "Score", "ScoreIMP", "ScoreTable", "TotalScoreTable"})
+
+
+def tag_only(record: "PbnRecord") -> bool:
+    """The record holds no tag of :data:`GAME_TAGS`: it describes no game."""
+    return not any(t in record.tag_lines for t in GAME_TAGS)
+
+
 def _inherit_board_tags(tags: dict[str, str], previous: dict[str, str]) -> tuple[str, ...]:
     """Fill the :data:`BOARD_TAGS` a record leaves out from the previous record when it is
     the same board: the same Board tag, or no Board tag and no other Deal.  Returns the
     tags taken (in place).  A record with nothing to inherit is left as it is (and
-    refused later for the missing tag)."""
+    refused later for the missing tag); a record with no game tag at all
+    (:data:`GAME_TAGS`) takes nothing: it is no table of the board before."""
     missing = [t for t in BOARD_TAGS if t not in tags]
-    if not missing or not previous:
+    if not missing or not previous or not any(t in tags for t in GAME_TAGS):
         return ()
     board, deal = tags.get("Board"), tags.get("Deal")
     same = (board.strip() == previous.get("Board", "").strip()) if board is not None else (

@@ -30,7 +30,7 @@ __all__ = ["TravellerRow", "score_table", "total_score_table", "traveller_rows"]
 
 _ARTIFICIAL = re.compile(r"A([+=-]?)")
 _MIRROR = {"A+": "A-", "A-": "A+", "A": "A"}
-_CONTRACT = re.compile(r"(?i)([1-7])(nt|n|c|d|h|s)(x{0,2})")
+_CONTRACT = re.compile(r"(?i)([1-7])(nt|n|c|d|h|s)(x{0,2}|r)")
 
 
 @attrs.frozen
@@ -162,6 +162,7 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
             level, strain = int(m.group(1)), m.group(2).upper()
             strain = "NT" if strain == "N" else strain
             risk = m.group(3).upper()
+            risk = "XX" if risk == "R" else risk  # "3NR": an archive's redouble
             tricks = _tricks(record, result, level, number)
             fact: dict[str, Any] = {"type": "ResultReported", "contract": f"{level}{strain}",
                                     "declarer": declarer, "risk": risk, "tricks": tricks}
