@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.records_bench import large_import_figures  # issue 14: import_large_* keys
+from ledger.records_bench import real_import_figures  # issue 27: import_real_* keys (CPU and wall)
 from ledger.service import Ledger, fold_events, parse_fact
 from ledger.simulate import random_board
 
@@ -99,6 +100,7 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         replay_s = time.perf_counter() - t0
         imported = import_figures(ledger, run, skip=boards < IMPORT_MIN_BOARDS)
         imported |= large_import_figures(ledger, run, boards, skip=boards < IMPORT_MIN_BOARDS)
+        imported |= real_import_figures(ledger, run, skip=boards < IMPORT_MIN_BOARDS)
     finally:
         ledger.close()
         if tmp is not None:

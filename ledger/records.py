@@ -665,7 +665,7 @@ def hand_record_beside(path: Path) -> Path | None:
     return None
 
 
-def _hand_record_deals(path: Path, sections: Iterable[int]) -> dict[tuple[int, int], dict[str, Any]]:
+def hand_record_deals(path: Path, sections: Iterable[int]) -> dict[tuple[int, int], dict[str, Any]]:
     """(section, board) -> the deal, dealer and vulnerability of a hand-record PBN (the
     same boards in every section).  Bad input naming the record when one cannot be read."""
     text, _ = decode_text(path.read_bytes())
@@ -719,7 +719,7 @@ def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = Non
     beside = Path(hands) if hands is not None else hand_record_beside(path)
     if hands is not None and not beside.exists():  # type: ignore[union-attr]
         raise BadInput("no such hand-record file", field="--hands", value=str(hands))
-    deals = _hand_record_deals(beside, sections) if beside is not None else {}
+    deals = hand_record_deals(beside, sections) if beside is not None else {}
     notes = []
     for key, deal in stored.items():
         if key not in deals:

@@ -56,3 +56,48 @@ def large_import_figures(ledger: Ledger, run: str, boards: int,
             "import_large_events": report.events,
             "import_large_eps": round(report.events / seconds, 1),
             "import_large_s": round(seconds, 1)}
+
+
+BRIDGE_DATA = REALBRIDGE.parent
+BRIDGEMATE = BRIDGE_DATA / "bridgemate-lbc-2026-01-26.bws"
+
+#: The real files of ``real_import_figures``: key prefix, file.
+REAL_FILES = (("import_real_pbn", REALBRIDGE), ("import_real_bws", BRIDGEMATE))
+
+
+def real_import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[str, Any]:
+    """Issue 27: the single-process import speed of real files, CPU and wall, side by side.
+
+    For the RealBridge file (``import_real_pbn_*``) and the Bridgemate session
+    (``import_real_bws_*``): ``records``, ``events`` (written), ``wall_s``, ``cpu_s``
+    (this process's CPU time: on a machine shared with other work the wall clock
+    counts the others' time too), ``eps_wall`` and ``eps_cpu`` (events written per
+    second of each); and ``import_real_load`` (the 1-minute load average before and
+    after, to read the wall figures by).  None when skipped (smoke runs) or when the
+    file is not beside the repository."""
+    import os
+
+    from ledger.records import import_bws, import_text
+
+    out: dict[str, Any] = {}
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    for prefix, path in REAL_FILES:
+        keys = ("records", "events", "wall_s", "cpu_s", "eps_wall", "eps_cpu")
+        if skip or not path.exists():
+            out |= {f"{prefix}_{k}": None for k in keys}
+            continue
+        wall, cpu = time.perf_counter(), time.process_time()
+        if path.suffix == ".bws":
+            report = import_bws(ledger, path, tournament=f"bench-bws-{run}")
+        else:
+            report = import_text(ledger, path.read_text(encoding="utf-8"), "pbn",
+                                 tournament=f"bench-pbn-{run}")
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        out |= {f"{prefix}_records": len(report.imported), f"{prefix}_events": report.events,
+                f"{prefix}_wall_s": round(wall, 2), f"{prefix}_cpu_s": round(cpu, 2),
+                f"{prefix}_eps_wall": round(report.events / wall, 1),
+                f"{prefix}_eps_cpu": round(report.events / cpu, 1) if cpu else None}
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    out["import_real_load"] = None if skip or load_before is None else \
+        f"{load_before:.1f} -> {load_after:.1f}"
+    return out

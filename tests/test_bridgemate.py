@@ -284,3 +284,24 @@ def test_the_cli_imports_a_bws_and_names_the_pairs(tmp_path, capsys):
     (tmp_path / "bad.bws").write_bytes(b"not an access file")
     assert main(["--db", db, "import", str(tmp_path / "bad.bws")]) == 2
     assert "cannot read the Bridgemate database" in capsys.readouterr().err
+
+
+def test_a_player_without_a_name_is_looked_up_in_player_names(rows):
+    tables = copy.deepcopy(rows)
+    first = tables["PlayerNumbers"][0]  # table 1, North: 8502978
+    first["Name"] = ""
+    tables["PlayerNames"] = [{"ID": 8502978, "Name": "L. Gast (register)", "strID": "8502978"}]
+    session = bws.session_records(tables, bws.deals_from_hand_record(tables), "t")
+    assert session.pairs["1 NS"][0] == "North: L. Gast (register) (8502978)"
+    assert "PlayerNames" not in rows  # the register is read only when a name is missing
+
+
+def test_the_hand_record_table_gives_the_same_deals_as_the_pbn_beside(rows):
+    from ledger.records import hand_record_deals
+
+    stored = bws.deals_from_hand_record(rows)
+    beside = hand_record_deals(HANDS, [1])
+    assert len(stored) == 36 and all(beside[k]["deal"] == v["deal"] for k, v in stored.items()
+                                     if k in beside)
+    assert beside[(1, 1)] == {"deal": stored[(1, 1)]["deal"], "dealer": "N",
+                              "vulnerability": "None"}

@@ -182,3 +182,22 @@ def test_export_then_import_gives_the_same_results_for_every_stream(ledger, name
     before, after = _by_table(ledger, first.tournament), _by_table(ledger, "round trip")
     assert len(before) == streams
     assert after == before
+
+
+# 5. Import speed of the real files (bench keys import_real_*) ------------------------------
+
+def test_the_bench_reports_the_real_imports_cpu_and_wall():
+    from ledger.records_bench import REAL_FILES, real_import_figures
+
+    skipped = real_import_figures(None, "run", skip=True)  # type: ignore[arg-type]
+    assert all(v is None for v in skipped.values()) and "import_real_bws_eps_cpu" in skipped
+    if not all(path.exists() for _, path in REAL_FILES):
+        pytest.skip("real data not beside the repository")
+    with Ledger.open("sqlite:///:memory:", create=True) as ledger:
+        figures = real_import_figures(ledger, "run")
+    assert (figures["import_real_pbn_records"], figures["import_real_bws_records"]) == (299, 270)
+    assert figures["import_real_pbn_events"] == 14323
+    for prefix in ("import_real_pbn", "import_real_bws"):
+        assert figures[f"{prefix}_cpu_s"] > 0 and figures[f"{prefix}_wall_s"] > 0
+        assert figures[f"{prefix}_eps_cpu"] == pytest.approx(
+            figures[f"{prefix}_events"] / figures[f"{prefix}_cpu_s"], rel=0.02)

@@ -49,7 +49,7 @@ __all__ = ["BwsProblem", "BwsRecord", "BwsSession", "pair_id", "read_tables",
 
 #: The tables the import reads (the others are the scoring program's settings).
 TABLES = ("ReceivedData", "RoundData", "PlayerNumbers", "PlayerNames", "Section", "HandRecord",
-          "BiddingData", "PlayData")
+          "BiddingData", "PlayData")  # PlayerNames after PlayerNumbers: see read_tables
 
 Row = Mapping[str, Any]
 
@@ -110,6 +110,9 @@ def read_tables(path: str | Path) -> dict[str, list[dict[str, Any]]]:
     for name in TABLES:
         if name not in db.catalog:
             continue
+        if name == "PlayerNames" and all(_text(r.get("Name")) or not _text(r.get("Number"))
+                                         for r in out.get("PlayerNumbers", [])):
+            continue  # the club's whole register (14,000 rows): read only for a missing name
         columns = db.parse_table(name) or {}
         count = max((len(v) for v in columns.values()), default=0)
         out[name] = [{k: (v[i] if i < len(v) else None) for k, v in columns.items()}
