@@ -72,7 +72,8 @@ def real_import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[st
     (``import_real_bws_*``): ``records``, ``events`` (written), ``wall_s``, ``cpu_s``
     (this process's CPU time: on a machine shared with other work the wall clock
     counts the others' time too), ``eps_wall`` and ``eps_cpu`` (events written per
-    second of each); and ``import_real_load`` (the 1-minute load average before and
+    second of each), ``records_per_s_cpu`` (a Bridgemate record is three events: its
+    speed is in records); and ``import_real_load`` (the 1-minute load average before and
     after, to read the wall figures by).  None when skipped (smoke runs) or when the
     file is not beside the repository."""
     import os
@@ -82,7 +83,8 @@ def real_import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[st
     out: dict[str, Any] = {}
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     for prefix, path in REAL_FILES:
-        keys = ("records", "events", "wall_s", "cpu_s", "eps_wall", "eps_cpu")
+        keys = ("records", "events", "wall_s", "cpu_s", "eps_wall", "eps_cpu",
+                "records_per_s_cpu")
         if skip or not path.exists():
             out |= {f"{prefix}_{k}": None for k in keys}
             continue
@@ -96,7 +98,8 @@ def real_import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[st
         out |= {f"{prefix}_records": len(report.imported), f"{prefix}_events": report.events,
                 f"{prefix}_wall_s": round(wall, 2), f"{prefix}_cpu_s": round(cpu, 2),
                 f"{prefix}_eps_wall": round(report.events / wall, 1),
-                f"{prefix}_eps_cpu": round(report.events / cpu, 1) if cpu else None}
+                f"{prefix}_eps_cpu": round(report.events / cpu, 1) if cpu else None,
+                f"{prefix}_records_per_s_cpu": round(len(report.imported) / cpu, 1) if cpu else None}
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     out["import_real_load"] = None if skip or load_before is None else \
         f"{load_before:.1f} -> {load_after:.1f}"
