@@ -401,7 +401,7 @@ def _read_pbn_records(text: str, tournament: str, totals: list[dict[str, str]],
                     records.append(GameRecord(record.number, record.line_of("ScoreTable"),
                                               opened["board"], row.table, row.facts,
                                               row.stated, None, record.inherited, row.scored,
-                                              decimals=row.decimals))
+                                              notes=row.notes, decimals=row.decimals))
                 continue
             if "TotalScoreTable" in record.tags and not any(
                     t in record.tags for t in ("Auction", "Contract", "Play", "Result")):

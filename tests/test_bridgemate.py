@@ -41,6 +41,15 @@ def ledger(store_url):
     opened.close()
 
 
+@pytest.fixture(scope="module")
+def session_doc():
+    """The real session imported once (an in-memory store) and its results: what the
+    scoring tests read; the import itself is tested on both stores below."""
+    with Ledger.open("sqlite:///:memory:", create=True) as opened:
+        import_bws(opened, SESSION)
+        yield _doc(opened)
+
+
 def _doc(ledger: Ledger, name: str = NAME) -> dict:
     return results(name, tournament_streams(ledger, name))
 
@@ -61,16 +70,18 @@ def test_the_real_session_imports_every_row(ledger):
     assert report.players["1 NS"] == ["North: Lynn Gast (8502978)",
                                       "South: Rosema LaFrancesca (7351194)"]
     assert report.players["1 EW"] == ["East: Jo Streich (5753988)", "West: Norman Bregman (5415322)"]
+    # the same file again: a retry that writes nothing
+    again = import_bws(ledger, SESSION)
+    assert again.failed == [] and again.events == 0 and all(r.retried for r in again.imported)
 
 
-def test_board_1_scored_as_computed_by_hand(ledger):
+def test_board_1_scored_as_computed_by_hand(session_doc):
     """Board 1, nobody vulnerable, ten tables (ReceivedData IDs 1, 8, 38, 73, 92, 157, 191,
     220, 248, 254): 4S+2 by N six times (NS +480), 4S= by N at table 3 (+420), 4D+2 by S
     at tables 2 and 10 (+170), 5D-1 by S at table 8 (-50).  Matchpoints (2 per score
     beaten, 1 per tie, top 18): +480 beats 4 and ties 5 = 13; +420 beats 3 = 6; +170
     beats 1 and ties 1 = 3; -50 = 0.  EW get 18 less."""
-    import_bws(ledger, SESSION)
-    doc = _doc(ledger)
+    doc = session_doc
     expected = {"1": (480, 13), "9": (480, 13), "7": (480, 13), "6": (480, 13), "5": (480, 13),
                 "4": (480, 13), "3": (420, 6), "2": (170, 3), "10": (170, 3), "8": (-50, 0)}
     for table, (score, mp) in expected.items():
@@ -151,9 +162,8 @@ def _hand_computed_ranking(tables) -> dict[str, float]:
     return {pair: round(100 * got[pair] / top[pair], 2) for pair in got}
 
 
-def test_the_rankings_agree_with_a_scorer_written_here(ledger, rows):
-    import_bws(ledger, SESSION)
-    standings = {s["name"]: s for s in _doc(ledger)["standings"]}
+def test_the_rankings_agree_with_a_scorer_written_here(session_doc, rows):
+    standings = {s["name"]: s for s in session_doc["standings"]}
     mine = _hand_computed_ranking(rows)
     assert set(standings) == set(mine) and len(mine) == 20
     for pair, pct in mine.items():

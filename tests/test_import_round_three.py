@@ -201,3 +201,13 @@ def test_the_bench_reports_the_real_imports_cpu_and_wall():
         assert figures[f"{prefix}_cpu_s"] > 0 and figures[f"{prefix}_wall_s"] > 0
         assert figures[f"{prefix}_eps_cpu"] == pytest.approx(
             figures[f"{prefix}_events"] / figures[f"{prefix}_cpu_s"], rel=0.02)
+
+
+def test_r_in_a_traveller_row_is_read_as_xx_with_a_note(ledger):
+    # table 3: 3NT by North redoubled, 9 tricks, none vulnerable: 800 (written 3NR)
+    text = _ffb().replace(b" 3  3 11 3NT   N  9 SA     400      -", b" 3  3 11 3NR   N  9 SA     800      -")
+    report = import_data(ledger, text, "pbn")
+    assert report.failed == []
+    assert ledger.state("tournoi-du-lundi/t3/b1")["result"]["risk"] == "XX"
+    assert any("ScoreTable row 3: Contract '3NR': 'R' read as redoubled" in w.reason
+               for w in report.warnings)

@@ -45,6 +45,8 @@ class TravellerRow:
     scored: dict[str, float]
     """``mp_ns``, ``mp_ew``, ``pct_ns``, ``pct_ew``, ``imp_ns``, ``imp_ew`` as the file gives
     them (those present)."""
+    notes: tuple[str, ...] = ()
+    """What the reader has to say of the row (a redouble written ``R``)."""
     decimals: dict[str, int] = attrs.field(factory=dict)
     """The decimals each of those figures is written with (``5.7``: 1): the precision the
     ledger's figure is compared at."""
@@ -138,6 +140,7 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
                 opened.pop(side, None)
         facts: list[dict[str, Any]] = [opened]
         stated: dict[str, Any] | None = None
+        notes: tuple[str, ...] = ()
         contract = _value(row, "Contract")
         ns_art = _artificial(_value(row, "Score_NS")) or _artificial(contract)
         ew_art = _artificial(_value(row, "Score_EW")) or (
@@ -162,7 +165,10 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
             level, strain = int(m.group(1)), m.group(2).upper()
             strain = "NT" if strain == "N" else strain
             risk = m.group(3).upper()
-            risk = "XX" if risk == "R" else risk  # "3NR": an archive's redouble
+            if risk == "R":  # "3NR": an archive's redouble; PBN writes XX
+                risk = "XX"
+                notes = (f"ScoreTable row {number}: Contract {contract!r}: 'R' read as "
+                         "redoubled (XX, as PBN 2.1 writes it)",)
             tricks = _tricks(record, result, level, number)
             fact: dict[str, Any] = {"type": "ResultReported", "contract": f"{level}{strain}",
                                     "declarer": declarer, "risk": risk, "tricks": tricks}
@@ -179,5 +185,5 @@ def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") ->
         scored = {key: value for key, column in figures
                   if (value := number_cell(row, column)) is not None}
         decimals = {key: decimals_cell(row, column) for key, column in figures if key in scored}
-        out.append(TravellerRow(number, table, facts, stated, scored, decimals))
+        out.append(TravellerRow(number, table, facts, stated, scored, notes, decimals))
     return out
