@@ -31,6 +31,7 @@ from ledger import engine, events as ev, limits
 from ledger.checks import check_fact, check_finding
 from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
 from ledger.hashing import event_hash, first_break
+from ledger.slugs import slugify
 from ledger.store.base import Actor, EventStore, Snapshot, StoredEvent, StoreTransaction
 from projections import snapshot as snapshots
 from projections.document import to_document
@@ -264,6 +265,8 @@ class Ledger:
                 log.info("append_retried", stream=stream, seqs=retried, raced=True)
                 return AppendResult((), tuple(retried), replayed=True)
             assert state is not None
+            if head_seq == 0 and stored[0].type == ev.BoardOpened.TYPE:
+                self._index_board(tx, stored[0])
             snapshot_seq = head.snapshot_seq
             if state.phase == "ended" or state.seq - snapshot_seq >= SNAPSHOT_EVERY:
                 tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION,
@@ -273,6 +276,15 @@ class Ledger:
         log.info("appended", stream=stream, seqs=[e.seq for e in stored],
                  positions=[e.position for e in stored][:1] + [e.position for e in stored][-1:])
         return AppendResult(tuple(stored), tuple(fact_seqs))
+
+    @staticmethod
+    def _index_board(tx: StoreTransaction, opened: StoredEvent) -> None:
+        """The board's tournament in the store's index (issue 28, item 4), in the append's
+        own transaction: ``ledger.tournament`` finds a tournament's boards by it."""
+        index = getattr(tx, "index_board", None)
+        if index is not None:
+            tournament = str(opened.data.get("tournament"))
+            index(tournament, slugify(tournament))
 
     def _retried(self, tx: StoreTransaction, stream: str, facts: Sequence[Fact], *,
                  empty: bool = False) -> list[int] | None:

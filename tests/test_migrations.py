@@ -14,7 +14,7 @@ from ledger.store import migrate
 from ledger.store.base import Snapshot
 from ledger.store.sql import make_engine, open_store
 
-TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes"}
+TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes", "boards"}
 
 
 def ledger_objects(url: str) -> tuple[set[str], set[str]]:
@@ -96,7 +96,7 @@ def test_alembic_config_finds_the_migrations_from_any_directory(
     config = migrate.alembic_config(url)
     assert config.get_main_option("sqlalchemy.url") == url
     assert (Path(config.get_main_option("script_location") or "") / "env.py").is_file()
-    assert migrate.head() == "0004"
+    assert migrate.head() == "0005"
 
 
 def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp_path: Path) -> None:
@@ -161,6 +161,7 @@ def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: st
                              {"s": name, "q": chain[-1].seq, "h": chain[-1].hash,
                               "v": 7 if name == "s1" else None, "st": '{"phase":"play"}' if name == "s1" else None})
         migrate.upgrade(engine, "0004")
+        migrate.upgrade(engine)  # the store opens at the newest revision only
         store = open_store(store_url)
         try:
             assert store.load_snapshot("s1") == Snapshot("s1", 3, chains["s1"][-1].hash, 7, {"phase": "play"})
@@ -182,3 +183,33 @@ def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: st
         migrate.check(engine)
     finally:
         engine.dispose()
+
+
+def test_0005_indexes_the_boards_already_stored_and_goes_down_again(store_url: str) -> None:
+    """The boards index (issue 28, item 4): filled from every stream whose first event is a
+    BoardOpened (by tournament and its slug); appends after it keep it; down, it is gone."""
+    from ledger.service import Ledger
+    from ledger.simulate import random_board
+    import random
+
+    migrate.upgrade(store_url)
+    with Ledger.open(store_url) as led:
+        for n, name in ((1, "Paris Open"), (2, "Paris Open"), (3, "Lyon")):
+            facts = random_board(random.Random(n), tournament=name, board=n, pass_out=0.0).facts
+            led.append(f"x/b{n}", facts[:5])
+        with led.store.transaction("plain") as tx:  # a stream that opens no board
+            tx.insert(make_chain("plain", 2))
+        indexed = led.store.boards()
+    assert indexed == [("x/b1", "Paris Open"), ("x/b2", "Paris Open"), ("x/b3", "Lyon")]
+    migrate.downgrade(store_url, "0004")
+    engine = make_engine(store_url)
+    try:
+        with engine.connect() as conn:
+            assert "boards" not in set(sa.inspect(conn).get_table_names())
+        migrate.upgrade(engine)  # filled again from the events
+        migrate.check(engine)
+    finally:
+        engine.dispose()
+    with open_store(store_url) as store:
+        assert store.boards() == indexed
+        assert store.boards("paris-open") == indexed[:2] and store.boards("lyon") == indexed[2:]

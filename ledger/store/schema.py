@@ -15,6 +15,9 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
   (whose event has ``hash``), saved every N events and at the end of a board,
   not with every append (a cache that can be rebuilt from the events at any
   time; ``ledger.service``).
+* ``boards`` (revision 0005): per stream whose first event is a ``BoardOpened``, the
+  tournament it names and that name's slug, written in the same transaction: the
+  boards of a tournament by one indexed query (issue 28, item 4).
 * ``merkle_leaves`` and ``merkle_nodes`` (revision 0002): the Merkle tree over
   the log in position order (``ledger.merkle``): leaf ``leaf_index`` is the
   event at ``position`` (``stream``, ``seq``); ``merkle_nodes`` holds every perfect subtree above
@@ -97,4 +100,12 @@ merkle_nodes = sa.Table(
     sa.Column("level", sa.SmallInteger, primary_key=True, autoincrement=False),
     sa.Column("node_index", sa.BigInteger, primary_key=True, autoincrement=False),
     sa.Column("hash", sa.String(64), nullable=False),
+)
+
+boards = sa.Table(
+    "boards",
+    metadata,
+    sa.Column("stream", sa.String(200), primary_key=True),
+    sa.Column("tournament", sa.Text, nullable=False),
+    sa.Column("slug", sa.String(120), nullable=False, index=True),
 )

@@ -63,7 +63,7 @@ from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnav
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger import merkle
-from ledger.store.schema import events, merkle_leaves, merkle_nodes, snapshots, stream_heads
+from ledger.store.schema import boards, events, merkle_leaves, merkle_nodes, snapshots, stream_heads
 
 #: Seconds a writer waits for a lock held by other writers (SQLite: the write
 #: lock; PostgreSQL: ``lock_timeout``) before giving up with :class:`StoreBusy`
@@ -372,6 +372,8 @@ class _Statements:
             "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
             "version = excluded.version, state = excluded.state WHERE snapshots.seq <= excluded.seq")
         self.latest_snapshot = q("SELECT seq, hash, version, state FROM snapshots WHERE stream = ?")
+        self.index_board = q("INSERT INTO boards (stream, tournament, slug) VALUES (?, ?, ?) "
+                             "ON CONFLICT (stream) DO NOTHING")
 
     def insert(self, rows: int) -> str:
         """One multi-row INSERT (one statement: all rows or none), positions returned."""
@@ -717,6 +719,12 @@ class SqlTransaction:
             self._pending_snapshot = params  # the commit (flush_tree), not in a round trip of its own
             return
         self._cur.execute(self._sql.save_snapshot, params)
+
+    def index_board(self, tournament: str, slug: str) -> None:
+        """Record this stream as a board of ``tournament`` (its ``BoardOpened`` is being
+        appended in this transaction): the index ``boards`` (revision 0005)."""
+        self._flush_lock()
+        self._cur.execute(self._sql.index_board, (self.stream, tournament, slug))
 
     def _check_batch(self, batch: Sequence[StoredEvent]) -> None:
         """The batch is one piece of this stream's chain (its start is the database's business)."""
@@ -1068,6 +1076,15 @@ class SqlEventStore:
         with self._begin() as conn:
             found = conn.execute(query).scalars().all()
         return sorted(s for s in found if s.startswith(prefix or ""))
+
+    def boards(self, slug: str | None = None) -> list[tuple[str, str]]:
+        """(stream, tournament) of every indexed board (revision 0005), of the tournaments
+        whose slug is ``slug`` when given: one indexed query, whatever the store's size."""
+        query = sa.select(boards.c.stream, boards.c.tournament)
+        if slug is not None:
+            query = query.where(boards.c.slug == slug)
+        with self._begin() as conn:
+            return [(str(a), str(b)) for a, b in conn.execute(query.order_by(boards.c.stream))]
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """The saved state at the stream's head, if any (None when the last one
