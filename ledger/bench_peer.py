@@ -111,6 +111,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
             for b in range(boards)]
     _quiet()
     with Ledger.open(url) as ledger:
+        out.put(("ready", index))
         start.wait()
         t0 = time.perf_counter()
         written = 0
@@ -120,7 +121,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
                 result = ledger.append(stream, [fact], expected_seq=seq)
                 seq = result.stored[-1].seq
                 written += len(result.stored)
-        out.put((written, time.perf_counter() - t0))
+        out.put(("done", index, written, time.perf_counter() - t0))
 
 
 def _library_writer(params: dict[str, Any], index: int, events: int, start: Any, out: Any) -> None:
@@ -132,13 +133,14 @@ def _library_writer(params: dict[str, Any], index: int, events: int, start: Any,
     state = json.dumps({"seat": "N", "card": "H7", "n": index}).encode()
     sid = uuid.uuid4()
     recorder.max_notification_id()  # connected before the start
+    out.put(("ready", index))
     start.wait()
     t0 = time.perf_counter()
     for v in range(1, events + 1):
         if v % EVENTS == 1:
             sid = uuid.uuid4()
         recorder.insert_events([StoredEvent(sid, (v - 1) % EVENTS + 1, "ledger.events:CardPlayed", state)])
-    out.put((events, time.perf_counter() - t0))
+    out.put(("done", index, events, time.perf_counter() - t0))
     datastore.close()
 
 
@@ -150,21 +152,69 @@ def _quiet() -> None:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
 
-def _run_writers(target: Any, args_of: Any, writers: int) -> float:
-    """Events per second of all the writers together, from the moment all are
-    connected and ready (a barrier) to the last one's end."""
+class WriterDied(RuntimeError):
+    """A writer process ended without its result: the run is reported as failed, at once."""
+
+    def __init__(self, died: list[tuple[int, int | None]]) -> None:
+        self.died = died
+        super().__init__("writer process(es) ended without a result: " + ", ".join(
+            f"#{i} (exit code {code})" for i, code in died))
+
+
+def _collect(procs: list[Any], out: Any, kind: str, wanted: set[int], deadline: float) -> dict[int, Any]:
+    """The ``kind`` message of every writer in ``wanted``, polling the queue and the writers'
+    exit codes: a writer that ended without sending it raises :class:`WriterDied` (the others
+    are terminated), never a wait on a message that cannot come."""
+    import queue
+
+    got: dict[int, Any] = {}
+    while wanted - set(got):
+        try:
+            message = out.get(timeout=0.2)
+        except queue.Empty:
+            message = None
+        if message is not None:
+            if message[0] == kind:
+                got[message[1]] = message[2:]
+            continue
+        died = [(i, p.exitcode) for i, p in enumerate(procs) if i in wanted - set(got) and not p.is_alive()]
+        if died or time.monotonic() > deadline:
+            while True:  # a result sent just before its writer ended
+                try:
+                    message = out.get_nowait()
+                except queue.Empty:
+                    break
+                if message[0] == kind:
+                    got[message[1]] = message[2:]
+            died = [(i, code) for i, code in died if i not in got]
+            if died or time.monotonic() > deadline:
+                for p in procs:
+                    if p.is_alive():
+                        p.terminate()
+                for p in procs:
+                    p.join(5)
+                raise WriterDied(died or [(i, None) for i in sorted(wanted - set(got))])
+    return got
+
+
+def _run_writers(target: Any, args_of: Any, writers: int, timeout: float = 1800.0) -> float:
+    """Events per second of all the writers together, from the moment all are connected
+    and ready to the last one's end. A writer that dies is reported (:class:`WriterDied`),
+    never waited for."""
     ctx = multiprocessing.get_context("spawn")
-    start, out = ctx.Barrier(writers + 1), ctx.Queue()
+    start, out = ctx.Event(), ctx.Queue()
     procs = [ctx.Process(target=target, args=(*args_of(i), start, out)) for i in range(writers)]
     for p in procs:
         p.start()
-    start.wait()
+    everyone = set(range(writers))
+    _collect(procs, out, "ready", everyone, time.monotonic() + 300)
+    start.set()
     t0 = time.perf_counter()
-    results = [out.get(timeout=1800) for _ in procs]
+    results = _collect(procs, out, "done", everyone, time.monotonic() + timeout)
     wall = time.perf_counter() - t0
     for p in procs:
         p.join()
-    return round(sum(n for n, _ in results) / wall, 1)
+    return round(sum(n for n, _ in results.values()) / wall, 1)
 
 
 def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> dict[str, Any]:
@@ -186,7 +236,11 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
             hide_password=False)
         Ledger.open(ours_url, create=True).close()
         run = uuid.uuid4().hex[:6]
-        ours = _run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
+        failures: dict[str, str] = {}
+        try:
+            ours: float | None = _run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
+        except WriterDied as exc:  # reported, not waited for
+            ours, failures["ours"] = None, str(exc)
         params: dict[str, Any] = {"dbname": base.database, "host": base.host or "127.0.0.1", "port": base.port or 5432,
                   "user": base.username or "postgres", "password": base.password or "",
                   "schema": schema}
@@ -195,13 +249,17 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
         datastore = PostgresDatastore(**params)
         PostgresApplicationRecorder(datastore).create_table()
         datastore.close()
-        peer = _run_writers(_library_writer, lambda i: (params, i, boards * 120), writers)
+        try:
+            peer: float | None = _run_writers(_library_writer, lambda i: (params, i, boards * 120), writers)
+        except WriterDied as exc:
+            peer, failures["library"] = None, str(exc)
     finally:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         admin.dispose()
     return {"pg_writers": writers, "pg_append_eps": ours, "pg_peer_append_eps": peer,
-            "pg_ratio": round(ours / peer, 2) if peer else None}
+            "pg_ratio": round(ours / peer, 2) if ours and peer else None,
+            **({"pg_writers_died": failures} if failures else {})}
 
 
 def run_peer(ours: dict[str, Any], pg_url: str | None = None, synchronous: str = "full") -> dict[str, Any]:
