@@ -14,7 +14,7 @@ from ledger.store import migrate
 from ledger.store.base import Snapshot
 from ledger.store.sql import make_engine, open_store
 
-TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes", "boards"}
+TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes", "boards", "ledger_settings"}
 
 
 def ledger_objects(url: str) -> tuple[set[str], set[str]]:
@@ -96,7 +96,7 @@ def test_alembic_config_finds_the_migrations_from_any_directory(
     config = migrate.alembic_config(url)
     assert config.get_main_option("sqlalchemy.url") == url
     assert (Path(config.get_main_option("script_location") or "") / "env.py").is_file()
-    assert migrate.head() == "0005"
+    assert migrate.head() == "0006"
 
 
 def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp_path: Path) -> None:
@@ -213,3 +213,42 @@ def test_0005_indexes_the_boards_already_stored_and_goes_down_again(store_url: s
     with open_store(store_url) as store:
         assert store.boards() == indexed
         assert store.boards("paris-open") == indexed[:2] and store.boards("lyon") == indexed[2:]
+
+
+def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store_url: str) -> None:
+    """Integration behind the log (issue 28, item 2): events.xid (PostgreSQL fills it with the
+    writing transaction's id; rows written before keep NULL), ledger_settings; down, both gone
+    and the events intact."""
+    migrate.upgrade(store_url, "0005")
+    engine = make_engine(store_url)
+    try:
+        from ledger.store.schema import events
+        from ledger.store.sql import _move_head, _to_row
+
+        chain = make_chain("old", 3)
+        with engine.begin() as conn:
+            conn.execute(events.insert(), [_to_row(e) for e in chain])
+            _move_head(conn, "old", 3, chain[-1].hash)
+        migrate.upgrade(engine)
+        with open_store(store_url) as store:
+            assert not store.integrate_behind
+            with store.transaction("new") as tx:
+                tx.insert(make_chain("new", 2))
+            from ledger.store import integrator
+            integrator.enable(store)
+        with open_store(store_url) as store:
+            assert store.integrate_behind
+            assert [e.stream for e in store.iter_all()] == ["old"] * 3 + ["new"] * 2
+        with engine.connect() as conn:
+            xids = dict(conn.exec_driver_sql("SELECT stream, xid FROM events").all())
+        assert xids["old"] is None
+        assert (xids["new"] is not None) == (engine.dialect.name == "postgresql")
+        migrate.downgrade(engine, "0005")
+        with engine.connect() as conn:
+            assert "ledger_settings" not in set(sa.inspect(conn).get_table_names())
+            assert "xid" not in {c["name"] for c in sa.inspect(conn).get_columns("events")}
+            assert conn.exec_driver_sql("SELECT count(*) FROM events").scalar() == 5
+        migrate.upgrade(engine)
+        migrate.check(engine)
+    finally:
+        engine.dispose()

@@ -1,6 +1,6 @@
 """Signed tree heads and consistency proofs (docs/reliability.md; issue 28, item 3):
 ``key new``, ``consistency`` and ``check-consistency`` (``digest --sign`` is in
-``ledger/cli/audit.py``).
+``ledger/cli/audit.py``), and ``integrate`` (the tree extended behind the log).
 
 Attached to the group by ``ledger/cli/__init__.py`` (:data:`COMMANDS`).
 """
@@ -99,4 +99,46 @@ def check_consistency_cmd(ctx: click.Context, old: str, new: str, proof_path: st
                       " (the key the head carries: pin the tournament's with --key KEYFILE.pub)"))
 
 
-COMMANDS: tuple[click.Command, ...] = (key, consistency, check_consistency_cmd)
+@click.command()
+@click.option("--enable", is_flag=True, help="Switch this database to a tree integrated behind the log "
+              "(appends then write no leaf); restart its writers after.")
+@click.option("--follow", is_flag=True, help="Keep integrating until interrupted (or --idle).")
+@click.option("--poll", type=click.FloatRange(0.01, 60), default=0.2, show_default=True,
+              help="With --follow: seconds between rounds.")
+@click.option("--idle", type=click.FloatRange(0), default=None,
+              help="With --follow: stop after this many seconds with nothing to integrate.")
+@click.option("--batch", type=click.IntRange(1, 100_000), default=5000, show_default=True,
+              help="Leaves per transaction.")
+@click.pass_context
+def integrate(ctx: click.Context, enable: bool, follow: bool, poll: float, idle: float | None, batch: int) -> None:
+    """Extend the Merkle tree over the events committed since it was last extended, in
+    position order (a database whose tree is integrated behind the log; docs/reliability.md).
+    One integrator works at a time per database; another one waits its turn."""
+    import time
+
+    from ledger.store import integrator
+
+    with open_ledger(ctx) as ledger:
+        store = ledger.store
+        if enable and not getattr(store, "integrate_behind", False):
+            integrator.enable(store)
+            click.echo("the tree is now integrated behind the log: restart the database's writers", err=True)
+        if not getattr(store, "integrate_behind", False):
+            click.echo("nothing to do: this database's appends extend the tree themselves "
+                       "(integrate --enable switches it)", err=True)
+            return
+        total, quiet_since = 0, time.monotonic()
+        while True:
+            step = integrator.integrate(store, batch)
+            total += step.leaves
+            if step.leaves:
+                quiet_since = time.monotonic()
+            if not follow or (idle is not None and time.monotonic() - quiet_since >= idle):
+                break
+            time.sleep(poll)
+        size = store.tree_size()  # type: ignore[attr-defined]
+    click.echo(f"integrated {total} event(s); the tree holds {size}"
+               + ("" if step.elected else " (another integrator is at work)"))
+
+
+COMMANDS: tuple[click.Command, ...] = (key, consistency, check_consistency_cmd, integrate)

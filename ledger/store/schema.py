@@ -60,6 +60,9 @@ events = sa.Table(
     sa.Column("law", sa.String(64), nullable=True),
     sa.Column("prev", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+    # revision 0006: the writing transaction's id (PostgreSQL; NULL on SQLite), the
+    # readers' bound when the tree is integrated behind the log (ledger.store.integrator)
+    sa.Column("xid", sa.BigInteger, nullable=True),
     sa.UniqueConstraint("stream", "seq"),
     sa.UniqueConstraint("stream", "id"),
 )
@@ -108,4 +111,11 @@ boards = sa.Table(
     sa.Column("stream", sa.String(200), primary_key=True),
     sa.Column("tournament", sa.Text, nullable=False),
     sa.Column("slug", sa.String(120), nullable=False, index=True),
+)
+
+ledger_settings = sa.Table(
+    "ledger_settings",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.String(200), nullable=False),
 )
