@@ -16,7 +16,7 @@ every digest and proof taken before stays valid).
   position is committed (or was rolled back and never will be). ``log --after`` reads
   with the same bound, so a reader never misses a later commit with a lower position.
 * **One integrator per database.** PostgreSQL: each batch is written under the
-  transaction-scoped advisory lock :data:`INTEGRATOR_LOCK_KEY`, taken with
+  transaction-scoped advisory lock :data:`INTEGRATOR_LOCK_CLASS` (per schema), taken with
   ``pg_try_advisory_xact_lock`` (an integrator that finds it held does nothing: another
   is at work); when an integrator's process dies its connection ends and the lock with
   it, and the next one takes over. SQLite: the write lock (``BEGIN IMMEDIATE``).
@@ -40,8 +40,11 @@ import sqlalchemy as sa
 from ledger import merkle
 from ledger.store.schema import ledger_settings
 
-#: Key of the PostgreSQL advisory lock that elects the integrator ("LEDGINT\x01").
-INTEGRATOR_LOCK_KEY = 0x4C454447494E5401
+#: Class (first key) of the PostgreSQL advisory lock that elects the integrator ("LDIN"); the
+#: second key is ``hashtext(current_schema())``: one integrator per ledger schema (advisory
+#: locks are database-wide).
+INTEGRATOR_LOCK_CLASS = 0x4C44494E
+ELECTION = "SELECT pg_try_advisory_xact_lock(%s, hashtext(current_schema()))"
 
 BATCH = 5000
 """Leaves integrated per transaction."""
@@ -82,7 +85,7 @@ def integrate_batch(store: Any, batch: int = BATCH) -> Integrated:
     with store.writing() as conn:
         cur = conn.connection.driver_connection.cursor()
         if pg:
-            cur.execute("SELECT pg_try_advisory_xact_lock(%s)", (INTEGRATOR_LOCK_KEY,))
+            cur.execute(ELECTION, (INTEGRATOR_LOCK_CLASS,))
             if not cur.fetchone()[0]:
                 return Integrated(0, None)
         cur.execute(_LAST_LEAF)
