@@ -91,3 +91,16 @@ def hangs(index, start, out):
     out.put(("ready", index))
     start.wait()
     time.sleep(600)
+
+
+def test_the_merge_delay_bench_covers_every_append(capsys, monkeypatch):
+    from ledger.bench_merge import run_merge_delay
+
+    found = run_merge_delay(writers=2, seconds=0.5)["merge"]
+    assert found["errors"] == [] and found["appends"] > 0
+    assert found["not_merged"] == 0, "the integrator covered every committed append"
+    assert found["integrated_leaves"] >= found["appends"]  # the engine's own events too
+    assert 0 <= found["merge_delay_ms_p50"] <= found["merge_delay_ms_p99"] <= found["merge_delay_ms_max"]
+    monkeypatch.delenv("LEDGER_DB", raising=False)
+    assert main(["bench", "--merge-delay", "--seconds", "0.5", "--writers", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["merge"]["not_merged"] == 0

@@ -32,11 +32,30 @@ from ledger.errors import BadInput
               help="With --interleaved: rounds (each runs every side once per workload).")
 @click.option("--chunk", type=click.FloatRange(0.05, 60), default=2.0, show_default=True,
               help="With --interleaved: seconds per side and workload in a round.")
+@click.option("--merge-delay", "merge_delay", is_flag=True, help="Instead: the tree integrated behind the "
+              "log, writer threads appending while the integrator runs: the merge delay (commit to "
+              "leaf) and the integrator's rate (a temporary SQLite file, or --pg URL).")
+@click.option("--writers", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="With --merge-delay: writer threads (a store each).")
+@click.option("--seconds", type=click.FloatRange(0.5, 600), default=5.0, show_default=True,
+              help="With --merge-delay: seconds of appends.")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
-          pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float) -> None:
+          pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
+          merge_delay: bool, writers: int, seconds: float) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench import run_bench
+
+    if merge_delay:
+        from ledger.bench_merge import run_merge_delay
+
+        merged = run_merge_delay(pg_url, writers=writers, seconds=seconds, seed=seed)
+        if as_json:
+            click.echo(json.dumps(merged))
+        else:
+            for key, value in merged["merge"].items():
+                click.echo(f"{'merge.' + key:>40}: {value}")
+        return
 
     if interleaved:
         from ledger.bench_interleaved import run_interleaved
