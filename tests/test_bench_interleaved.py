@@ -102,5 +102,6 @@ def test_the_merge_delay_bench_covers_every_append(capsys, monkeypatch):
     assert found["integrated_leaves"] >= found["appends"]  # the engine's own events too
     assert 0 <= found["merge_delay_ms_p50"] <= found["merge_delay_ms_p99"] <= found["merge_delay_ms_max"]
     monkeypatch.delenv("LEDGER_DB", raising=False)
+    capsys.readouterr()
     assert main(["bench", "--merge-delay", "--seconds", "0.5", "--writers", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["merge"]["not_merged"] == 0
