@@ -528,31 +528,47 @@ class Ledger:
         return list(verify_store(self.store, stream).problems)
 
     def rebuild(self, streams: Iterable[str] | None = None,
-                progress: Callable[[str], None] | None = None) -> dict[str, int]:
+                progress: Callable[[str], None] | None = None, *, jobs: int = 1,
+                url: str | None = None) -> dict[str, int]:
         """Refold streams from zero and replace their snapshots. Returns counts
-        of streams rebuilt and of snapshots that differed from the refold."""
+        of streams rebuilt and of snapshots that differed from the refold.
+        ``jobs`` > 1 (with the database's ``url``): the folds run in that many worker
+        processes (``ledger.parallel``), this process writes the snapshots; the result is
+        the serial one's."""
         names = list(streams) if streams is not None else self.store.streams()
+        if jobs > 1 and url is not None and len(names) > 1:
+            from ledger.parallel import refold_in_workers
+
+            refolded: Iterable[tuple[str, Snapshot | None, bool]] = refold_in_workers(url, names, jobs)
+        else:
+            refolded = ((name, *self.refold(name)) for name in names)
         differed = 0
-        for name in names:
-            stored = self.store.read(name)
-            state = fold_events(stored)
-            if state is None:
-                continue
-            fresh = snapshots.dump(state)
-            latest = getattr(self.store, "latest_snapshot", self.store.load_snapshot)
-            old = latest(name)
-            if old is None:
-                # none is expected before the first SNAPSHOT_EVERY events of a board in play
-                differed += state.seq >= SNAPSHOT_EVERY or state.phase == "ended"
-            elif old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
-                    or snapshots.load(old.state) != (state if old.seq == state.seq
-                                                     else fold_events(stored[:old.seq])):
-                differed += 1
-            self.store.save_snapshot(Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh))
-            self._cache.pop(name, None)
+        for name, snapshot, changed in refolded:
+            differed += changed
+            if snapshot is not None:
+                self.store.save_snapshot(snapshot)
+                self._cache.pop(name, None)
             if progress:
                 progress(name)
         return {"streams": len(names), "differed": differed}
+
+    def refold(self, name: str) -> tuple[Snapshot | None, bool]:
+        """A stream refolded from zero: its fresh snapshot (None for a stream that folds to
+        nothing) and whether the snapshot stored now differs from the refold."""
+        stored = self.store.read(name)
+        state = fold_events(stored)
+        if state is None:
+            return None, False
+        fresh = snapshots.dump(state)
+        latest = getattr(self.store, "latest_snapshot", self.store.load_snapshot)
+        old = latest(name)
+        if old is None:
+            # none is expected before the first SNAPSHOT_EVERY events of a board in play
+            changed = state.seq >= SNAPSHOT_EVERY or state.phase == "ended"
+        else:
+            changed = old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
+                or snapshots.load(old.state) != (state if old.seq == state.seq else fold_events(stored[:old.seq]))
+        return Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh), bool(changed)
 
 
 VOID_OVERRIDE_TEXT = "no longer prescribed by the Laws: the entry it was read from is voided as an entry error"
