@@ -217,10 +217,73 @@ def _run_writers(target: Any, args_of: Any, writers: int, timeout: float = 1800.
     return round(sum(n for n, _ in results.values()) / wall, 1)
 
 
-def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> dict[str, Any]:
+def _behind_schema(admin: Any, base: Any, schema: str) -> str:
+    """A second ledger schema, its tree integrated behind the log; its URL."""
+    from ledger.service import Ledger
+    from ledger.store import integrator
+
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}_behind"')
+    url = base.update_query_dict({"options": f"-csearch_path={schema}_behind"}).render_as_string(hide_password=False)
+    with Ledger.open(url, create=True) as ledger:
+        integrator.enable(ledger.store)
+    return str(url)
+
+
+class _Integrator:
+    """The integrator of a run, in a thread of this process; the delay from each batch's
+    newest position being committed (seen) to its leaf, p99."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        self.url, self._stop = url, threading.Event()
+        self.delays: list[float] = []
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        from ledger.store import integrator
+        from ledger.store.sql import open_store
+
+        _quiet()
+        with open_store(self.url) as store:
+            seen: dict[int, float] = {}
+            while True:
+                stopping = self._stop.is_set()
+                top = store.last_position()
+                seen.setdefault(top, time.perf_counter())
+                step = integrator.integrate(store)
+                if step.leaves:
+                    done = integrator.integrated_position(store)
+                    now = time.perf_counter()
+                    for position in [p for p in seen if p <= done]:
+                        self.delays.append((now - seen.pop(position)) * 1000)
+                if stopping and not step.leaves:
+                    seen = {p: t for p, t in seen.items() if p > integrator.integrated_position(store)}
+                    if not seen:
+                        return
+                time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(120)
+
+    def p99(self) -> float | None:
+        from ledger.bench import percentile
+
+        return round(percentile(self.delays, 0.99), 1) if self.delays else None
+
+
+def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2,
+                     integrate_behind: bool = True) -> dict[str, Any]:
     """Events per second of ``writers`` processes, one event per transaction, on
     distinct streams: the ledger (``boards`` whole boards each, with the engine)
-    and the library's PostgreSQL application recorder (as many events each)."""
+    and the library's PostgreSQL application recorder (as many events each); with
+    ``integrate_behind`` also the ledger with its tree integrated behind the log (an
+    integrator thread in this process) and that run's merge delay p99."""
     import sqlalchemy as sa
 
     from ledger.service import Ledger
@@ -253,12 +316,26 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
             peer: float | None = _run_writers(_library_writer, lambda i: (params, i, boards * 120), writers)
         except WriterDied as exc:
             peer, failures["library"] = None, str(exc)
+        behind: float | None = None
+        if integrate_behind:  # the same writers, the tree integrated behind (issue 28, item 2)
+            behind_url = _behind_schema(admin, base, schema)
+            keeper = _Integrator(behind_url)
+            keeper.start()
+            try:
+                behind = _run_writers(_ledger_writer, lambda i: (behind_url, run, i, boards), writers)
+            except WriterDied as exc:
+                failures["ours_behind"] = str(exc)
+            finally:
+                keeper.stop()
     finally:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}_behind" CASCADE')
         admin.dispose()
     return {"pg_writers": writers, "pg_append_eps": ours, "pg_peer_append_eps": peer,
             "pg_ratio": round(ours / peer, 2) if ours and peer else None,
+            **({"pg_behind_append_eps": behind, "pg_behind_ratio": round(behind / peer, 2) if behind and peer
+                else None, "pg_behind_merge_delay_ms_p99": keeper.p99()} if integrate_behind else {}),
             **({"pg_writers_died": failures} if failures else {})}
 
 

@@ -10,11 +10,13 @@ every digest and proof taken before stays valid).
   in commit order and every committed row is such a prefix. On PostgreSQL writers commit
   side by side; a writer hands out its positions and takes its transaction id (the
   ``xid`` column, revision 0006) inside one short critical section (the position lock,
-  released before its commit), so transaction ids and positions are in the same order,
-  and the rows of transactions older than the oldest one in flight
-  (``pg_snapshot_xmin(pg_current_snapshot())``) are a prefix of the log: every lower
-  position is committed (or was rolled back and never will be). ``log --after`` reads
-  with the same bound, so a reader never misses a later commit with a lower position.
+  released before its commit), where it also takes a shared advisory lock keyed by its
+  transaction id, held to its commit; so transaction ids and positions are in the same
+  order, and the rows of transactions older than the oldest ledger writer in flight in
+  the database (``ledger.store.sql.SETTLED_BOUND``, read before the rows) are a prefix of
+  the log: every lower position is committed (or was rolled back and never will be).
+  ``log --after`` reads with the same bound, so a reader never misses a later commit with
+  a lower position.
 * **One integrator per database.** PostgreSQL: each batch is written under the
   transaction-scoped advisory lock :data:`INTEGRATOR_LOCK_CLASS` (per schema), taken with
   ``pg_try_advisory_xact_lock`` (an integrator that finds it held does nothing: another
@@ -39,6 +41,7 @@ import sqlalchemy as sa
 
 from ledger import merkle
 from ledger.store.schema import ledger_settings
+from ledger.store.sql import SETTLED_BOUND
 
 #: Class (first key) of the PostgreSQL advisory lock that elects the integrator ("LDIN"); the
 #: second key is ``hashtext(current_schema())``: one integrator per ledger schema (advisory
@@ -52,7 +55,7 @@ BATCH = 5000
 _LAST_LEAF = "SELECT leaf_index, position FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
 _PENDING = "SELECT position, stream, seq, hash FROM events WHERE position > ? ORDER BY position LIMIT ?"
 _PENDING_PG = ("SELECT position, stream, seq, hash FROM events WHERE position > %s AND (xid IS NULL OR "
-               "xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint) ORDER BY position LIMIT %s")
+               "xid < %s) ORDER BY position LIMIT %s")
 _INSERT_LEAF = "INSERT INTO merkle_leaves (leaf_index, position, stream, seq, hash) VALUES (?, ?, ?, ?, ?)"
 _INSERT_NODE = "INSERT INTO merkle_nodes (level, node_index, hash) VALUES (?, ?, ?)"
 
@@ -91,7 +94,11 @@ def integrate_batch(store: Any, batch: int = BATCH) -> Integrated:
         cur.execute(_LAST_LEAF)
         row = cur.fetchone()
         size, after = (0, 0) if row is None else (int(row[0]) + 1, int(row[1]))
-        cur.execute(_PENDING_PG if pg else _PENDING, (after, batch))
+        if pg:
+            cur.execute(SETTLED_BOUND)  # a statement of its own, before the rows' (sql.SETTLED_BOUND)
+            cur.execute(_PENDING_PG, (after, cur.fetchone()[0], batch))
+        else:
+            cur.execute(_PENDING, (after, batch))
         pending = cur.fetchall()
         if not pending:
             return Integrated(0, size)

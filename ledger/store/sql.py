@@ -85,6 +85,20 @@ POSITION_LOCK_KEY = 0x4C454447504F5301
 #: for each other). Two-key locks never collide with the one-key position lock.
 STREAM_LOCK_CLASS = 0x4C444753
 
+#: PostgreSQL, tree integrated behind the log: the smallest transaction id of the ledger's
+#: writers in flight in this database, each of which holds, from its critical section to its
+#: commit, a shared advisory lock whose key is its own transaction id (below 2^48: never one of
+#: the ledger's other keys); with none, the first id not yet assigned. Read in a statement of
+#: its own BEFORE the rows (READ COMMITTED: the rows' statement has a later snapshot), so every
+#: writer with a smaller id had committed or rolled back when the rows are read. Transactions
+#: of other databases, or that write no event, hold nothing back.
+SETTLED_BOUND = ("SELECT coalesce(min((l.classid::bigint << 32) | l.objid::bigint), "
+                 "pg_snapshot_xmax(pg_current_snapshot())::text::bigint) FROM pg_locks l "
+                 "WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.classid < 65536 "
+                 "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+IN_FLIGHT = "SELECT pg_advisory_xact_lock_shared(pg_current_xact_id()::text::bigint)"
+"""A writer's mark, in its critical section (see :data:`SETTLED_BOUND`)."""
+
 #: Execution option read by the SQLite ``begin`` hook: the BEGIN mode to emit.
 _BEGIN_MODE = "ledger_sqlite_begin"
 
@@ -352,10 +366,11 @@ class _Statements:
                            "AND seq <= ? ORDER BY seq")
         self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
         # PostgreSQL, tree integrated behind (revision 0006): only the rows of transactions older
-        # than the oldest in flight, a prefix of the log in position order (ledger.store.integrator)
+        # than the oldest writer in flight (SETTLED_BOUND, read first, in a statement of its own),
+        # a prefix of the log in position order (ledger.store.integrator)
+        self.settled_bound = SETTLED_BOUND
         self.read_all_settled = (f"SELECT position, {cols} FROM events WHERE position > %s AND (xid IS NULL "
-                                 "OR xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint) "
-                                 "ORDER BY position LIMIT %s")
+                                 "OR xid < %s) ORDER BY position LIMIT %s")
         self.find_ids = f"SELECT position, {cols} FROM events WHERE stream = %s AND id = ANY(%s)"  # PostgreSQL
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
         # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
@@ -688,6 +703,7 @@ class SqlTransaction:
             with driver.pipeline():  # type: ignore[union-attr]
                 self._cur.execute("SELECT pg_advisory_lock(%s)" if session else "SELECT pg_advisory_xact_lock(%s)",
                                   (POSITION_LOCK_KEY,))
+                self._cur.execute(IN_FLIGHT)  # the transaction id, taken and marked inside the section
                 self._cur.execute("SAVEPOINT ledger_insert")
                 rows_cur.execute(sql.insert(len(batch)), sql.params(batch))
                 self._cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
@@ -1064,9 +1080,12 @@ class SqlEventStore:
         while True:
             with self._begin() as conn:
                 cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-                settled = self._pg and self.integrate_behind
-                cur.execute(self._statements.read_all_settled if settled else self._statements.read_all,
-                            (last, batch))
+                if self._pg and self.integrate_behind:
+                    cur.execute(self._statements.settled_bound)
+                    bound = cur.fetchone()[0]
+                    cur.execute(self._statements.read_all_settled, (last, bound, batch))
+                else:
+                    cur.execute(self._statements.read_all, (last, batch))
                 rows = cur.fetchall()
             yield from (_event_of(row) for row in rows)
             if len(rows) < batch:
