@@ -272,3 +272,24 @@ def test_concurrent_writers_a_following_reader_and_the_integrator_miss_nothing(b
     finally:
         reader.close()
         store.close()
+
+
+def test_a_server_on_a_database_integrated_behind_runs_the_integrator(store_url):
+    from fastapi.testclient import TestClient
+
+    from ledger.live.app import create_app
+    from ledger.service import Ledger
+
+    with open_store(store_url, create=True) as store:
+        integrator.enable(store)
+    ledger = Ledger.open(store_url)
+    app = create_app(store_url, ledger=ledger)
+    with TestClient(app):
+        write(ledger.store, plan(random.Random(5), 4))
+        with ledger.store.engine.connect() as conn:
+            total = conn.exec_driver_sql("SELECT count(*) FROM events").scalar()
+        deadline = time.monotonic() + 60
+        while ledger.store.tree_size() < total:
+            assert time.monotonic() < deadline, "the server's integrator did not integrate"
+            time.sleep(0.05)
+    assert total > 0

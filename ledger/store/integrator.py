@@ -163,3 +163,35 @@ def wait_integrated(store: Any, seconds: float, poll: float = 0.05) -> tuple[boo
                                       {"p": done}).scalar()
             return False, int(behind or 0)
         time.sleep(poll)
+
+
+class Keeper:
+    """The integrator of a server (``cli.py serve`` on a database whose tree is integrated
+    behind the log): a thread integrating every ``poll`` seconds until stopped. Several
+    servers each run one; the advisory lock elects one per batch, and when a server dies
+    the others carry on."""
+
+    def __init__(self, store: Any, poll: float = 0.1, batch: int = BATCH) -> None:
+        import threading
+
+        import structlog
+
+        self.store, self.poll, self.batch = store, poll, batch
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ledger-integrator", daemon=True)
+        self._log = structlog.get_logger("ledger.integrator")
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                integrate(self.store, self.batch)
+            except Exception as exc:  # a busy or lost database: said, and tried again
+                self._log.warning("integrate_failed", error=f"{type(exc).__name__}: {exc}")
+            self._stop.wait(self.poll)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
