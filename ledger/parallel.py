@@ -9,7 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ledger.store.base import Snapshot
 
@@ -21,23 +21,13 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def _refold(url: str, names: list[str]) -> list[tuple[str, Snapshot | None, bool]]:
-    import logging
-
-    import structlog
-
-    from ledger.service import Ledger
-
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    with Ledger.open(url) as ledger:
-        return [(name, *ledger.refold(name)) for name in names]
-
-
-def refold_in_workers(url: str, names: list[str], jobs: int) -> Iterator[tuple[str, Snapshot | None, bool]]:
-    """(stream, fresh snapshot, differed) of every stream, in the order given, folded by
-    ``jobs`` worker processes."""
+def refold_in_workers(work: Callable[[str, list[str]], list[tuple[str, Snapshot | None, bool]]],
+                      url: str, names: list[str], jobs: int) -> Iterator[tuple[str, Snapshot | None, bool]]:
+    """(stream, fresh snapshot, differed) of every stream, in the order given, computed by
+    ``work(url, names)`` (a module-level function: the workers import it) in ``jobs``
+    worker processes."""
     chunks = [names[i:i + CHUNK] for i in range(0, len(names), CHUNK)]
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)),
                              mp_context=multiprocessing.get_context("spawn")) as pool:
-        for done in pool.map(_refold, [url] * len(chunks), chunks):
+        for done in pool.map(work, [url] * len(chunks), chunks):
             yield from done

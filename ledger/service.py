@@ -539,7 +539,8 @@ class Ledger:
         if jobs > 1 and url is not None and len(names) > 1:
             from ledger.parallel import refold_in_workers
 
-            refolded: Iterable[tuple[str, Snapshot | None, bool]] = refold_in_workers(url, names, jobs)
+            refolded: Iterable[tuple[str, Snapshot | None, bool]] = refold_in_workers(
+                refold_streams, url, names, jobs)
         else:
             refolded = ((name, *self.refold(name)) for name in names)
         differed = 0
@@ -569,6 +570,15 @@ class Ledger:
             changed = old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
                 or snapshots.load(old.state) != (state if old.seq == state.seq else fold_events(stored[:old.seq]))
         return Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh), bool(changed)
+
+
+def refold_streams(url: str, names: list[str]) -> list[tuple[str, Snapshot | None, bool]]:
+    """A rebuild worker's task (``ledger.parallel``): ``names`` refolded on a ledger of its own."""
+    import logging
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    with Ledger.open(url) as ledger:
+        return [(name, *ledger.refold(name)) for name in names]
 
 
 VOID_OVERRIDE_TEXT = "no longer prescribed by the Laws: the entry it was read from is voided as an entry error"
