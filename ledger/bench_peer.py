@@ -111,6 +111,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
             for b in range(boards)]
     _quiet()
     with Ledger.open(url) as ledger:
+        out.put(("ready", index))
         start.wait()
         t0 = time.perf_counter()
         written = 0
@@ -120,7 +121,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
                 result = ledger.append(stream, [fact], expected_seq=seq)
                 seq = result.stored[-1].seq
                 written += len(result.stored)
-        out.put((written, time.perf_counter() - t0))
+        out.put(("done", index, written, time.perf_counter() - t0))
 
 
 def _library_writer(params: dict[str, Any], index: int, events: int, start: Any, out: Any) -> None:
@@ -132,13 +133,14 @@ def _library_writer(params: dict[str, Any], index: int, events: int, start: Any,
     state = json.dumps({"seat": "N", "card": "H7", "n": index}).encode()
     sid = uuid.uuid4()
     recorder.max_notification_id()  # connected before the start
+    out.put(("ready", index))
     start.wait()
     t0 = time.perf_counter()
     for v in range(1, events + 1):
         if v % EVENTS == 1:
             sid = uuid.uuid4()
         recorder.insert_events([StoredEvent(sid, (v - 1) % EVENTS + 1, "ledger.events:CardPlayed", state)])
-    out.put((events, time.perf_counter() - t0))
+    out.put(("done", index, events, time.perf_counter() - t0))
     datastore.close()
 
 
@@ -150,27 +152,138 @@ def _quiet() -> None:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
 
-def _run_writers(target: Any, args_of: Any, writers: int) -> float:
-    """Events per second of all the writers together, from the moment all are
-    connected and ready (a barrier) to the last one's end."""
+class WriterDied(RuntimeError):
+    """A writer process ended without its result: the run is reported as failed, at once."""
+
+    def __init__(self, died: list[tuple[int, int | None]]) -> None:
+        self.died = died
+        super().__init__("writer process(es) ended without a result: " + ", ".join(
+            f"#{i} (exit code {code})" for i, code in died))
+
+
+def _collect(procs: list[Any], out: Any, kind: str, wanted: set[int], deadline: float) -> dict[int, Any]:
+    """The ``kind`` message of every writer in ``wanted``, polling the queue and the writers'
+    exit codes: a writer that ended without sending it raises :class:`WriterDied` (the others
+    are terminated), never a wait on a message that cannot come."""
+    import queue
+
+    got: dict[int, Any] = {}
+    while wanted - set(got):
+        try:
+            message = out.get(timeout=0.2)
+        except queue.Empty:
+            message = None
+        if message is not None:
+            if message[0] == kind:
+                got[message[1]] = message[2:]
+            continue
+        died = [(i, p.exitcode) for i, p in enumerate(procs) if i in wanted - set(got) and not p.is_alive()]
+        if died or time.monotonic() > deadline:
+            while True:  # a result sent just before its writer ended
+                try:
+                    message = out.get_nowait()
+                except queue.Empty:
+                    break
+                if message[0] == kind:
+                    got[message[1]] = message[2:]
+            died = [(i, code) for i, code in died if i not in got]
+            if died or time.monotonic() > deadline:
+                for p in procs:
+                    if p.is_alive():
+                        p.terminate()
+                for p in procs:
+                    p.join(5)
+                raise WriterDied(died or [(i, None) for i in sorted(wanted - set(got))])
+    return got
+
+
+def _run_writers(target: Any, args_of: Any, writers: int, timeout: float = 1800.0) -> float:
+    """Events per second of all the writers together, from the moment all are connected
+    and ready to the last one's end. A writer that dies is reported (:class:`WriterDied`),
+    never waited for."""
     ctx = multiprocessing.get_context("spawn")
-    start, out = ctx.Barrier(writers + 1), ctx.Queue()
+    start, out = ctx.Event(), ctx.Queue()
     procs = [ctx.Process(target=target, args=(*args_of(i), start, out)) for i in range(writers)]
     for p in procs:
         p.start()
-    start.wait()
+    everyone = set(range(writers))
+    _collect(procs, out, "ready", everyone, time.monotonic() + 300)
+    start.set()
     t0 = time.perf_counter()
-    results = [out.get(timeout=1800) for _ in procs]
+    results = _collect(procs, out, "done", everyone, time.monotonic() + timeout)
     wall = time.perf_counter() - t0
     for p in procs:
         p.join()
-    return round(sum(n for n, _ in results) / wall, 1)
+    return round(sum(n for n, _ in results.values()) / wall, 1)
 
 
-def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> dict[str, Any]:
+def _behind_schema(admin: Any, base: Any, schema: str) -> str:
+    """A second ledger schema, its tree integrated behind the log; its URL."""
+    from ledger.service import Ledger
+    from ledger.store import integrator
+
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}_behind"')
+    url = base.update_query_dict({"options": f"-csearch_path={schema}_behind"}).render_as_string(hide_password=False)
+    with Ledger.open(url, create=True) as ledger:
+        integrator.enable(ledger.store)
+    return str(url)
+
+
+class _Integrator:
+    """The integrator of a run, in a thread of this process; the delay from each batch's
+    newest position being committed (seen) to its leaf, p99."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        self.url, self._stop = url, threading.Event()
+        self.delays: list[float] = []
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        from ledger.store import integrator
+        from ledger.store.sql import open_store
+
+        _quiet()
+        with open_store(self.url) as store:
+            seen: dict[int, float] = {}
+            while True:
+                stopping = self._stop.is_set()
+                top = store.last_position()
+                seen.setdefault(top, time.perf_counter())
+                step = integrator.integrate(store)
+                if step.leaves:
+                    done = integrator.integrated_position(store)
+                    now = time.perf_counter()
+                    for position in [p for p in seen if p <= done]:
+                        self.delays.append((now - seen.pop(position)) * 1000)
+                if stopping and not step.leaves:
+                    seen = {p: t for p, t in seen.items() if p > integrator.integrated_position(store)}
+                    if not seen:
+                        return
+                time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(120)
+
+    def p99(self) -> float | None:
+        from ledger.bench import percentile
+
+        return round(percentile(self.delays, 0.99), 1) if self.delays else None
+
+
+def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2,
+                     integrate_behind: bool = True) -> dict[str, Any]:
     """Events per second of ``writers`` processes, one event per transaction, on
     distinct streams: the ledger (``boards`` whole boards each, with the engine)
-    and the library's PostgreSQL application recorder (as many events each)."""
+    and the library's PostgreSQL application recorder (as many events each); with
+    ``integrate_behind`` also the ledger with its tree integrated behind the log (an
+    integrator thread in this process) and that run's merge delay p99."""
     import sqlalchemy as sa
 
     from ledger.service import Ledger
@@ -186,7 +299,11 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
             hide_password=False)
         Ledger.open(ours_url, create=True).close()
         run = uuid.uuid4().hex[:6]
-        ours = _run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
+        failures: dict[str, str] = {}
+        try:
+            ours: float | None = _run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
+        except WriterDied as exc:  # reported, not waited for
+            ours, failures["ours"] = None, str(exc)
         params: dict[str, Any] = {"dbname": base.database, "host": base.host or "127.0.0.1", "port": base.port or 5432,
                   "user": base.username or "postgres", "password": base.password or "",
                   "schema": schema}
@@ -195,13 +312,31 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2) -> di
         datastore = PostgresDatastore(**params)
         PostgresApplicationRecorder(datastore).create_table()
         datastore.close()
-        peer = _run_writers(_library_writer, lambda i: (params, i, boards * 120), writers)
+        try:
+            peer: float | None = _run_writers(_library_writer, lambda i: (params, i, boards * 120), writers)
+        except WriterDied as exc:
+            peer, failures["library"] = None, str(exc)
+        behind: float | None = None
+        if integrate_behind:  # the same writers, the tree integrated behind (issue 28, item 2)
+            behind_url = _behind_schema(admin, base, schema)
+            keeper = _Integrator(behind_url)
+            keeper.start()
+            try:
+                behind = _run_writers(_ledger_writer, lambda i: (behind_url, run, i, boards), writers)
+            except WriterDied as exc:
+                failures["ours_behind"] = str(exc)
+            finally:
+                keeper.stop()
     finally:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}_behind" CASCADE')
         admin.dispose()
     return {"pg_writers": writers, "pg_append_eps": ours, "pg_peer_append_eps": peer,
-            "pg_ratio": round(ours / peer, 2) if peer else None}
+            "pg_ratio": round(ours / peer, 2) if ours and peer else None,
+            **({"pg_behind_append_eps": behind, "pg_behind_ratio": round(behind / peer, 2) if behind and peer
+                else None, "pg_behind_merge_delay_ms_p99": keeper.p99()} if integrate_behind else {}),
+            **({"pg_writers_died": failures} if failures else {})}
 
 
 def run_peer(ours: dict[str, Any], pg_url: str | None = None, synchronous: str = "full") -> dict[str, Any]:

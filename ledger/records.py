@@ -198,11 +198,7 @@ class ImportReport:
 # ---------------------------------------------------------------------------
 # Names
 
-def slugify(name: str) -> str:
-    """A tournament name as a stream id part: lower case, ``a-z 0-9 . _ -``."""
-    slug = re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-.")
-    slug = re.sub(r"-{2,}", "-", slug)[:120].strip("-.")
-    return slug or "tournament"
+from ledger.slugs import slugify  # noqa: E402  (here since issue 28: the store's board index uses it too)
 
 
 def detect_format(path: str, given: str | None = None) -> str:

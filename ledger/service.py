@@ -31,6 +31,7 @@ from ledger import engine, events as ev, limits
 from ledger.checks import check_fact, check_finding
 from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
 from ledger.hashing import event_hash, first_break
+from ledger.slugs import slugify
 from ledger.store.base import Actor, EventStore, Snapshot, StoredEvent, StoreTransaction
 from projections import snapshot as snapshots
 from projections.document import to_document
@@ -264,6 +265,8 @@ class Ledger:
                 log.info("append_retried", stream=stream, seqs=retried, raced=True)
                 return AppendResult((), tuple(retried), replayed=True)
             assert state is not None
+            if head_seq == 0 and stored[0].type == ev.BoardOpened.TYPE:
+                self._index_board(tx, stored[0])
             snapshot_seq = head.snapshot_seq
             if state.phase == "ended" or state.seq - snapshot_seq >= SNAPSHOT_EVERY:
                 tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION,
@@ -273,6 +276,15 @@ class Ledger:
         log.info("appended", stream=stream, seqs=[e.seq for e in stored],
                  positions=[e.position for e in stored][:1] + [e.position for e in stored][-1:])
         return AppendResult(tuple(stored), tuple(fact_seqs))
+
+    @staticmethod
+    def _index_board(tx: StoreTransaction, opened: StoredEvent) -> None:
+        """The board's tournament in the store's index (issue 28, item 4), in the append's
+        own transaction: ``ledger.tournament`` finds a tournament's boards by it."""
+        index = getattr(tx, "index_board", None)
+        if index is not None:
+            tournament = str(opened.data.get("tournament"))
+            index(tournament, slugify(tournament))
 
     def _retried(self, tx: StoreTransaction, stream: str, facts: Sequence[Fact], *,
                  empty: bool = False) -> list[int] | None:
@@ -516,31 +528,57 @@ class Ledger:
         return list(verify_store(self.store, stream).problems)
 
     def rebuild(self, streams: Iterable[str] | None = None,
-                progress: Callable[[str], None] | None = None) -> dict[str, int]:
+                progress: Callable[[str], None] | None = None, *, jobs: int = 1,
+                url: str | None = None) -> dict[str, int]:
         """Refold streams from zero and replace their snapshots. Returns counts
-        of streams rebuilt and of snapshots that differed from the refold."""
+        of streams rebuilt and of snapshots that differed from the refold.
+        ``jobs`` > 1 (with the database's ``url``): the folds run in that many worker
+        processes (``ledger.parallel``), this process writes the snapshots; the result is
+        the serial one's."""
         names = list(streams) if streams is not None else self.store.streams()
+        if jobs > 1 and url is not None and len(names) > 1:
+            from ledger.parallel import refold_in_workers
+
+            refolded: Iterable[tuple[str, Snapshot | None, bool]] = refold_in_workers(
+                refold_streams, url, names, jobs)
+        else:
+            refolded = ((name, *self.refold(name)) for name in names)
         differed = 0
-        for name in names:
-            stored = self.store.read(name)
-            state = fold_events(stored)
-            if state is None:
-                continue
-            fresh = snapshots.dump(state)
-            latest = getattr(self.store, "latest_snapshot", self.store.load_snapshot)
-            old = latest(name)
-            if old is None:
-                # none is expected before the first SNAPSHOT_EVERY events of a board in play
-                differed += state.seq >= SNAPSHOT_EVERY or state.phase == "ended"
-            elif old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
-                    or snapshots.load(old.state) != (state if old.seq == state.seq
-                                                     else fold_events(stored[:old.seq])):
-                differed += 1
-            self.store.save_snapshot(Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh))
-            self._cache.pop(name, None)
+        for name, snapshot, changed in refolded:
+            differed += changed
+            if snapshot is not None:
+                self.store.save_snapshot(snapshot)
+                self._cache.pop(name, None)
             if progress:
                 progress(name)
         return {"streams": len(names), "differed": differed}
+
+    def refold(self, name: str) -> tuple[Snapshot | None, bool]:
+        """A stream refolded from zero: its fresh snapshot (None for a stream that folds to
+        nothing) and whether the snapshot stored now differs from the refold."""
+        stored = self.store.read(name)
+        state = fold_events(stored)
+        if state is None:
+            return None, False
+        fresh = snapshots.dump(state)
+        latest = getattr(self.store, "latest_snapshot", self.store.load_snapshot)
+        old = latest(name)
+        if old is None:
+            # none is expected before the first SNAPSHOT_EVERY events of a board in play
+            changed = state.seq >= SNAPSHOT_EVERY or state.phase == "ended"
+        else:
+            changed = old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
+                or snapshots.load(old.state) != (state if old.seq == state.seq else fold_events(stored[:old.seq]))
+        return Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh), bool(changed)
+
+
+def refold_streams(url: str, names: list[str]) -> list[tuple[str, Snapshot | None, bool]]:
+    """A rebuild worker's task (``ledger.parallel``): ``names`` refolded on a ledger of its own."""
+    import logging
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    with Ledger.open(url) as ledger:
+        return [(name, *ledger.refold(name)) for name in names]
 
 
 VOID_OVERRIDE_TEXT = "no longer prescribed by the Laws: the entry it was read from is voided as an entry error"

@@ -7,6 +7,13 @@ given, or when both names have the same slug (``results paris`` finds the boards
 whose name does not begin with the slug is in the field all the same. Which table,
 board, session, pairs and room a board is comes from its ``BoardOpened`` too
 (docs/director.md).
+
+The boards are found by the store's index of ``BoardOpened`` (``boards``, revision
+0005, written with the event): one indexed query for the tournament, then each of
+its boards' head state (its last snapshot and the events after it), so ``results``,
+``open`` and the case file's traveller cost what the tournament holds, not what the
+store holds (issue 28, item 4). A store without the index is read the old way, every
+stream's first event.
 """
 
 from __future__ import annotations
@@ -36,12 +43,21 @@ def opened_streams(ledger: Ledger) -> Iterable[tuple[str, dict[str, Any]]]:
             yield stream, first[0].data
 
 
+def board_streams(ledger: Ledger, tournament: str | None = None) -> list[str]:
+    """The streams of the boards of ``tournament`` (every board when None): from the
+    store's index when it has one (one query), else from every stream's first event."""
+    indexed = getattr(ledger.store, "boards", None)
+    if indexed is not None:
+        return [stream for stream, name in indexed(None if tournament is None else slugify(tournament))
+                if tournament is None or same_tournament(name, tournament)]
+    return [stream for stream, data in opened_streams(ledger)
+            if tournament is None or same_tournament(str(data.get("tournament")), tournament)]
+
+
 def tournament_tables(ledger: Ledger, tournament: str | None = None) -> list[tuple[str, TableState]]:
     """The boards of ``tournament`` (every board when None), with their head states,
     ordered by board, room (open first), table, then stream."""
-    found = [(stream, head_state(ledger, stream)) for stream, data in opened_streams(ledger)
-             if tournament is None or same_tournament(str(data.get("tournament")), tournament)]
-    return sort_tables(found)
+    return sort_tables((stream, head_state(ledger, stream)) for stream in board_streams(ledger, tournament))
 
 
 def sort_tables(tables: Iterable[tuple[str, TableState]]) -> list[tuple[str, TableState]]:

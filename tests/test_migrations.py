@@ -14,7 +14,7 @@ from ledger.store import migrate
 from ledger.store.base import Snapshot
 from ledger.store.sql import make_engine, open_store
 
-TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes"}
+TABLES = {"events", "stream_heads", "snapshots", "merkle_leaves", "merkle_nodes", "boards", "ledger_settings"}
 
 
 def ledger_objects(url: str) -> tuple[set[str], set[str]]:
@@ -96,7 +96,7 @@ def test_alembic_config_finds_the_migrations_from_any_directory(
     config = migrate.alembic_config(url)
     assert config.get_main_option("sqlalchemy.url") == url
     assert (Path(config.get_main_option("script_location") or "") / "env.py").is_file()
-    assert migrate.head() == "0004"
+    assert migrate.head() == "0006"
 
 
 def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp_path: Path) -> None:
@@ -161,6 +161,7 @@ def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: st
                              {"s": name, "q": chain[-1].seq, "h": chain[-1].hash,
                               "v": 7 if name == "s1" else None, "st": '{"phase":"play"}' if name == "s1" else None})
         migrate.upgrade(engine, "0004")
+        migrate.upgrade(engine)  # the store opens at the newest revision only
         store = open_store(store_url)
         try:
             assert store.load_snapshot("s1") == Snapshot("s1", 3, chains["s1"][-1].hash, 7, {"phase": "play"})
@@ -178,6 +179,75 @@ def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: st
             rows = {r.stream: (r.seq, r.version, r.state) for r in conn.execute(sa.text(
                 "SELECT stream, seq, version, state FROM stream_heads"))}
         assert rows == {"s1": (4, None, None), "s2": (4, 7, '{"phase":"ended"}')}
+        migrate.upgrade(engine)
+        migrate.check(engine)
+    finally:
+        engine.dispose()
+
+
+def test_0005_indexes_the_boards_already_stored_and_goes_down_again(store_url: str) -> None:
+    """The boards index (issue 28, item 4): filled from every stream whose first event is a
+    BoardOpened (by tournament and its slug); appends after it keep it; down, it is gone."""
+    from ledger.service import Ledger
+    from ledger.simulate import random_board
+    import random
+
+    migrate.upgrade(store_url)
+    with Ledger.open(store_url) as led:
+        for n, name in ((1, "Paris Open"), (2, "Paris Open"), (3, "Lyon")):
+            facts = random_board(random.Random(n), tournament=name, board=n, pass_out=0.0).facts
+            led.append(f"x/b{n}", facts[:5])
+        with led.store.transaction("plain") as tx:  # a stream that opens no board
+            tx.insert(make_chain("plain", 2))
+        indexed = led.store.boards()
+    assert indexed == [("x/b1", "Paris Open"), ("x/b2", "Paris Open"), ("x/b3", "Lyon")]
+    migrate.downgrade(store_url, "0004")
+    engine = make_engine(store_url)
+    try:
+        with engine.connect() as conn:
+            assert "boards" not in set(sa.inspect(conn).get_table_names())
+        migrate.upgrade(engine)  # filled again from the events
+        migrate.check(engine)
+    finally:
+        engine.dispose()
+    with open_store(store_url) as store:
+        assert store.boards() == indexed
+        assert store.boards("paris-open") == indexed[:2] and store.boards("lyon") == indexed[2:]
+
+
+def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store_url: str) -> None:
+    """Integration behind the log (issue 28, item 2): events.xid (PostgreSQL fills it with the
+    writing transaction's id; rows written before keep NULL), ledger_settings; down, both gone
+    and the events intact."""
+    migrate.upgrade(store_url, "0005")
+    engine = make_engine(store_url)
+    try:
+        from ledger.store.schema import events
+        from ledger.store.sql import _move_head, _to_row
+
+        chain = make_chain("old", 3)
+        with engine.begin() as conn:
+            conn.execute(events.insert(), [_to_row(e) for e in chain])
+            _move_head(conn, "old", 3, chain[-1].hash)
+        migrate.upgrade(engine)
+        with open_store(store_url) as store:
+            assert not store.integrate_behind
+            with store.transaction("new") as tx:
+                tx.insert(make_chain("new", 2))
+            from ledger.store import integrator
+            integrator.enable(store)
+        with open_store(store_url) as store:
+            assert store.integrate_behind
+            assert [e.stream for e in store.iter_all()] == ["old"] * 3 + ["new"] * 2
+        with engine.connect() as conn:
+            xids = dict(conn.exec_driver_sql("SELECT stream, xid FROM events").all())
+        assert xids["old"] is None
+        assert (xids["new"] is not None) == (engine.dialect.name == "postgresql")
+        migrate.downgrade(engine, "0005")
+        with engine.connect() as conn:
+            assert "ledger_settings" not in set(sa.inspect(conn).get_table_names())
+            assert "xid" not in {c["name"] for c in sa.inspect(conn).get_columns("events")}
+            assert conn.exec_driver_sql("SELECT count(*) FROM events").scalar() == 5
         migrate.upgrade(engine)
         migrate.check(engine)
     finally:

@@ -22,7 +22,7 @@ from typing import Any
 import click
 import structlog
 
-from ledger.cli import audit, bench, director, live, log, records
+from ledger.cli import audit, bench, director, heads, live, log, records
 from ledger.errors import LedgerError
 
 DEFAULT_DB = "sqlite:///ledger.db"
@@ -68,6 +68,7 @@ def cli(ctx: click.Context, db: str, log_level: str | None, busy_timeout: float)
 COMMAND_MODULES = (
     log,  # init append state log verify replay rebuild casefile demo
     audit,  # digest prove check-proof (docs/reliability.md)
+    heads,  # key consistency check-consistency (signed heads, docs/reliability.md)
     records,  # import export analyse (docs/records.md)
     director,  # results open (docs/director.md)
     bench,  # bench bench-live

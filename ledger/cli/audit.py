@@ -16,14 +16,41 @@ from ledger.cli.common import open_ledger, parse_digest, read_input
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="One object: size, root, digest, short.")
+@click.option("--sign", "key_path", type=click.Path(dir_okay=False), default=None,
+              help="Sign the head with this private key (cli.py key new): a signed tree head (JSON).")
+@click.option("--wait", "wait_s", type=click.FloatRange(0, 3600), default=None,
+              help="Tree integrated behind the log: first wait at most SECONDS for it to cover every "
+                   "event committed now (integrating here when no integrator runs).")
 @click.pass_context
-def digest(ctx: click.Context, as_json: bool) -> None:
+def digest(ctx: click.Context, as_json: bool, key_path: str | None, wait_s: float | None) -> None:
     """The Merkle tree head of the whole log, to publish (results sheet, federation).
     The digest goes to stdout, its read-out form to stderr."""
     from ledger.transparency import current_digest
 
+    private = None
+    if key_path is not None:
+        from ledger.signing import load_private_key
+
+        private = load_private_key(Path(key_path))  # before the store: a bad key is exit 2
     with open_ledger(ctx) as ledger:
+        if getattr(ledger.store, "integrate_behind", False):  # only integrated sizes are published
+            from ledger.store.integrator import integrated_position, wait_integrated
+
+            covered, outside = wait_integrated(ledger.store, wait_s) if wait_s is not None else \
+                (integrated_position(ledger.store) >= ledger.store.last_position(), None)
+            if not covered:
+                click.echo(f"note: {'some' if outside is None else outside} committed event(s) are not "
+                           "integrated yet: the digest covers the integrated tree only (cli.py integrate, "
+                           "or digest --wait SECONDS)", err=True)
         head = current_digest(ledger.store)
+    if private is not None:
+        from ledger.signing import sign_head
+
+        sth = sign_head(head, private)
+        click.echo(json.dumps(sth.to_json()))  # alone on stdout: digest --sign KEY > head.json
+        click.echo(f"{head.size} events; read out: {head.short()}; signed by key {sth.key_id[:16]}… "
+                   f"at {sth.to_json()['time']}", err=True)
+        return
     if as_json:
         click.echo(json.dumps({"size": head.size, "root": head.root, "digest": str(head),
                                "short": head.short()}))

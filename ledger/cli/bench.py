@@ -25,11 +25,67 @@ from ledger.errors import BadInput
 @click.option("--sync", "synchronous", type=click.Choice(["full", "normal"]), default="full",
               show_default=True, help="SQLite synchronous level of the temporary file (and of the "
               "library's with --peer); normal may lose the last commits on power failure.")
+@click.option("--interleaved", is_flag=True, help="Instead: the ledger, the eventsourcing library's bare "
+              "recorder and its application path, and the raw SQLite ceilings, alternated in chunks in "
+              "one process (medians of the rounds, the load printed beside each).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="With --interleaved: rounds (each runs every side once per workload).")
+@click.option("--chunk", type=click.FloatRange(0.05, 60), default=2.0, show_default=True,
+              help="With --interleaved: seconds per side and workload in a round.")
+@click.option("--merge-delay", "merge_delay", is_flag=True, help="Instead: the tree integrated behind the "
+              "log, writer threads appending while the integrator runs: the merge delay (commit to "
+              "leaf) and the integrator's rate (a temporary SQLite file, or --pg URL).")
+@click.option("--writers", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="With --merge-delay: writer threads (a store each).")
+@click.option("--seconds", type=click.FloatRange(0.5, 600), default=5.0, show_default=True,
+              help="With --merge-delay: seconds of appends.")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
-          pg_url: str | None, synchronous: str) -> None:
+          pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
+          merge_delay: bool, writers: int, seconds: float) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench import run_bench
+
+    if merge_delay:
+        from ledger.bench_merge import run_merge_delay
+
+        merged = run_merge_delay(pg_url, writers=writers, seconds=seconds, seed=seed)
+        if as_json:
+            click.echo(json.dumps(merged))
+        else:
+            for key, value in merged["merge"].items():
+                click.echo(f"{'merge.' + key:>40}: {value}")
+        return
+
+    if interleaved:
+        from ledger.bench_interleaved import run_interleaved
+
+        try:
+            import eventsourcing  # noqa: F401
+            library = True
+        except ImportError:
+            library = False
+            click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
+                       "ours and the ceilings only", err=True)
+        found = run_interleaved(rounds=rounds, chunk=chunk, synchronous=synchronous, seed=seed,
+                                library=library,
+                                progress=None if as_json else (lambda line: click.echo(line, err=True)))
+        if pg_url:
+            from ledger.bench_peer import postgres_writers
+
+            found["postgres"] = postgres_writers(pg_url)
+        if as_json:
+            click.echo(json.dumps(found))
+            return
+        for key, value in found["interleaved"].items():
+            if isinstance(value, dict):
+                for sub, item in value.items():
+                    click.echo(f"{key + '.' + sub:>48}: {item}")
+            else:
+                click.echo(f"{key:>48}: {value}")
+        for key, value in found.get("postgres", {}).items():
+            click.echo(f"{'postgres.' + key:>48}: {value}")
+        return
 
     db = ctx.obj["db"] if ctx.obj["db_given"] else None
     figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty(),

@@ -202,16 +202,24 @@ def replay(ctx: click.Context, file: str, at_seq: int | None, as_json: bool, che
 
 @click.command()
 @click.argument("streams", nargs=-1)
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="Worker processes folding the streams (default: the cores; 1: in this process).")
 @click.pass_context
-def rebuild(ctx: click.Context, streams: tuple[str, ...]) -> None:
+def rebuild(ctx: click.Context, streams: tuple[str, ...], jobs: int | None) -> None:
     """Refold streams from their events and replace the head snapshots."""
     from rich.progress import Progress
 
+    from ledger.parallel import default_jobs
+
     with open_ledger(ctx) as ledger:
         names = list(streams) or ledger.store.streams()
+        workers = default_jobs() if jobs is None else jobs
+        if len(names) < 64 and jobs is None:
+            workers = 1  # a few streams: starting workers costs more than it saves
         with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
             task = progress.add_task("rebuilding", total=len(names))
-            counts = ledger.rebuild(names, progress=lambda _: progress.advance(task))
+            counts = ledger.rebuild(names, progress=lambda _: progress.advance(task), jobs=workers,
+                                    url=None if ":memory:" in ctx.obj["db"] else ctx.obj["db"])
     click.echo(f"rebuilt {counts['streams']} stream(s); {counts['differed']} snapshot(s) differed")
 
 

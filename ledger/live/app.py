@@ -196,9 +196,17 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         await run_in_threadpool(warm)  # before the first request: see warm()
         notifier.start()
         await feed.start()
+        keeper = None
+        if getattr(ledger.store, "integrate_behind", False):  # the tree behind the log (issue 28)
+            from ledger.store.integrator import Keeper
+
+            keeper = Keeper(ledger.store)
+            keeper.start()
         try:
             yield
         finally:
+            if keeper is not None:
+                keeper.stop()
             await feed.stop()
             notifier.stop()
             ledger.close()

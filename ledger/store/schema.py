@@ -15,6 +15,9 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
   (whose event has ``hash``), saved every N events and at the end of a board,
   not with every append (a cache that can be rebuilt from the events at any
   time; ``ledger.service``).
+* ``boards`` (revision 0005): per stream whose first event is a ``BoardOpened``, the
+  tournament it names and that name's slug, written in the same transaction: the
+  boards of a tournament by one indexed query (issue 28, item 4).
 * ``merkle_leaves`` and ``merkle_nodes`` (revision 0002): the Merkle tree over
   the log in position order (``ledger.merkle``): leaf ``leaf_index`` is the
   event at ``position`` (``stream``, ``seq``); ``merkle_nodes`` holds every perfect subtree above
@@ -57,6 +60,9 @@ events = sa.Table(
     sa.Column("law", sa.String(64), nullable=True),
     sa.Column("prev", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+    # revision 0006: the writing transaction's id (PostgreSQL; NULL on SQLite), the
+    # readers' bound when the tree is integrated behind the log (ledger.store.integrator)
+    sa.Column("xid", sa.BigInteger, nullable=True),
     sa.UniqueConstraint("stream", "seq"),
     sa.UniqueConstraint("stream", "id"),
 )
@@ -97,4 +103,19 @@ merkle_nodes = sa.Table(
     sa.Column("level", sa.SmallInteger, primary_key=True, autoincrement=False),
     sa.Column("node_index", sa.BigInteger, primary_key=True, autoincrement=False),
     sa.Column("hash", sa.String(64), nullable=False),
+)
+
+boards = sa.Table(
+    "boards",
+    metadata,
+    sa.Column("stream", sa.String(200), primary_key=True),
+    sa.Column("tournament", sa.Text, nullable=False),
+    sa.Column("slug", sa.String(120), nullable=False, index=True),
+)
+
+ledger_settings = sa.Table(
+    "ledger_settings",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.String(200), nullable=False),
 )

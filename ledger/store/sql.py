@@ -63,7 +63,8 @@ from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnav
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger import merkle
-from ledger.store.schema import events, merkle_leaves, merkle_nodes, snapshots, stream_heads
+from ledger.store.schema import (boards, events, ledger_settings, merkle_leaves, merkle_nodes, snapshots,
+                                 stream_heads)
 
 #: Seconds a writer waits for a lock held by other writers (SQLite: the write
 #: lock; PostgreSQL: ``lock_timeout``) before giving up with :class:`StoreBusy`
@@ -83,6 +84,20 @@ POSITION_LOCK_KEY = 0x4C454447504F5301
 #: second key is ``hashtext(stream)`` (a collision only makes two streams wait
 #: for each other). Two-key locks never collide with the one-key position lock.
 STREAM_LOCK_CLASS = 0x4C444753
+
+#: PostgreSQL, tree integrated behind the log: the smallest transaction id of the ledger's
+#: writers in flight in this database, each of which holds, from its critical section to its
+#: commit, a shared advisory lock whose key is its own transaction id (below 2^48: never one of
+#: the ledger's other keys); with none, the first id not yet assigned. Read in a statement of
+#: its own BEFORE the rows (READ COMMITTED: the rows' statement has a later snapshot), so every
+#: writer with a smaller id had committed or rolled back when the rows are read. Transactions
+#: of other databases, or that write no event, hold nothing back.
+SETTLED_BOUND = ("SELECT coalesce(min((l.classid::bigint << 32) | l.objid::bigint), "
+                 "pg_snapshot_xmax(pg_current_snapshot())::text::bigint) FROM pg_locks l "
+                 "WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.classid < 65536 "
+                 "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+IN_FLIGHT = "SELECT pg_advisory_xact_lock_shared(pg_current_xact_id()::text::bigint)"
+"""A writer's mark, in its critical section (see :data:`SETTLED_BOUND`)."""
 
 #: Execution option read by the SQLite ``begin`` hook: the BEGIN mode to emit.
 _BEGIN_MODE = "ledger_sqlite_begin"
@@ -350,6 +365,12 @@ class _Statements:
         self.read_upto = q(f"SELECT position, {cols} FROM events WHERE stream = ? AND seq > ? "
                            "AND seq <= ? ORDER BY seq")
         self.read_all = q(f"SELECT position, {cols} FROM events WHERE position > ? ORDER BY position LIMIT ?")
+        # PostgreSQL, tree integrated behind (revision 0006): only the rows of transactions older
+        # than the oldest writer in flight (SETTLED_BOUND, read first, in a statement of its own),
+        # a prefix of the log in position order (ledger.store.integrator)
+        self.settled_bound = SETTLED_BOUND
+        self.read_all_settled = (f"SELECT position, {cols} FROM events WHERE position > %s AND (xid IS NULL "
+                                 "OR xid < %s) ORDER BY position LIMIT %s")
         self.find_ids = f"SELECT position, {cols} FROM events WHERE stream = %s AND id = ANY(%s)"  # PostgreSQL
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
         # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
@@ -372,6 +393,8 @@ class _Statements:
             "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
             "version = excluded.version, state = excluded.state WHERE snapshots.seq <= excluded.seq")
         self.latest_snapshot = q("SELECT seq, hash, version, state FROM snapshots WHERE stream = ?")
+        self.index_board = q("INSERT INTO boards (stream, tournament, slug) VALUES (?, ?, ?) "
+                             "ON CONFLICT (stream) DO NOTHING")
 
     def insert(self, rows: int) -> str:
         """One multi-row INSERT (one statement: all rows or none), positions returned."""
@@ -533,6 +556,12 @@ class SqlTransaction:
         self.known_head: tuple[int, str] | None = None
         self.tip_current = False
         self._pending_snapshot: tuple[Any, ...] | None = None
+        # The database's tree is integrated behind the log (revision 0006, ledger.store.integrator):
+        # the append writes no leaf; on PostgreSQL positions are handed out in a short critical
+        # section (the position lock as a session lock, released before the commit), or in a
+        # batch under the transaction's position lock.
+        self.behind = False
+        self.in_batch = False
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
@@ -631,6 +660,16 @@ class SqlTransaction:
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         ordered = [positions[ev.seq] for ev in batch]
+        if not self.behind:  # else the integrator extends the tree (ledger.store.integrator)
+            self._extend_tree(batch, ordered)
+        end = batch[-1]
+        cur.execute(sql.move_head, (self.stream, end.seq, end.hash))
+        self.known_head = (end.seq, end.hash)
+        return _positioned(batch, ordered)
+
+    def _extend_tree(self, batch: Sequence[StoredEvent], ordered: Sequence[int]) -> None:
+        """SQLite: the batch's leaves and the nodes they complete, in the append's transaction."""
+        cur, sql = self._cur, self._sql
         known = self.tip_after or self._tip
         if self.tip_current and known is not None:  # the tree is the one this store committed
             last: Any = (known.size - 1, known.last_leaf)
@@ -647,10 +686,45 @@ class SqlTransaction:
             cur.executemany(sql.insert_leaf, leaves)
             if nodes:
                 cur.executemany(sql.insert_node, nodes)
-        end = batch[-1]
-        cur.execute(sql.move_head, (self.stream, end.seq, end.hash))
-        self.known_head = (end.seq, end.hash)
-        return _positioned(batch, ordered)
+
+    def _insert_pg_behind(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
+        """PostgreSQL, tree integrated behind: the position lock taken as a session lock and
+        released in the same round trip as the rows (before the commit, so no commit waits on
+        another's fsync); each row's ``xid`` (its default) is assigned inside that critical
+        section, so transaction ids and positions are in the same order and readers bounded by
+        the oldest transaction in flight see a prefix of the log. In a batch (an import) the
+        position lock is the transaction's, held to its commit: one critical section."""
+        sql = self._sql
+        driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
+        rows_cur = driver.cursor()  # type: ignore[union-attr]
+        last = batch[-1]
+        session = not self.in_batch
+        try:
+            with driver.pipeline():  # type: ignore[union-attr]
+                self._cur.execute("SELECT pg_advisory_lock(%s)" if session else "SELECT pg_advisory_xact_lock(%s)",
+                                  (POSITION_LOCK_KEY,))
+                self._cur.execute(IN_FLIGHT)  # the transaction id, taken and marked inside the section
+                self._cur.execute("SAVEPOINT ledger_insert")
+                rows_cur.execute(sql.insert(len(batch)), sql.params(batch))
+                self._cur.execute(sql.move_head, (self.stream, last.seq, last.hash))
+                self._cur.execute("RELEASE SAVEPOINT ledger_insert")
+                if session:
+                    self._cur.execute("SELECT pg_advisory_unlock(%s)", (POSITION_LOCK_KEY,))
+            positions = dict(rows_cur.fetchall())
+        except Exception as exc:
+            if not _is_unique_violation(exc):
+                if session:  # never leave the session lock held by a connection kept for reuse
+                    driver.rollback()  # type: ignore[union-attr]
+                    self._cur.execute("SELECT pg_advisory_unlock_all()")
+                raise
+            self._cur.execute("ROLLBACK TO SAVEPOINT ledger_insert")
+            self._cur.execute("RELEASE SAVEPOINT ledger_insert")
+            if session:
+                self._cur.execute("SELECT pg_advisory_unlock(%s)", (POSITION_LOCK_KEY,))
+            actual, _ = self.head()
+            raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
+        self._pending_tree = ([], [])  # nothing for the tree; a snapshot still goes with the commit
+        return _positioned(batch, [positions[ev.seq] for ev in batch])
 
     def _insert_pg(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
         """PostgreSQL: the position lock (held until commit: positions in commit
@@ -662,6 +736,8 @@ class SqlTransaction:
         under the lock for a second read when another writer moved the tree."""
         self._flush_lock()
         self.flush_tree()  # an earlier insert of this transaction: its leaves come first
+        if self.behind:
+            return self._insert_pg_behind(batch)
         sql = self._sql
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
         rows_cur, tree_cur = driver.cursor(), driver.cursor()  # type: ignore[union-attr]
@@ -717,6 +793,12 @@ class SqlTransaction:
             self._pending_snapshot = params  # the commit (flush_tree), not in a round trip of its own
             return
         self._cur.execute(self._sql.save_snapshot, params)
+
+    def index_board(self, tournament: str, slug: str) -> None:
+        """Record this stream as a board of ``tournament`` (its ``BoardOpened`` is being
+        appended in this transaction): the index ``boards`` (revision 0005)."""
+        self._flush_lock()
+        self._cur.execute(self._sql.index_board, (self.stream, tournament, slug))
 
     def _check_batch(self, batch: Sequence[StoredEvent]) -> None:
         """The batch is one piece of this stream's chain (its start is the database's business)."""
@@ -774,6 +856,9 @@ class SqlEventStore:
         self._writers: list[Connection] = []  # idle PostgreSQL write connections
         self._writers_mutex = threading.Lock()
         self._writer_slots = threading.BoundedSemaphore(PG_WRITERS)
+        #: The Merkle tree is extended by the integrator behind the log, not in each append's
+        #: transaction (``ledger_settings``, revision 0006; read by :func:`open_store`).
+        self.integrate_behind = False
 
     def __enter__(self) -> SqlEventStore:
         return self
@@ -797,6 +882,12 @@ class SqlEventStore:
         with unavailable_on_failure(self.url), self._serial, self.engine.connect() as conn:
             with conn.begin(), self._bound(conn):
                 yield conn
+
+    def writing(self) -> AbstractContextManager[Connection]:
+        """A write transaction on the store's write connection, committed on normal exit (the
+        integrator's: SQLite's write lock; on PostgreSQL one of the store's write connections).
+        Reads made through the store in the same thread join it."""
+        return self._begin(write=True)
 
     @contextmanager
     def _bound(self, conn: Connection) -> Iterator[None]:
@@ -896,6 +987,7 @@ class SqlEventStore:
                 # The tree's tip from the batch's previous savepoint (a hint checked
                 # against the last leaf): the frontier is not read back per append.
                 tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
+                tx.behind, tx.in_batch = self.integrate_behind, True
                 if batch.dialect.name == "postgresql":
                     tx._lock_stream()
                 yield tx
@@ -908,6 +1000,7 @@ class SqlEventStore:
         if self._pg:  # side by side (issue 13): the stream and position locks order them in the database
             with self._write_transaction() as conn:
                 tx = SqlTransaction(conn, stream, None, self._statements)
+                tx.behind = self.integrate_behind
                 tx._lock_stream()
                 yield tx
                 tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
@@ -915,6 +1008,7 @@ class SqlEventStore:
         with self._write_lock:  # (reentrant) held until the committed tip and head are noted
             with self._write_transaction() as conn:
                 tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
+                tx.behind = self.integrate_behind
                 if self._file_db and self._quiet(conn, tx._cur):
                     tx.known_head = self._own_heads.get(stream)
                     tx.tip_current = self._tree_tip is not None
@@ -986,7 +1080,12 @@ class SqlEventStore:
         while True:
             with self._begin() as conn:
                 cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-                cur.execute(self._statements.read_all, (last, batch))
+                if self._pg and self.integrate_behind:
+                    cur.execute(self._statements.settled_bound)
+                    bound = cur.fetchone()[0]
+                    cur.execute(self._statements.read_all_settled, (last, bound, batch))
+                else:
+                    cur.execute(self._statements.read_all, (last, batch))
                 rows = cur.fetchall()
             yield from (_event_of(row) for row in rows)
             if len(rows) < batch:
@@ -1004,7 +1103,7 @@ class SqlEventStore:
         order, ``batch`` at a time. The columns are read as the database's own
         values (no type conversion), so that a damaged row never raises here."""
         sqlite_db = self.engine.dialect.name == "sqlite"
-        columns = [_raw_column(c, sqlite_db) for c in events.c]
+        columns = [_raw_column(c, sqlite_db) for c in events.c if c.name != "xid"]
         last = after_position
         while True:
             query = sa.select(*columns).where(events.c.position > last)
@@ -1068,6 +1167,15 @@ class SqlEventStore:
         with self._begin() as conn:
             found = conn.execute(query).scalars().all()
         return sorted(s for s in found if s.startswith(prefix or ""))
+
+    def boards(self, slug: str | None = None) -> list[tuple[str, str]]:
+        """(stream, tournament) of every indexed board (revision 0005), of the tournaments
+        whose slug is ``slug`` when given: one indexed query, whatever the store's size."""
+        query = sa.select(boards.c.stream, boards.c.tournament)
+        if slug is not None:
+            query = query.where(boards.c.slug == slug)
+        with self._begin() as conn:
+            return [(str(a), str(b)) for a, b in conn.execute(query.order_by(boards.c.stream))]
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """The saved state at the stream's head, if any (None when the last one
@@ -1212,7 +1320,12 @@ def open_store(url: str, *, schema: str | None = None, create: bool = False,
                 with _schema_transaction(engine) as connection:
                     revisions.upgrade(connection)
             _check_schema(engine, display_url)
+            with _schema_transaction(engine) as connection:
+                behind = connection.execute(sa.select(ledger_settings.c.value).where(
+                    ledger_settings.c.name == "integration")).scalar() == "behind"
     except BaseException:
         engine.dispose()
         raise
-    return SqlEventStore(engine, display_url)
+    store = SqlEventStore(engine, display_url)
+    store.integrate_behind = behind
+    return store

@@ -1,0 +1,119 @@
+"""Case files and results in the time of their tournament (issue 28, item 4), on both
+stores: the boards of a tournament come from the index written with ``BoardOpened``
+(revision 0005), so what a case file, ``results`` and ``open`` read does not grow with
+the other tournaments in the store. Counted in store calls and rows read (and, on
+SQLite, SQL statements), not in time."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import sqlalchemy as sa
+
+from ledger.casefile import build_casefile
+from ledger.service import Ledger
+from ledger.simulate import random_board
+from ledger.store.sql import open_store
+from ledger.tournament import board_streams, tournament_tables
+
+
+class Counting:
+    """The store, counting each method called and the rows (items) its answers held."""
+
+    def __init__(self, store: Any, hide: tuple[str, ...] = ()) -> None:
+        self._store, self._hide = store, hide
+        self.calls: Counter[str] = Counter()
+        self.rows = 0
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._hide:
+            raise AttributeError(name)
+        attr = getattr(self._store, name)
+        if not callable(attr):
+            return attr
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            out = attr(*args, **kwargs)
+            if isinstance(out, list):
+                self.rows += len(out)
+            return out
+        return counted
+
+
+def fill(url: str, tournament: str, boards: range) -> None:
+    with Ledger.open(url) as led:
+        for n in boards:
+            board = random_board(random.Random(n), tournament=tournament, board=n, pass_out=0.0)
+            led.append(f"{tournament.lower().replace(' ', '-')}/b{n}", board.facts)
+
+
+def measure(url: str, hide: tuple[str, ...] = ()) -> tuple[Counter[str], int, int, dict[str, Any]]:
+    """(store calls, rows read, SQL statements on SQLite (else 0), the case file) of one
+    case file of board 2 of Paris, from a fresh ledger (no cache)."""
+    store = open_store(url)
+    statements = []
+    if store.engine.dialect.name == "sqlite":
+        store.engine.dispose()
+        sa.event.listen(store.engine, "connect",
+                        lambda dbapi, _rec: dbapi.set_trace_callback(statements.append))
+    counting = Counting(store, hide)
+    led = Ledger(counting)  # type: ignore[arg-type]
+    try:
+        case = build_casefile(led, "paris/b2")
+    finally:
+        store.close()
+    return counting.calls, counting.rows, len(statements), case
+
+
+def test_a_case_file_reads_the_same_whatever_else_the_store_holds(store_url):
+    with Ledger.open(store_url, create=True):
+        pass
+    fill(store_url, "Paris", range(1, 4))
+    fill(store_url, "Other", range(1, 3))
+    small = measure(store_url)
+    fill(store_url, "Other", range(3, 21))  # ten times the other boards
+    large = measure(store_url)
+    assert small[3]["traveller"] == large[3]["traveller"] and len(large[3]["traveller"]) >= 1
+    assert small[0] == large[0], "the same store calls"
+    assert small[1] == large[1], "the same rows read"
+    assert small[2] == large[2], "the same SQL statements (SQLite)"
+    assert "streams" not in large[0] and large[0]["boards"] == 1
+    # without the index the traveller reads every stream's first event: the count grows
+    scan_small_rows = measure(store_url, hide=("boards",))
+    assert scan_small_rows[3]["traveller"] == large[3]["traveller"]
+    assert scan_small_rows[0]["read"] > large[0]["read"] + 15
+
+
+def test_results_and_open_find_the_same_boards_by_the_index_as_by_reading_every_stream(store_url):
+    with Ledger.open(store_url, create=True):
+        pass
+    fill(store_url, "Paris Open", range(1, 4))
+    fill(store_url, "Lyon", range(1, 3))
+    with Ledger.open(store_url) as led:
+        scan = Ledger(Counting(led.store, hide=("boards",)))  # type: ignore[arg-type]
+        for asked in ("Paris Open", "paris-open", "PARIS open", "Lyon", None, "Nowhere"):
+            assert board_streams(led, asked) == board_streams(scan, asked), asked
+            by_index = [(s, t.board.board) for s, t in tournament_tables(led, asked)]
+            assert by_index == [(s, t.board.board) for s, t in tournament_tables(scan, asked)]
+        assert len(board_streams(led, "paris open")) == 3 and board_streams(led, "Nowhere") == []
+
+
+def test_results_and_open_on_the_command_line_read_the_index(store_url, monkeypatch, capsys):
+    import json
+
+    from ledger.cli import main
+
+    with Ledger.open(store_url, create=True):
+        pass
+    fill(store_url, "Paris", range(1, 3))
+    monkeypatch.setenv("LEDGER_DB", store_url)
+    capsys.readouterr()
+    assert main(["results", "paris", "--json"]) == 0
+    out = capsys.readouterr().out
+    doc = json.loads(out[out.index("{"):])
+    assert sorted(b["board"] for b in doc["boards"]) == [1, 2]
+    assert main(["open", "paris", "--json"]) == 0
+    assert main(["results", "lyon"]) == 2 and "no board of that tournament" in capsys.readouterr().err
