@@ -447,7 +447,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         """A seat device logs its own player's calls, cards and answers; declarer's device
         also dummy's cards (declarer plays them, 45B). Anything else is the table's device's
         or the director's."""
-        seat = who.seat
+        seat = str(who.seat)
         doc = views.head_document(ledger, stream) if stream_exists(stream) else None
         dummy = doc.get("dummy") if doc else None
         declarer = (doc.get("contract") or {}).get("declarer") if doc else None
@@ -456,6 +456,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             if kind in ("BoardOpened", "EntryVoided", "HandsReturned"):
                 continue
             whose = obj.get("seat", obj.get("by"))
+            if kind in ("CardPlayed", "CardHeld", "LeadFaceDown") and whose == seat == dummy:
+                raise NotAllowed("table", str(kind), f"{views.SEATS_WORDS[seat]} is dummy: declarer "
+                                 "plays dummy's cards from his own device (Law 45B)", line=number)
             if whose == seat:
                 continue
             if kind == "CardPlayed" and whose == dummy and declarer == seat:
@@ -549,7 +552,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         who = read_guard(request, stream)
         doc = ledger.state(stream, at)
         if isinstance(who, Table):
-            doc = views.device_view(doc, who.seat)
+            return JSONResponse(views.device_view(doc, who.seat))
         return JSONResponse(doc)
 
     @app.get("/api/streams/{stream:path}/log", tags=["read"])
@@ -680,7 +683,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         now = views.current_board(ledger, session, table)
         full = now["doc"]
         doc = views.device_view(full, who.seat)
-        now = {**now, "doc": doc}
+        now["doc"] = doc
         previous = None
         boards = [b for _r, _s, b in session.schedule(table)]
         rounds = [r for r, _s, _b in session.schedule(table)]

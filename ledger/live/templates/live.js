@@ -109,7 +109,9 @@ const Live = (() => {
         try { r = await fetch(typeof urlOf === "function" ? urlOf() : urlOf, {credentials: "same-origin"}); }
         catch (e) { return; }
         if (r.ok) {
+          const open = Array.from(el.querySelectorAll("details[open][id]"), (d) => d.id);
           el.innerHTML = await r.text();
+          for (const id of open) { const d = document.getElementById(id); if (d) d.open = true; }
           if (target) el.dataset.shown = String(Math.max(target, Number(el.dataset.shown || 0)));
           if (after) after();
         }
