@@ -695,9 +695,15 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                 moving = []
                 if now["done"] or rounds[index] != now["round"]:
                     moving = views.moves(session, table, now["round"]) if not now["done"] else []
+                prev_stream = session.stream(table, before)
+                prev_claim = prev_doc.get("claim") or None
+                prev_answers = {}
+                if prev_claim and prev_claim.get("status") == "agreed" and not prev_claim.get("established"):
+                    prev_records = [e.envelope() for e in ledger.events(prev_stream)]
+                    prev_answers = views.claim_answers(prev_records, prev_claim.get("seq"))
                 previous = {"board": before, "doc": views.device_view(prev_doc, who.seat),
                             "traveller": views.traveller(ledger, session, before), "moves": moving,
-                            "round": rounds[index]}
+                            "round": rounds[index], "stream": prev_stream, "claim_answers": prev_answers}
         records = [e.envelope() for e in ledger.events(now["stream"])] if doc else []
         voided = {e["data"].get("about") for e in records if e["type"] == "EntryVoided"}
         calls = [e["data"]["seat"] for e in records if e["type"] == "CallPlaced" and e["seq"] not in voided]
