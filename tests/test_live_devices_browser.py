@@ -221,9 +221,35 @@ def test_quick_entry_card_by_card_and_offline_on_the_shared_device(store_url, tm
         # the calls wait for the director's answer to 27B1a; he finds 2D the lowest sufficient
         # bid in the same denomination (from his console: here straight into the ledger)
         review = truth.state(stream)["review"][0]
-        truth.append(stream, [parse_fact({"type": "FindingMade", "about": review["about"], "field": "same_denomination",
-                                          "value": True, "actor": {"role": "director", "name": "alice"}}, 1)])
+        page.locator("button.director", has_text="North calls").click()  # the table calls the director
+        director = browser.new_page(viewport={"width": 1100, "height": 900})
+        director.goto(f"{server.base}/director/board/{stream}")
+        director.fill("#name", "alice")
+        director.fill("#password", "correct horse battery")
+        director.click("button[type=submit]")
+        expect(director.locator("#compass")).to_contain_text("North")
+        expect(director.locator("#log")).to_contain_text("calls 1♥")
+        expect(director.locator("#log")).to_contain_text("Question for the director: 27B1a is 2D the lowest")
+        # the call attended, in a director's words
+        director.locator("[id^=form-attended-] button").click()
+        expect(director.locator('.matter[data-kind="director call"]')).to_have_count(0)
+        expect(director.locator("#message")).to_contain_text("Call marked attended")
+        # the question asked as the Law does, answered with a button: yes
+        finding = director.locator(f"#form-finding-{review['about']}")
+        expect(finding).to_contain_text("is 2D the lowest sufficient bid")
+        finding.locator("select[name=value]").select_option("true")
+        shot(director, tmp_path, "board")
+        finding.locator("button[type=submit]").click()
+        expect(director.locator("#message")).to_contain_text("Finding recorded")
         expect(page.locator("#phase")).to_have_attribute("data-phase", "opening_lead")
+        # the director voids an entry (the table's call for him, logged for the wrong player)
+        called = [e.envelope() for e in truth.events(stream) if e.envelope()["type"] == "DirectorCalled"][0]
+        director.locator("#form-void select[name=about]").select_option(str(called["seq"]))
+        director.fill("#form-void input[name=reason]", "the table tapped North for South")
+        director.locator("#form-void button[type=submit]").click()
+        expect(director.locator("#message")).to_contain_text("Entry voided")
+        assert [v["seq"] for v in truth.state(stream)["voided"]] == [called["seq"]]
+        director.close()
         state = truth.state(stream)
         assert state["phase"] == "opening_lead", state["phase"]
         no_leak(traffic.drain(), hidden_for(state, None), tokens, "before the lead")
@@ -291,6 +317,13 @@ def test_quick_entry_card_by_card_and_offline_on_the_shared_device(store_url, tm
         page.wait_for_function("seq => document.querySelector('.panel').dataset.seq !== seq", arg=before)
         last = [e.envelope() for e in truth.events(stream3) if e.envelope()["type"] == "CallPlaced"][-1]
         assert last["data"]["call"] == "1NT"
+        # the table's own last entry undone, after a confirmation
+        taps.tap("#undo-ask")
+        expect(page.locator("#undo-confirm")).to_contain_text("Undo")
+        expect(page.locator("#undo-confirm")).to_contain_text("1NT")
+        taps.tap("#undo-yes", wait=True)
+        assert [v["seq"] for v in truth.state(stream3)["voided"]] == [last["seq"]]
+        expect(page.locator(".voided")).to_be_visible()
 
         # -- the same page in the dark ------------------------------------------------------
         page.emulate_media(color_scheme="dark")

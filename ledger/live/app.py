@@ -173,6 +173,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     sessions_seen: dict[int, Session] = {}  # a session's movement and deals never change
     progress: dict[tuple[int, int], int] = {}  # (session, table) -> schedule index of its board
     opened: set[str] = set()  # streams known to exist (the log is append-only)
+    connected: dict[tuple[int, int], dict[str, int]] = {}
+    """(session, table) -> device ("table" or a seat) -> this process's feeds open now: which
+    devices of a table follow the live feed (the console's "connected")."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape())
     env.globals.update(suits=SUITS, seat_names=SEAT_NAMES, call_text=call_text, card_text=card_text,
                        irregularity_words=IRREGULARITY_WORDS,  # the families' words, as the terminal prints them
@@ -639,6 +642,11 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             last_id = request.headers.get("last-event-id", "")
             start = int(last_id) if last_id.isdigit() else feed.last
         scope = who.prefix if isinstance(who, Table) else ""
+        device = None
+        if isinstance(who, Table):
+            device = connected.setdefault((who.session.id, who.grant.table), {})
+            kind = who.seat or "table"
+            device[kind] = device.get(kind, 0) + 1
 
         def accept(s: str) -> bool:
             return s.startswith(scope) and s.startswith(prefix)
@@ -649,6 +657,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                     yield chunk
             finally:
                 feed.unwatch()
+                if device is not None and isinstance(who, Table):
+                    kind = who.seat or "table"
+                    device[kind] = max(0, device.get(kind, 1) - 1)
 
         async def follow() -> AsyncIterator[str]:
             position = start
@@ -712,6 +723,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         reported = any(e["type"] == "ResultReported" for e in records)
         entry = "cards" if (session.entry == "cards" or mode == "cards" or logged or who.seat) else "quick"
         undo = views.last_own_entry(records)
+        if undo is not None and who.seat and undo.get("actor") != who.actor:
+            undo = None  # a seat device undoes only what it logged itself
         claim = (doc or {}).get("claim") or None
         answers = views.claim_answers(records, claim.get("seq") if claim else None)
         started = views.round_started(ledger, session, table, now["round"]) if now["round"] else None
@@ -827,6 +840,10 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             pool = open_ones or sessions
             chosen = pool[-1] if pool else None
         rows = views.console_rows(ledger, chosen) if chosen else []
+        for row in rows:
+            here = connected.get((chosen.id, row["table"]), {}) if chosen else {}
+            row["devices"] = [("the table's device" if k == "table" else f"{SEAT_NAMES[k]}'s phone")
+                              for k in ("table", "N", "E", "S", "W") if here.get(k)]
         results = views.session_results(ledger, chosen) if chosen else None
         return {"who": who, "csrf": who.csrf, "sessions": sessions, "session": chosen, "rows": rows,
                 "results": results, "title": "Director's console"}
@@ -857,7 +874,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         page = env.get_template("board.html").render(
             who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
             grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}",
-            state_text=state_as_cli(doc))
+            state_text=state_as_cli(doc), deal=views.compass(doc["board"].get("deal")),
+            sentence=views.log_sentence, voidable=views.voidable(envelopes),
+            questions=views.review_questions(doc, envelopes))
         return HTMLResponse(page)
 
     @app.get("/committee", response_class=HTMLResponse, include_in_schema=False)

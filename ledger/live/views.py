@@ -318,3 +318,134 @@ def round_started(ledger: Ledger, session: Session, table: int, rnd: int) -> str
                 return None
             return times[0].at if times else None
     return None
+
+
+# -- the director's board page, in a director's words ------------------------------------------
+
+COMPASS_ORDER = ("N", "E", "S", "W")
+
+
+def compass(deal: str | None) -> dict[str, dict[str, str]] | None:
+    """A PBN deal (``N:hand E S W``, suits S.H.D.C) as each seat's cards by suit, for a
+    compass diagram."""
+    if not deal or ":" not in deal:
+        return None
+    first, hands = deal.split(":", 1)
+    start = COMPASS_ORDER.index(first.strip().upper()[:1])
+    out = {}
+    for i, hand in enumerate(hands.split()):
+        seat = COMPASS_ORDER[(start + i) % 4]
+        suits = (hand.split(".") + ["", "", "", ""])[:4]
+        out[seat] = {s: (" ".join("10" if r == "T" else r for r in cards) or "—")
+                     for s, cards in zip("SHDC", suits)}
+    return out
+
+
+def log_sentence(e: dict[str, Any]) -> str:
+    """One event of the log as a sentence for the director (the Law where one applied)."""
+    from ledger.live.words import call_words, card_words, seat_word
+    from ledger.render import IRREGULARITY_WORDS, option_words
+
+    d = e.get("data") or {}
+    kind = e.get("type")
+    law = f" ({e['law']})" if e.get("law") else ""
+    if kind == "BoardOpened":
+        return (f"Board {d.get('board')} opened at table {d.get('table')}: dealer {seat_word(d.get('dealer'))}, "
+                f"vulnerable {d.get('vulnerability')}, NS {d.get('ns')}, EW {d.get('ew')}, {d.get('laws')} Laws")
+    if kind == "CallPlaced":
+        return f"{seat_word(d.get('seat'))} calls {call_words(str(d.get('call')))}" + law
+    if kind == "CallReplaced":
+        return f"{seat_word(d.get('seat'))} changes his call to {call_words(str(d.get('call')))}" + law
+    if kind == "CardPlayed":
+        return f"{seat_word(d.get('seat'))} plays {card_words(str(d.get('card')))}" + law
+    if kind == "DirectorCalled":
+        return f"{seat_word(d.get('by'))} calls the director"
+    if kind == "AttentionDrawn":
+        return f"{seat_word(d.get('by'))} draws attention to an irregularity"
+    if kind == "OptionChosen":
+        words = option_words(str(d.get("option")), None)
+        suit = f" {d['suit']}" if d.get("suit") else ""
+        return f"{seat_word(d.get('seat'))} chooses {str(d.get('option')).replace('_', ' ')}{suit}" + \
+            (f": {words}" if words else "")
+    if kind == "OptionsOffered":
+        return (f"The Laws give {seat_word(d.get('to'))} a choice: "
+                + ", ".join(str(o).replace("_", " ") for o in d.get("options") or []) + law)
+    if kind == "IrregularityRecorded":
+        what = IRREGULARITY_WORDS.get(str(d.get("kind")), str(d.get("kind")).replace("_", " "))
+        return f"Irregularity: {what} by {seat_word(d.get('offender'))}" + law
+    if kind == "DirectorReviewRequired":
+        return f"Question for the director: {d.get('reason')}" + law
+    if kind == "ClaimMade":
+        return f"{seat_word(d.get('seat'))} claims {d.get('tricks')} of the remaining tricks"
+    if kind == "ClaimAgreed":
+        return f"{seat_word(d.get('by'))} agrees to the claim" + law
+    if kind == "ClaimDisputed":
+        return f"{seat_word(d.get('by'))} objects to the claim" + law
+    if kind == "ClaimRuled":
+        return f"The director rules the claim: {d.get('tricks')} tricks to the claimer" + \
+            (f" ({d['text']})" if d.get("text") else "")
+    if kind == "ResultReported":
+        risk = d.get("risk") or ""
+        lead = f", opening lead {card_words(str(d['lead']))}" if d.get("lead") else ""
+        if d.get("contract") == "Pass":
+            return "Result entered: passed out"
+        return (f"Result entered: {call_words(str(d.get('contract')))}{risk} by {seat_word(d.get('declarer'))}, "
+                f"{d.get('tricks')} tricks{lead}" + (f" ({d['text']})" if d.get("text") else ""))
+    if kind == "ResultRecorded":
+        return f"Result: {d.get('contract')} {d.get('declarer') or ''} {d.get('tricks')} tricks, NS {d.get('score_ns')}" + law
+    if kind == "EntryVoided":
+        return f"Entry {d.get('about')} voided as an entry error: {d.get('reason')}"
+    if kind == "RulingGiven":
+        return f"Ruling ({', '.join(d.get('laws') or [])}): {d.get('text')}"
+    if kind == "FindingMade":
+        return f"Finding on entry {d.get('about')}: {str(d.get('field')).replace('_', ' ')} = {d.get('value')}" + \
+            (f" ({d['note']})" if d.get("note") else "")
+    if kind == "AdjustedScoreAwarded":
+        return f"Adjusted score ({d.get('kind')}, {d.get('law')}): {d.get('text')}"
+    if kind == "RulingOverridden":
+        return f"Entry {d.get('about')} cancelled: {d.get('text')}" + law
+    from ledger.render import _log_head
+
+    head, free = _log_head(e)
+    return (head.split(" ", 3)[-1] + (f" {free}" if free else "")).strip()
+
+
+VOIDABLE_NOT = ("BoardOpened", "FindingMade", "RulingOverridden", "EntryVoided")
+
+
+def voidable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries the director may void as entry errors (docs/EXTENSIONS.md, EntryVoided)."""
+    gone = {e["data"].get("about") for e in records if e["type"] in ("EntryVoided", "RulingOverridden")}
+    return [e for e in records if (e.get("actor") or {}).get("role") != "system"
+            and e["type"] not in VOIDABLE_NOT and e["seq"] not in gone and e.get("id") not in gone]
+
+
+REVIEW_FIELDS = {"27B1a": "same_denomination", "27B1b": "comparable", "25A": "unintended",
+                 "21B1": "mi_influenced", "45C1": "partner_could_see", "45C2": "face_up_near_table"}
+"""The judgment field a review of this Law asks about, when the review names its entry."""
+
+
+def review_questions(doc: dict[str, Any], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each open review about an entry with a judgment field: the question as the engine asks
+    it, the entry, and the fields a finding may settle (the likely one first)."""
+    from projections.resolve import JUDGMENT_FIELDS
+
+    import ledger.events as ev
+
+    by_seq = {e["seq"]: e for e in records}
+    out = []
+    for r in doc.get("review") or []:
+        about = by_seq.get(r.get("about"))
+        if about is None:
+            continue
+        cls = ev.REGISTRY.get(about["type"])
+        fields = sorted(JUDGMENT_FIELDS.get(cls, frozenset())) if cls else []
+        law = str(r.get("law") or "").split(":")[-1]
+        likely = REVIEW_FIELDS.get(law)
+        if likely and likely in fields:
+            fields.remove(likely)
+            fields.insert(0, likely)
+        if fields:
+            out.append({"seq": r.get("seq"), "about": about["seq"], "question": r.get("reason"),
+                        "law": r.get("law"), "entry": log_sentence(about), "fields": fields})
+    return out
