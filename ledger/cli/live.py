@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -106,6 +107,8 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 @click.option("--entry", type=click.Choice(["quick", "cards"]), default="quick", show_default=True,
               help="quick: each table enters contract, declarer, opening lead and tricks, the "
                    "opponents confirming; cards: every call and card as it happens.")
+@click.option("--cards", "cards_file", default=None,
+              help="Write printable table cards (URL, QR code, each pair's movement) to this HTML file.")
 @click.option("--round-minutes", type=int, default=None,
               help="The round clock the tables show (minutes a round).")
 @click.option("--json", "as_json", is_flag=True)
@@ -113,7 +116,8 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
                  laws: str, scoring: str, rounds: int | None, seed: int | None,
                  movement_file: str | None, deals_file: str | None, base_url: str,
-                 qr: bool, as_json: bool, two_rooms: bool, entry: str, round_minutes: int | None) -> None:
+                 qr: bool, as_json: bool, two_rooms: bool, entry: str, round_minutes: int | None,
+                 cards_file: str | None) -> None:
     """Open a session: movement, deals, and one token (a URL) per table."""
     from ledger.live.accounts import issue_table_token
     from ledger.live.sessions import open_session
@@ -129,6 +133,11 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
                             deals_text=read_input(deals_file) if deals_file else None,
                             two_rooms=two_rooms, entry=entry, clock_minutes=round_minutes)
         tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, sess.tables + 1)}
+    if cards_file:
+        from ledger.live.sessions import table_cards_html
+
+        urls = {t: f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}
+        Path(cards_file).write_text(table_cards_html(sess, urls), encoding="utf-8")
     if as_json:
         doc = sess.to_json()
         doc["table_urls"] = {str(t): f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}

@@ -460,3 +460,36 @@ def board_opened_fact(session: Session, table: int, board: int, seating: Seating
 
 
 assert len(SEATS) == 4
+
+
+def table_cards_html(session: Session, urls: dict[int, str]) -> str:
+    """Printable table cards: per table its URL and QR code (segno, SVG), and the movement of
+    the pairs that start there (round, table, direction, boards); one page a table."""
+    from html import escape
+
+    import segno
+
+    pages = []
+    for table in range(1, session.tables + 1):
+        url = urls[table]
+        qr = segno.make(url, error="m").svg_inline(scale=5)
+        first = session.movement[0][table - 1]
+        routes = []
+        for pair, side in ((first.ns, "North-South"), (first.ew, "East-West")):
+            rows = []
+            for rnd, seatings in enumerate(session.movement, start=1):
+                for s in seatings:
+                    if pair in (s.ns, s.ew):
+                        boards = session.boards_of_set(s.set)
+                        rows.append(f"<tr><td>{rnd}</td><td>{escape(session.table_label(s.table))}</td>"
+                                    f"<td>{'North-South' if pair == s.ns else 'East-West'}</td>"
+                                    f"<td>{boards[0]}–{boards[-1]}</td></tr>")
+            routes.append(f"<h3>Pair {escape(str(pair))} (starts {side})</h3><table><tr><th>Round</th>"
+                          f"<th>Table</th><th>Sits</th><th>Boards</th></tr>{''.join(rows)}</table>")
+        pages.append(f"<section class='table-card'><h1>{escape(session.tournament)}/{escape(session.name)}: "
+                     f"{escape(session.table_label(table))}</h1><p>Scan the code, or open:</p>"
+                     f"<p class='url'>{escape(url)}</p>{qr}{''.join(routes)}</section>")
+    style = ("body{font:14px sans-serif} .table-card{page-break-after:always;margin:1cm}"
+             " table{border-collapse:collapse} td,th{border:1px solid #999;padding:2px 6px} .url{font-family:monospace}")
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Table cards</title>"
+            f"<style>{style}</style></head><body>{''.join(pages)}</body></html>")
