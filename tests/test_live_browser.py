@@ -195,7 +195,7 @@ def test_a_table_logs_a_board_and_the_director_rules_live(store_url, tmp_path):
             # option still waits for declarer.
             expect(director.locator('.matter[data-kind="director call"]')).to_have_count(0)
             expect(director.locator('.matter[data-kind="option"]')).to_be_visible()
-            expect(director.locator('#message')).to_contain_text("RulingGiven recorded")
+            expect(director.locator("#message")).to_contain_text("Ruling recorded")
             shot(director, tmp_path, "board")
             shot(table, tmp_path, "table-ruling")
             ruling = [e for e in api.get("/api/streams/club/eve/t1/b2/log").json()["events"]

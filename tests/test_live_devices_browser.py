@@ -30,7 +30,7 @@ from live_helpers import make_site
 from live_server import Server
 
 from ledger.live import accounts
-from ledger.service import Ledger, parse_fact
+from ledger.service import Ledger
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")
@@ -131,6 +131,15 @@ def legal(truth: dict) -> tuple[str, str]:
     trick = truth["tricks"][-1]["cards"] if truth["tricks"] and len(truth["tricks"][-1]["cards"]) < 4 else []
     follow = [c for c in hand if trick and c[0] == trick[0]["card"][0]]
     return seat, (follow or hand)[0]
+
+
+def tab_to(page, selector: str) -> None:
+    """Move the focus with the Tab key alone until ``selector`` has it (no pointer)."""
+    for _ in range(150):
+        page.keyboard.press("Tab")
+        if page.evaluate("sel => !!document.activeElement && document.activeElement.matches(sel)", selector):
+            return
+    raise AssertionError(f"{selector} not reached with the Tab key")
 
 
 def no_horizontal_scroll(page) -> None:
@@ -238,7 +247,7 @@ def test_quick_entry_card_by_card_and_offline_on_the_shared_device(store_url, tm
         finding = director.locator(f"#form-finding-{review['about']}")
         expect(finding).to_contain_text("is 2D the lowest sufficient bid")
         finding.locator("select[name=value]").select_option("true")
-        shot(director, tmp_path, "board")
+        shot(director, tmp_path, "board-finding")
         finding.locator("button[type=submit]").click()
         expect(director.locator("#message")).to_contain_text("Finding recorded")
         expect(page.locator("#phase")).to_have_attribute("data-phase", "opening_lead")
@@ -303,16 +312,9 @@ def test_quick_entry_card_by_card_and_offline_on_the_shared_device(store_url, tm
         assert len([e for e in truth.events(stream3) if e.envelope()["type"] == "CallPlaced"]) == 2
 
         # -- keyboard: a call and, later, a card without a pointer ---------------------------
-        def tab_to(selector: str) -> None:
-            for _ in range(120):
-                page.keyboard.press("Tab")
-                if page.evaluate("sel => document.activeElement && document.activeElement.matches(sel)", selector):
-                    return
-            raise AssertionError(f"{selector} not reached with the Tab key")
-
         before = page.locator(".panel").get_attribute("data-seq")
         page.locator("h1").click()  # start from the top of the page
-        tab_to('#bidding-box [data-call="1NT"]')
+        tab_to(page, '#bidding-box [data-call="1NT"]')
         page.keyboard.press("Enter")
         page.wait_for_function("seq => document.querySelector('.panel').dataset.seq !== seq", arg=before)
         last = [e.envelope() for e in truth.events(stream3) if e.envelope()["type"] == "CallPlaced"][-1]
@@ -328,7 +330,7 @@ def test_quick_entry_card_by_card_and_offline_on_the_shared_device(store_url, tm
         # -- the same page in the dark ------------------------------------------------------
         page.emulate_media(color_scheme="dark")
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
-        shot(page, tmp_path, "table-dark")
+        shot(page, tmp_path, "table-keypad-dark")
         ctx.close()
 
         # the live feed of the shared device: briefs, no card of any hand
@@ -379,12 +381,21 @@ def test_a_board_from_four_seat_devices(store_url, tmp_path, browser, capsys):
             expect(pages[s].locator("#phase")).to_have_attribute("data-phase", "opening_lead")
             no_leak(traffic[s].drain(), hidden_for(state, s), tokens, f"{s} before the lead")
         shot(pages[order[1]], tmp_path, "seat-device")
-        for _ in range(12):  # three tricks: each player taps his own card, declarer dummy's
+        for n in range(12):  # three tricks: each player taps his own card, declarer dummy's
             state = truth.state(stream)
             seat, card = legal(state)
             device = declarer if seat == dummy else seat
-            expect(pages[device].locator(f'#hand-{seat} button[data-card="{card}"]')).to_be_visible()
-            taps[device].tap(f'#hand-{seat} button[data-card="{card}"]', wait=True)
+            target = f'#hand-{seat} button[data-card="{card}"]'
+            expect(pages[device].locator(target)).to_be_visible()
+            if n == 0:  # the opening lead by keyboard alone
+                before = pages[device].locator(".panel").get_attribute("data-seq")
+                pages[device].locator("h1").click()
+                tab_to(pages[device], target)
+                pages[device].keyboard.press("Enter")
+                pages[device].wait_for_function("seq => document.querySelector('.panel').dataset.seq !== seq",
+                                                arg=before)
+                continue
+            taps[device].tap(target, wait=True)
             for s in SEATS:
                 expect(pages[s].locator(".panel")).to_have_attribute("data-seq", str(truth.state(stream)["seq"]))
                 no_leak(traffic[s].drain(), hidden_for(truth.state(stream), s), tokens, f"{s} after {card}")
