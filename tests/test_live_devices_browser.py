@@ -251,6 +251,8 @@ def test_quick_entry_card_by_card_and_offline_on_the_shared_device(store_url, tm
         finding.locator("button[type=submit]").click()
         expect(director.locator("#message")).to_contain_text("Finding recorded")
         expect(page.locator("#phase")).to_have_attribute("data-phase", "opening_lead")
+        expect(director.locator(f"#form-finding-{review['about']}")).to_have_count(0)
+        director.goto(f"{server.base}/director/board/{stream}")  # the page as it is now (no reload pending)
         # the director voids an entry (the table's call for him, logged for the wrong player)
         called = [e.envelope() for e in truth.events(stream) if e.envelope()["type"] == "DirectorCalled"][0]
         director.locator("#form-void select[name=about]").select_option(str(called["seq"]))
