@@ -533,7 +533,9 @@ def _with_ids(fmt: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for i, fact in enumerate(facts, start=1):
         cls = ev.event_class(fact["type"])
-        role = ev.TABLE if ev.TABLE in cls.ROLES else ev.DIRECTOR
+        # a reported result (a traveller row) is the scorer's record, though a table may
+        # also enter its own (live quick entry)
+        role = ev.TABLE if ev.TABLE in cls.ROLES and cls is not ev.ResultReported else ev.DIRECTOR
         out.append({**fact, "id": f"{fmt}-{i:03d}", "actor": {"role": role, "name": f"import:{fmt}"}})
     return out
 

@@ -404,10 +404,11 @@ def log_sentence(e: dict[str, Any]) -> str:
         return f"Adjusted score ({d.get('kind')}, {d.get('law')}): {d.get('text')}"
     if kind == "RulingOverridden":
         return f"Entry {d.get('about')} cancelled: {d.get('text')}" + law
-    from ledger.render import _log_head
+    import re
 
-    head, free = _log_head(e)
-    return (head.split(" ", 3)[-1] + (f" {free}" if free else "")).strip()
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", str(kind)).lower().capitalize()
+    fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items() if v not in (None, "", [], {}))
+    return f"{words}" + (f": {fields}" if fields else "") + law
 
 
 VOIDABLE_NOT = ("BoardOpened", "FindingMade", "RulingOverridden", "EntryVoided")
