@@ -323,3 +323,21 @@ def test_no_page_has_inline_script_or_event_handler_attributes(client, site):
             assert script.strip() == ""
         assert re.findall(r"<script\b[^>]*>", html) == ['<script src="/static/live.js">']
         assert not re.search(r"\son[a-z]+\s*=", html)
+
+
+def test_the_console_ranks_the_pairs_as_boards_finish_and_the_board_page_speaks_words(client, site):
+    quick = {"type": "ResultReported", "contract": "4S", "declarer": "S", "tricks": 10, "lead": "HA", "text": "q"}
+    worse = {**quick, "tricks": 8}
+    for rnd in (1, 2):  # two rounds at every table: boards played at two tables are ranked
+        for t in (1, 2, 3):
+            for _r, _s, board in [x for x in site.session.schedule(t) if x[0] == rnd]:
+                r = post(client, site.stream(t, board), [{"type": "BoardOpened"}, quick if t == 1 else worse],
+                         site.tokens[t], 0)
+                assert r.status_code == 201, r.text
+    sign_in(client, "alice")
+    html = client.get("/director/panel").text
+    assert 'id="ranking"' in html and "Ranking so far" in html
+    assert "Devices connected" in html and ">none<" in html  # no feed open in this test
+    page = client.get(f"/director/board/{site.stream(1, site.session.schedule(1)[0][2])}").text
+    assert 'id="compass"' in page and "Result entered: 4♠ by South, 10 tricks, opening lead ♥A" in page
+    assert "<code>{" not in page  # no JSON in the log
