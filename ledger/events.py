@@ -730,7 +730,7 @@ def _reported_contract(value: object) -> str:
     return str(call)
 
 
-@register("director", DIRECTOR_ROLES)
+@register("director", FACT_ROLES)  # a table enters its own result too (live quick entry, issue 23)
 @frozen
 class ResultReported(Event):
     """A table's result as the director or a scoring program recorded it (a

@@ -564,7 +564,10 @@ def _with_ids(fmt: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for i, fact in enumerate(facts, start=1):
         cls = ev.event_class(fact["type"])
-        role = ev.TABLE if ev.TABLE in cls.ROLES and cls is not ev.EntryVoided else ev.DIRECTOR
+        # a reported result (a traveller row) is the scorer's record, though a table may
+        # also enter its own (live quick entry); a void on import is the director's
+        role = (ev.TABLE if ev.TABLE in cls.ROLES and cls not in (ev.EntryVoided, ev.ResultReported)
+                else ev.DIRECTOR)
         out.append({**fact, "id": fact.get("id") or f"{fmt}-{i:03d}",
                     "actor": {"role": role, "name": f"import:{fmt}"}})
     return out

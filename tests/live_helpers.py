@@ -44,14 +44,16 @@ class Site:
         return self.session.stream(table, board)
 
 
-def make_site(url: str, *, tables: int = 3, boards_per_round: int = 2, seed: int = 5) -> Site:
+def make_site(url: str, *, tables: int = 3, boards_per_round: int = 2, seed: int = 5,
+              entry: str = "cards", clock_minutes: int | None = None) -> Site:
     upgrade(url)
     ledger = Ledger.open(url)
     engine = live_engine(url)
     accounts.add_user(engine, "alice", "director", PASSWORD)
     accounts.add_user(engine, "carol", "committee", PASSWORD)
     session = open_session(engine, tournament="club", name="eve", tables=tables,
-                           boards_per_round=boards_per_round, seed=seed)
+                           boards_per_round=boards_per_round, seed=seed, entry=entry,
+                           clock_minutes=clock_minutes)
     tokens = {t: accounts.issue_table_token(engine, session.id, t) for t in range(1, tables + 1)}
     return Site(url, ledger, session, tokens, engine)
 

@@ -48,7 +48,10 @@ def test_a_table_token_opens_its_board_with_the_sessions_deal_and_the_server_set
     body = opened(client, site)
     event = body["events"][0]
     assert event["type"] == "BoardOpened" and event["actor"] == {"role": "table", "name": "t1"}
-    assert event["data"]["deal"] == site.session.deals[1] and event["data"]["board"] == 1
+    # the session's deal is stored; the table device is not sent it (Law 16: docs/live.md)
+    assert event["data"]["deal"] is None and event["data"]["board"] == 1
+    stored = site.ledger.events(T1_B1)[0].envelope()
+    assert stored["data"]["deal"] == site.session.deals[1]
     r = post(client, T1_B1, [{"type": "CallPlaced", "seat": "N", "call": "1H"}], site.tokens[1], expected=1)
     assert r.status_code == 201 and r.json()["seqs"] == [2]
     assert r.json()["events"][0]["actor"] == {"role": "table", "name": "t1"}

@@ -36,7 +36,7 @@ def test_the_console_and_the_open_command_agree(store_url, capsys, monkeypatch):
                  for i, c in enumerate(["1NT", "Pass", "Pass", "Pass"])]
         seq = post(client, t2, [{"type": "BoardOpened"}] + calls, site.tokens[2], 0)
         wrong = dealer.next(3)  # the declarer's LHO leads; his RHO leads out of turn
-        hand = client.get(f"/api/streams/{t2}/state", headers=bearer(site.tokens[2])).json()["hands"][str(wrong)]
+        hand = site.ledger.state(t2)["hands"][str(wrong)]  # the table device is not sent it
         post(client, t2, [{"type": "CardPlayed", "seat": str(wrong), "card": hand[0]}], site.tokens[2], seq)
         # Table 3: a director call the director has answered with a ruling.
         t3 = site.stream(3, site.session.schedule(3)[0][2])

@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -103,12 +104,20 @@ def _print_table_urls(sess, tokens: dict[int, str], base_url: str, qr: bool) -> 
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
               help="Where the server is reached from the tables' devices.")
 @click.option("--qr", is_flag=True, help="Also print each table's URL as a QR code (segno).")
+@click.option("--entry", type=click.Choice(["quick", "cards"]), default="quick", show_default=True,
+              help="quick: each table enters contract, declarer, opening lead and tricks, the "
+                   "opponents confirming; cards: every call and card as it happens.")
+@click.option("--cards", "cards_file", default=None,
+              help="Write printable table cards (URL, QR code, each pair's movement) to this HTML file.")
+@click.option("--round-minutes", type=int, default=None,
+              help="The round clock the tables show (minutes a round).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: int, movement: str,
                  laws: str, scoring: str, rounds: int | None, seed: int | None,
                  movement_file: str | None, deals_file: str | None, base_url: str,
-                 qr: bool, as_json: bool, two_rooms: bool) -> None:
+                 qr: bool, as_json: bool, two_rooms: bool, entry: str, round_minutes: int | None,
+                 cards_file: str | None) -> None:
     """Open a session: movement, deals, and one token (a URL) per table."""
     from ledger.live.accounts import issue_table_token
     from ledger.live.sessions import open_session
@@ -122,8 +131,13 @@ def session_open(ctx: click.Context, ref: str, tables: int, boards_per_round: in
                             scoring=scoring, seed=seed, rounds=rounds,
                             movement_text=read_input(movement_file) if movement_file else None,
                             deals_text=read_input(deals_file) if deals_file else None,
-                            two_rooms=two_rooms)
+                            two_rooms=two_rooms, entry=entry, clock_minutes=round_minutes)
         tokens = {t: issue_table_token(engine, sess.id, t) for t in range(1, sess.tables + 1)}
+    if cards_file:
+        from ledger.live.sessions import table_cards_html
+
+        urls = {t: f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}
+        Path(cards_file).write_text(table_cards_html(sess, urls), encoding="utf-8")
     if as_json:
         doc = sess.to_json()
         doc["table_urls"] = {str(t): f"{base_url.rstrip('/')}/table/{tok}" for t, tok in tokens.items()}
@@ -191,19 +205,33 @@ def session_close(ctx: click.Context, ref: str) -> None:
 @click.argument("ref", metavar="SESSION")
 @click.option("--table", type=int, required=True)
 @click.option("--revoke", is_flag=True, help="Only revoke the table's tokens (a lost tablet).")
+@click.option("--seats", is_flag=True,
+              help="Issue one seat-device URL per seat of the table (a player's own phone: his hand, "
+                   "dummy's after the opening lead) without revoking anything.")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True)
 @click.option("--qr", is_flag=True)
 @click.pass_context
 def session_token(ctx: click.Context, ref: str, table: int, revoke: bool, base_url: str,
-                  qr: bool) -> None:
-    """Revoke a table's tokens and (unless --revoke) issue a new one."""
-    from ledger.live.accounts import issue_table_token, revoke_table_tokens
+                  qr: bool, seats: bool) -> None:
+    """Revoke a table's tokens and (unless --revoke) issue a new one; --seats: seat devices."""
+    from ledger.live.accounts import issue_seat_token, issue_table_token, revoke_table_tokens
     from ledger.live.sessions import find_session
 
     with _live(ctx) as (ledger, engine):
         sess = find_session(engine, ref)
         if not 1 <= table <= sess.tables:
             raise BadInput(f"the session has tables 1 to {sess.tables}", field="--table", value=table)
+        if seats:
+            if sess.closed_at is not None:
+                raise BadInput("the session is closed", field="SESSION", value=ref)
+            for seat, word in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")):
+                url = f"{base_url.rstrip('/')}/table/{issue_seat_token(engine, sess.id, table, seat)}"
+                click.echo(f"{sess.table_label(table)}, {word}'s own device: {url}")
+                if qr:
+                    import segno
+
+                    segno.make(url, error="m").terminal(compact=True)
+            return
         revoked = revoke_table_tokens(engine, sess.id, table)
         click.echo(f"table {table}: {revoked} token(s) revoked")
         if revoke:

@@ -76,6 +76,8 @@ class TableGrant:
     session_id: int
     table: int
     session_closed_at: str | None = None
+    seat: str | None = None
+    """A seat device's seat (N, E, S, W); None for the table's shared device."""
 
 
 def add_user(engine: Engine, name: str, role: str, password: str) -> User:
@@ -170,6 +172,27 @@ def issue_table_token(engine: Engine, session_id: int, table: int) -> str:
     return token
 
 
+SEAT_MARK = "."
+"""A seat token is ``<seat>.<random>``: the seat is part of the token, so part of its stored
+digest (a holder who changes the seat has a token nobody issued). ``.`` never occurs in a
+table token (URL-safe base64)."""
+
+
+def issue_seat_token(engine: Engine, session_id: int, table: int, seat: str) -> str:
+    """A player's own device at one seat of one table (his hand, dummy's after the lead)."""
+    if seat not in ("N", "E", "S", "W"):
+        raise ValueError(f"a seat is N, E, S or W, not {seat!r}")
+    token = f"{seat}{SEAT_MARK}{secrets.token_urlsafe(24)}"
+    with engine.begin() as conn:
+        conn.execute(live_table_tokens.insert().values(
+            token_hash=digest(token), session_id=session_id, table_no=table, created_at=stamp()))
+    return token
+
+
+def seat_of(token: str) -> str | None:
+    return token[0] if len(token) > 2 and token[1] == SEAT_MARK and token[0] in "NESW" else None
+
+
 def revoke_table_tokens(engine: Engine, session_id: int, table: int) -> int:
     """Revoke every live token of the table (a lost tablet); the count revoked."""
     with engine.begin() as conn:
@@ -193,4 +216,4 @@ def table_grant(engine: Engine, token: str | None) -> TableGrant:
     if row.revoked_at is not None:
         raise Refused(f"this table token was revoked at {row.revoked_at}; ask the director for a "
                       "new one", 403)
-    return TableGrant(row.session_id, row.table_no, row.closed_at)
+    return TableGrant(row.session_id, row.table_no, row.closed_at, seat_of(token))

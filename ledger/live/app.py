@@ -25,6 +25,7 @@ import contextlib
 import hmac
 import json
 import os
+import re
 import secrets
 import threading
 import time
@@ -68,6 +69,7 @@ JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonl
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+WHOSE_CARD = re.compile(r"\s*\(it is [NESW]'s card\)")
 
 
 @attrs.frozen
@@ -80,8 +82,14 @@ class Table:
     """The token's digest: the key of its rate limit."""
 
     @property
+    def seat(self) -> str | None:
+        """A seat device's seat; None for the table's shared device."""
+        return self.grant.seat
+
+    @property
     def actor(self) -> dict[str, str]:
-        return {"role": "table", "name": self.session.table_actor_name(self.grant.table)}
+        name = self.session.table_actor_name(self.grant.table)
+        return {"role": "table", "name": f"{name}-{self.seat}" if self.seat else name}
 
     @property
     def prefix(self) -> str:
@@ -165,6 +173,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     sessions_seen: dict[int, Session] = {}  # a session's movement and deals never change
     progress: dict[tuple[int, int], int] = {}  # (session, table) -> schedule index of its board
     opened: set[str] = set()  # streams known to exist (the log is append-only)
+    connected: dict[tuple[int, int], dict[str, int]] = {}
+    """(session, table) -> device ("table" or a seat) -> this process's feeds open now: which
+    devices of a table follow the live feed (the console's "connected")."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape())
     env.globals.update(suits=SUITS, seat_names=SEAT_NAMES, call_text=call_text, card_text=card_text,
                        irregularity_words=IRREGULARITY_WORDS,  # the families' words, as the terminal prints them
@@ -417,9 +428,18 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             fill = board_opened_fact(who.session, who.grant.table, now["board"],
                                      _seating(who.session, who.grant.table, now["round"]))
             fill.pop("id")
+        if isinstance(who, Table) and who.seat:
+            check_seat(who, stream, lines)
         facts = server_facts(who, lines, fill)
-        with write_lock:
-            result = ledger.append(stream, facts, expected_seq=expected_seq)
+        try:
+            with write_lock:
+                result = ledger.append(stream, facts, expected_seq=expected_seq)
+        except BadInput as exc:
+            if isinstance(who, Table) and WHOSE_CARD.search(exc.reason):
+                # never tell a table device whose card a card is (Law 16): "not dealt" is enough
+                raise BadInput(WHOSE_CARD.sub("", exc.reason), field=exc.field, value=exc.value,
+                               line=exc.line, event_type=exc.event_type) from None
+            raise
         opened.add(stream)
         if result.stored:
             last = result.stored[-1].position or 0
@@ -428,8 +448,37 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         head = result.stored[-1].seq if result.stored else ledger.store.read(stream)[-1].seq
         log.info("live_append", stream=stream, actor=who.actor, seqs=list(result.fact_seqs),
                  replayed=result.replayed)
+        envelopes = [e.envelope() for e in result.stored]
+        if isinstance(who, Table):  # a device gets what it may show (Law 16)
+            envelopes = [views.device_envelope(e) for e in envelopes]
         return {"stream": stream, "seqs": list(result.fact_seqs), "replayed": result.replayed,
-                "head_seq": head, "events": [e.envelope() for e in result.stored]}
+                "head_seq": head, "events": envelopes}
+
+    def check_seat(who: Table, stream: str, lines: list[tuple[int, Mapping[str, Any]]]) -> None:
+        """A seat device logs its own player's calls, cards and answers; declarer's device
+        also dummy's cards (declarer plays them, 45B). Anything else is the table's device's
+        or the director's."""
+        seat = str(who.seat)
+        doc = views.head_document(ledger, stream) if stream_exists(stream) else None
+        dummy = doc.get("dummy") if doc else None
+        declarer = (doc.get("contract") or {}).get("declarer") if doc else None
+        for number, obj in lines:
+            kind = obj.get("type")
+            if kind in ("BoardOpened", "EntryVoided", "HandsReturned"):
+                continue
+            whose = obj.get("seat", obj.get("by"))
+            if kind in ("CardPlayed", "CardHeld", "LeadFaceDown") and whose == seat == dummy:
+                raise NotAllowed("table", str(kind), f"{views.SEATS_WORDS[seat]} is dummy: declarer "
+                                 "plays dummy's cards from his own device (Law 45B)", line=number)
+            if whose == seat:
+                continue
+            if kind == "CardPlayed" and whose == dummy and declarer == seat:
+                continue
+            raise NotAllowed("table", str(kind), f"this device is {views.SEATS_WORDS[seat]}'s: it logs "
+                             f"{views.SEATS_WORDS[seat]}'s own calls and cards"
+                             + (" and dummy's cards" if declarer == seat else "")
+                             + f", not {views.SEATS_WORDS.get(str(whose), 'another player')}'s",
+                             line=number)
 
     def parse_expected(raw: str | None) -> int | None:
         if raw is None or raw == "":
@@ -511,14 +560,21 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     @app.get("/api/streams/{stream:path}/state", tags=["read"])
     def stream_state(stream: str, request: Request, at: int | None = None) -> JSONResponse:
         """The state document (spec section 5), at the head or after seq ``at``."""
-        read_guard(request, stream)
-        return JSONResponse(ledger.state(stream, at))
+        who = read_guard(request, stream)
+        doc = ledger.state(stream, at)
+        if isinstance(who, Table):
+            return JSONResponse(views.device_view(doc, who.seat))
+        return JSONResponse(doc)
 
     @app.get("/api/streams/{stream:path}/log", tags=["read"])
     def stream_log(stream: str, request: Request) -> JSONResponse:
         """Every event of the stream, in seq order, with actor and Law."""
-        read_guard(request, stream)
-        return JSONResponse({"stream": stream, "events": [e.envelope() for e in ledger.events(stream)]})
+        who = read_guard(request, stream)
+        envelopes = [e.envelope() for e in ledger.events(stream)]
+        if isinstance(who, Table):
+            ended = views.board_phase(ledger, stream) == "ended"
+            envelopes = [views.device_envelope(e, ended) for e in envelopes]
+        return JSONResponse({"stream": stream, "events": envelopes})
 
     @app.get("/api/streams/{stream:path}/casefile", tags=["read"])
     def stream_casefile(stream: str, request: Request, format: str = "json") -> Response:
@@ -546,6 +602,8 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         scope = who.prefix if isinstance(who, Table) else ""
         found, scanned = read_after(ledger.store, after,
                                     lambda s: s.startswith(scope) and s.startswith(prefix), limit)
+        if isinstance(who, Table):
+            found = [views.device_envelope(e) for e in found]
         return JSONResponse({"events": found, "last_position": scanned})
 
     @app.get("/api/sessions", tags=["read"])
@@ -574,8 +632,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         if not isinstance(who, Table):
             raise Refused("this is a table terminal's call: present the table token", 403)
         now = views.current_board(ledger, who.session, who.grant.table)
+        now["doc"] = views.device_view(now["doc"], who.seat)
         return JSONResponse({"session": f"{who.session.tournament}/{who.session.name}",
-                             "table": who.grant.table, **now})
+                             "table": who.grant.table, "seat": who.seat, "entry": who.session.entry, **now})
 
     # -- live feed ---------------------------------------------------------
 
@@ -591,6 +650,11 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             last_id = request.headers.get("last-event-id", "")
             start = int(last_id) if last_id.isdigit() else feed.last
         scope = who.prefix if isinstance(who, Table) else ""
+        device = None
+        if isinstance(who, Table):
+            device = connected.setdefault((who.session.id, who.grant.table), {})
+            kind = who.seat or "table"
+            device[kind] = device.get(kind, 0) + 1
 
         def accept(s: str) -> bool:
             return s.startswith(scope) and s.startswith(prefix)
@@ -601,6 +665,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                     yield chunk
             finally:
                 feed.unwatch()
+                if device is not None and isinstance(who, Table):
+                    kind = who.seat or "table"
+                    device[kind] = max(0, device.get(kind, 1) - 1)
 
         async def follow() -> AsyncIterator[str]:
             position = start
@@ -626,21 +693,56 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
 
     # -- pages: the table --------------------------------------------------
 
-    def table_context(token: str) -> dict[str, Any]:
+    def table_context(token: str, mode: str | None = None) -> dict[str, Any]:
+        """What a table device shows: the state as the device may have it (views.device_view:
+        no hand it may not show is in the page), the bidding box's caller, the undo, the
+        claim's answers, and after a board its traveller and the pairs' moves."""
         who = table_from_token(token)
-        now = views.current_board(ledger, who.session, who.grant.table)
-        doc = now["doc"]
+        session, table = who.session, who.grant.table
+        now = views.current_board(ledger, session, table)
+        full = now["doc"]
+        doc = views.device_view(full, who.seat)
+        now["doc"] = doc
         previous = None
-        boards = [b for _r, _s, b in who.session.schedule(who.grant.table)]
+        boards = [b for _r, _s, b in session.schedule(table)]
+        rounds = [r for r, _s, _b in session.schedule(table)]
         if now["board"] in boards and boards.index(now["board"]) > 0 or now["done"]:
-            before = boards[boards.index(now["board"]) - 1] if not now["done"] else boards[-1]
-            prev_doc = views.head_document(ledger, who.session.stream(who.grant.table, before))
+            index = boards.index(now["board"]) - 1 if not now["done"] else len(boards) - 1
+            before = boards[index]
+            prev_doc = views.head_document(ledger, session.stream(table, before))
             if prev_doc is not None:
-                previous = {"board": before, "doc": prev_doc}
-        return {"token": token, "session": who.session, "table": who.grant.table, "now": now,
-                "previous": previous,
+                moving = []
+                if now["done"] or rounds[index] != now["round"]:
+                    moving = views.moves(session, table, now["round"]) if not now["done"] else []
+                prev_stream = session.stream(table, before)
+                prev_claim = prev_doc.get("claim") or None
+                prev_answers = {}
+                if prev_claim and prev_claim.get("status") == "agreed" and not prev_claim.get("established"):
+                    prev_records = [e.envelope() for e in ledger.events(prev_stream)]
+                    prev_answers = views.claim_answers(prev_records, prev_claim.get("seq"))
+                previous = {"board": before, "doc": views.device_view(prev_doc, who.seat),
+                            "traveller": views.traveller(ledger, session, before), "moves": moving,
+                            "round": rounds[index], "stream": prev_stream, "claim_answers": prev_answers}
+        records = [e.envelope() for e in ledger.events(now["stream"])] if doc else []
+        voided = {e["data"].get("about") for e in records if e["type"] == "EntryVoided"}
+        calls = [e["data"]["seat"] for e in records if e["type"] == "CallPlaced" and e["seq"] not in voided]
+        logged = any(e["type"] in ("CallPlaced", "CardPlayed", "ClaimMade") and e["seq"] not in voided
+                     for e in records)
+        reported = any(e["type"] == "ResultReported" for e in records)
+        entry = "cards" if (session.entry == "cards" or mode == "cards" or logged or who.seat) else "quick"
+        undo = views.last_own_entry(records)
+        if undo is not None and who.seat and undo.get("actor") != who.actor:
+            undo = None  # a seat device undoes only what it logged itself
+        claim = (doc or {}).get("claim") or None
+        answers = views.claim_answers(records, claim.get("seq") if claim else None)
+        started = views.round_started(ledger, session, table, now["round"]) if now["round"] else None
+        return {"token": token, "session": session, "table": table, "now": now,
+                "previous": previous, "seat": who.seat, "entry": entry, "reported": reported,
                 "doc": doc, "grid": auction_grid(doc) if doc else None,
-                "option_buttons": option_buttons(doc) if doc else [],
+                "caller": views.next_caller(doc, calls) if doc and doc["phase"] == "auction" else None,
+                "undo": {"seq": undo["seq"], "words": views.entry_words(undo)} if undo else None,
+                "claim_answers": answers, "round_started": started,
+                "option_buttons": [o for o in option_buttons(doc) if who.seat in (None, o["seat"])] if doc else [],
                 "bids": [f"{level}{s}" for level in range(1, 8) for s in ("C", "D", "H", "S", "NT")]}
 
     def table_refused(exc: Refused) -> HTMLResponse:
@@ -648,17 +750,17 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         return HTMLResponse(page, status_code=exc.status)
 
     @app.get("/table/{token}", response_class=HTMLResponse, include_in_schema=False)
-    def table_page(token: str) -> HTMLResponse:
+    def table_page(token: str, mode: str | None = None) -> HTMLResponse:
         try:
-            ctx = table_context(token)
+            ctx = table_context(token, mode)
         except Refused as exc:
             return table_refused(exc)
         return HTMLResponse(env.get_template("table.html").render(**ctx))
 
     @app.get("/table/{token}/panel", response_class=HTMLResponse, include_in_schema=False)
-    def table_panel(token: str) -> HTMLResponse:
+    def table_panel(token: str, mode: str | None = None) -> HTMLResponse:
         try:
-            ctx = table_context(token)
+            ctx = table_context(token, mode)
         except Refused as exc:
             return table_refused(exc)
         return HTMLResponse(env.get_template("table_panel.html").render(**ctx))
@@ -746,6 +848,10 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             pool = open_ones or sessions
             chosen = pool[-1] if pool else None
         rows = views.console_rows(ledger, chosen) if chosen else []
+        for row in rows:
+            here = connected.get((chosen.id, row["table"]), {}) if chosen else {}
+            row["devices"] = [("the table's device" if k == "table" else f"{SEAT_NAMES[k]}'s phone")
+                              for k in ("table", "N", "E", "S", "W") if here.get(k)]
         results = views.session_results(ledger, chosen) if chosen else None
         return {"who": who, "csrf": who.csrf, "sessions": sessions, "session": chosen, "rows": rows,
                 "results": results, "title": "Director's console"}
@@ -776,7 +882,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         page = env.get_template("board.html").render(
             who=who, csrf=who.csrf, stream=stream, doc=doc, events=envelopes, matters=matters,
             grid=auction_grid(doc), title=f"Board {doc['board']['number']}: {stream}",
-            state_text=state_as_cli(doc))
+            state_text=state_as_cli(doc), deal=views.compass(doc["board"].get("deal")),
+            sentence=views.log_sentence, voidable=views.voidable(envelopes),
+            questions=views.review_questions(doc, envelopes))
         return HTMLResponse(page)
 
     @app.get("/committee", response_class=HTMLResponse, include_in_schema=False)

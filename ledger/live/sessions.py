@@ -78,6 +78,11 @@ class Session:
     opened_at: str
     opened_by: str | None
     closed_at: str | None
+    entry: str = "quick"
+    """How the tables log a board: ``quick`` (contract, declarer, opening lead, tricks, the
+    opponents confirming: a traveller row) or ``cards`` (every call and card as it happens)."""
+    clock_minutes: int | None = None
+    """The round's time the director set (the tables' round clock), or None."""
 
     @property
     def prefix(self) -> str:
@@ -152,7 +157,8 @@ class Session:
             "laws": self.laws, "scoring": self.scoring, "rooms": self.rooms,
             "table_labels": {str(t): self.table_label(t) for t in range(1, self.tables + 1)},
             "opened_at": self.opened_at,
-            "opened_by": self.opened_by, "closed_at": self.closed_at,
+            "opened_by": self.opened_by, "closed_at": self.closed_at, "entry": self.entry,
+            "clock_minutes": self.clock_minutes,
             "seating": [[attrs.asdict(s) for s in rnd] for rnd in self.movement],
         }
 
@@ -313,7 +319,8 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
                  movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
                  seed: int | None = None, opened_by: str | None = None,
                  rounds: int | None = None, movement_text: str | None = None,
-                 deals_text: str | None = None, two_rooms: bool = False) -> Session:
+                 deals_text: str | None = None, two_rooms: bool = False,
+                 entry: str = "quick", clock_minutes: int | None = None) -> Session:
     """Open a session; ``rounds`` plays only the movement's first rounds (a
     30-table Mitchell is rarely played to the end). ``two_rooms``: a teams
     session (IMP) of ``tables`` matches, each at two tables (open and closed
@@ -333,6 +340,11 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
         raise BadInput("mitchell or howell", field="--movement", value=movement)
     if movement == "howell" and tables > 15:
         raise BadInput("a Howell for at most 15 tables", field="--tables", value=tables)
+    if entry not in ENTRY_MODES:
+        raise BadInput("quick (contract, declarer, lead, tricks) or cards (card by card)",
+                       field="--entry", value=entry)
+    if clock_minutes is not None and not 1 <= clock_minutes <= 120:
+        raise BadInput("1 to 120 minutes a round", field="--round-minutes", value=clock_minutes)
     if laws not in ("2017", "1997"):
         raise BadInput("2017 or 1997", field="--laws", value=laws)
     if scoring not in ("MP", "IMP"):
@@ -371,7 +383,8 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
                            field="NAME", value=name)
         key = conn.execute(live_sessions.insert().values(
             tournament=tournament, name=name, tables=tables, rounds=len(rounds_list),
-            boards_per_round=boards_per_round, movement=json.dumps({"kind": movement, "rounds": doc}),
+            boards_per_round=boards_per_round, movement=json.dumps({"kind": movement, "rounds": doc, "entry": entry,
+                                                       "clock_minutes": clock_minutes}),
             laws=laws, scoring=scoring, deals=json.dumps({str(k): v for k, v in deals.items()}),
             opened_at=stamp(), opened_by=opened_by)).inserted_primary_key
         assert key is not None  # an INSERT of one row always has its key
@@ -387,7 +400,10 @@ def _from_row(row: Any) -> Session:
     return Session(row.id, row.tournament, row.name, row.tables, row.rounds, row.boards_per_round,
                    mv["kind"], movement, row.laws, row.scoring,
                    {int(k): v for k, v in json.loads(row.deals).items()}, row.opened_at,
-                   row.opened_by, row.closed_at)
+                   row.opened_by, row.closed_at, mv.get("entry", "cards"), mv.get("clock_minutes"))
+
+
+ENTRY_MODES = ("quick", "cards")
 
 
 def get_session(engine: Engine, session_id: int) -> Session | None:
@@ -444,3 +460,36 @@ def board_opened_fact(session: Session, table: int, board: int, seating: Seating
 
 
 assert len(SEATS) == 4
+
+
+def table_cards_html(session: Session, urls: dict[int, str]) -> str:
+    """Printable table cards: per table its URL and QR code (segno, SVG), and the movement of
+    the pairs that start there (round, table, direction, boards); one page a table."""
+    from html import escape
+
+    import segno
+
+    pages = []
+    for table in range(1, session.tables + 1):
+        url = urls[table]
+        qr = segno.make(url, error="m").svg_inline(scale=5)
+        first = session.movement[0][table - 1]
+        routes = []
+        for pair, side in ((first.ns, "North-South"), (first.ew, "East-West")):
+            rows = []
+            for rnd, seatings in enumerate(session.movement, start=1):
+                for s in seatings:
+                    if pair in (s.ns, s.ew):
+                        boards = session.boards_of_set(s.set)
+                        rows.append(f"<tr><td>{rnd}</td><td>{escape(session.table_label(s.table))}</td>"
+                                    f"<td>{'North-South' if pair == s.ns else 'East-West'}</td>"
+                                    f"<td>{boards[0]}–{boards[-1]}</td></tr>")
+            routes.append(f"<h3>Pair {escape(str(pair))} (starts {side})</h3><table><tr><th>Round</th>"
+                          f"<th>Table</th><th>Sits</th><th>Boards</th></tr>{''.join(rows)}</table>")
+        pages.append(f"<section class='table-card'><h1>{escape(session.tournament)}/{escape(session.name)}: "
+                     f"{escape(session.table_label(table))}</h1><p>Scan the code, or open:</p>"
+                     f"<p class='url'>{escape(url)}</p>{qr}{''.join(routes)}</section>")
+    style = ("body{font:14px sans-serif} .table-card{page-break-after:always;margin:1cm}"
+             " table{border-collapse:collapse} td,th{border:1px solid #999;padding:2px 6px} .url{font-family:monospace}")
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Table cards</title>"
+            f"<style>{style}</style></head><body>{''.join(pages)}</body></html>")

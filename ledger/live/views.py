@@ -127,3 +127,326 @@ def session_results(ledger: Ledger, session: Session) -> dict[str, Any]:
             continue
     tables.sort(key=lambda item: (item[1].board.board, item[0]))
     return results(session.tournament, tables)
+
+
+# -- what a device may show (Laws 16, 41, 66, 68) ----------------------------------------------
+
+SEATS = ("N", "E", "S", "W")
+LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SEATS_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def lead_faced(doc: dict[str, Any]) -> bool:
+    """The opening lead is faced (a card counts as played to trick 1)."""
+    tricks = doc.get("tricks") or []
+    return bool(tricks and tricks[0].get("cards"))
+
+
+def shown_seats(doc: dict[str, Any], seat: str | None) -> dict[str, str]:
+    """The hands a device may show, each with the Law that lets it: ``seat`` None is the
+    table's shared device (no player's own hand: every player at the table sees it); a seat
+    device shows its player's own hand. Dummy's hand once the opening lead is faced (41D);
+    the claimer's hand while his claim is open (68C: he faces it); every hand after the
+    play (66D: the cards may be inspected). Nothing else: another player's unseen cards
+    are unauthorized information (16)."""
+    if doc.get("phase") == "ended":
+        return {s: "66D" for s in SEATS}
+    shown: dict[str, str] = {}
+    if seat in SEATS:
+        shown[seat] = "own hand"
+    dummy = doc.get("dummy")
+    if dummy and lead_faced(doc):
+        shown.setdefault(dummy, "41D")
+    claim = doc.get("claim") or {}
+    if claim.get("status") in ("pending", "disputed") and claim.get("seat"):
+        shown.setdefault(claim["seat"], "68C")
+    return shown
+
+
+def device_view(doc: dict[str, Any] | None, seat: str | None) -> dict[str, Any] | None:
+    """The state document as a table device may have it (a copy): the hands it may not show
+    are null (``hands_shown`` says which it may, and by which Law), the deal is absent until
+    the play is over, quitted tricks before the last keep their number, leader and winner
+    but not their cards (66C: only on the director's instruction; 66A: the last trick until
+    the next is begun), and the opponents' outstanding trumps of a claim are absent."""
+    if doc is None:
+        return None
+    out = dict(doc)
+    shown = shown_seats(doc, seat)
+    out["hands"] = {s: (list(cards) if s in shown else None) for s, cards in (doc.get("hands") or {}).items()}
+    out["hands_shown"] = shown
+    out["device_seat"] = seat
+    ended = doc.get("phase") == "ended"
+    if not ended:
+        out["board"] = {**doc["board"], "deal": None}
+        tricks = [dict(t) for t in doc.get("tricks") or []]
+        current = len(tricks) - 1 if tricks and len(tricks[-1].get("cards") or []) < 4 else None
+        keep = {current} if current is not None else set()
+        if current is None and tricks:
+            keep.add(len(tricks) - 1)  # the last trick, until the next one is begun (66A)
+        elif current is not None and not tricks[current].get("cards") and current > 0:
+            keep.add(current - 1)
+        for i, trick in enumerate(tricks):
+            if i not in keep:
+                trick["cards"] = []
+                trick["quitted"] = True
+        out["tricks"] = tricks
+        if doc.get("claim"):
+            out["claim"] = {**doc["claim"], "outstanding_trumps": None}
+    return out
+
+
+def device_envelope(envelope: dict[str, Any], phase_ended: bool = False) -> dict[str, Any]:
+    """An event as a table device may have it: the deal of ``BoardOpened`` is absent (each
+    player sees his own cards at the table; the device is not where he looks at the others')."""
+    if envelope.get("type") == "BoardOpened" and not phase_ended:
+        data = dict(envelope.get("data") or {})
+        data["deal"] = None
+        return {**envelope, "data": data}
+    return envelope
+
+
+def next_caller(doc: dict[str, Any], calls_logged: list[str]) -> str:
+    """Whose call the bidding box logs by default: the seat on turn; while a call waits for
+    the director or a player's choice (a review, an option), the next player in rotation
+    after the last call logged, since the table goes on calling and each call is its
+    caller's (the table may choose another seat)."""
+    waiting_now = bool(doc.get("review") or doc.get("pending"))
+    if doc.get("turn") and not waiting_now:
+        return str(doc["turn"])
+    if calls_logged:
+        return LHO[calls_logged[-1]]
+    return str(doc.get("turn") or doc["board"]["dealer"])
+
+
+def claim_answers(records: list[dict[str, Any]], claim_seq: int | None) -> dict[str, str]:
+    """Each opponent's answer to the claim made at ``claim_seq``: seat -> agreed / disputed."""
+    answers: dict[str, str] = {}
+    if claim_seq is None:
+        return answers
+    for e in records:
+        if e["seq"] > claim_seq and e["type"] in ("ClaimAgreed", "ClaimDisputed"):
+            answers[e["data"]["by"]] = "agreed" if e["type"] == "ClaimAgreed" else "disputed"
+        if e["seq"] > claim_seq and e["type"] == "ClaimMade":
+            answers = {}
+    return answers
+
+
+def last_own_entry(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The table's own last entry, which it may void itself (docs/EXTENSIONS.md, EntryVoided):
+    logged by a table device, nothing but the ruling engine after it, not ``BoardOpened``,
+    not already voided."""
+    voided = {e["data"].get("about") for e in records if e["type"] == "EntryVoided"}
+    for e in reversed(records):
+        role = (e.get("actor") or {}).get("role")
+        if role == "system":
+            continue
+        if role != "table" or e["type"] in ("BoardOpened", "EntryVoided") or e["seq"] in voided \
+                or e.get("id") in voided:
+            return None
+        return e
+    return None
+
+
+def entry_words(e: dict[str, Any]) -> str:
+    """An entry in a player's words (the undo's confirmation)."""
+    from ledger.live.words import call_words, card_words, seat_word
+
+    d = e.get("data") or {}
+    kind = e["type"]
+    if kind == "CallPlaced":
+        return f"{seat_word(d.get('seat'))}'s call {call_words(d.get('call', ''))}"
+    if kind == "CardPlayed":
+        return f"{seat_word(d.get('seat'))}'s card {card_words(d.get('card', ''))}"
+    if kind == "ResultReported":
+        return "the result entered"
+    if kind in ("ClaimAgreed", "ClaimDisputed"):
+        return f"{seat_word(d.get('by'))} {'agreeing to' if kind == 'ClaimAgreed' else 'objecting to'} the claim"
+    if kind == "ClaimMade":
+        return f"{seat_word(d.get('seat'))}'s claim"
+    if kind == "OptionChosen":
+        return f"{seat_word(d.get('seat'))}'s choice"
+    if kind == "DirectorCalled":
+        return f"{seat_word(d.get('by'))}'s call for the director"
+    if kind == "AttentionDrawn":
+        return f"attention drawn by {seat_word(d.get('by'))}"
+    return "the last entry"
+
+
+def traveller(ledger: Ledger, session: Session, board: int) -> list[dict[str, Any]]:
+    """The board's results at every table of the session that has played it (the traveller)."""
+    rows = []
+    for table in range(1, session.tables + 1):
+        if not any(b == board for _r, _s, b in session.schedule(table)):
+            continue
+        doc = head_document(ledger, session.stream(table, board))
+        if doc is None or not doc.get("result"):
+            continue
+        r = doc["result"]
+        rows.append({"table": table, "label": session.table_label(table), "ns": doc["board"].get("ns"),
+                     "ew": doc["board"].get("ew"), "text": r.get("text"), "score_ns": r.get("score_ns"),
+                     "adjusted": bool(doc.get("adjusted"))})
+    return rows
+
+
+def moves(session: Session, table: int, rnd: int) -> list[str]:
+    """Where this table's pairs go for round ``rnd`` (the movement), in words."""
+    if rnd > len(session.movement):
+        return []
+    here = session.movement[rnd - 2][table - 1] if rnd >= 2 else None
+    if here is None:
+        return []
+    out = []
+    for pair, side in ((here.ns, "North-South"), (here.ew, "East-West")):
+        for s in session.movement[rnd - 1]:
+            if pair in (s.ns, s.ew):
+                seat = "North-South" if pair == s.ns else "East-West"
+                where = "stay at this table" if s.table == table else f"move to {session.table_label(s.table)}"
+                out.append(f"Pair {pair} ({side}): {where} for round {rnd}, sitting {seat}")
+    return out
+
+
+def round_started(ledger: Ledger, session: Session, table: int, rnd: int) -> str | None:
+    """When the table opened the round's first board (the round clock starts there)."""
+    for r, _s, board in session.schedule(table):
+        if r == rnd:
+            times = None
+            try:
+                times = ledger.store.read(session.stream(table, board), 1)
+            except StreamNotFound:
+                return None
+            return times[0].at if times else None
+    return None
+
+
+# -- the director's board page, in a director's words ------------------------------------------
+
+COMPASS_ORDER = ("N", "E", "S", "W")
+
+
+def compass(deal: str | None) -> dict[str, dict[str, str]] | None:
+    """A PBN deal (``N:hand E S W``, suits S.H.D.C) as each seat's cards by suit, for a
+    compass diagram."""
+    if not deal or ":" not in deal:
+        return None
+    first, hands = deal.split(":", 1)
+    start = COMPASS_ORDER.index(first.strip().upper()[:1])
+    out = {}
+    for i, hand in enumerate(hands.split()):
+        seat = COMPASS_ORDER[(start + i) % 4]
+        suits = (hand.split(".") + ["", "", "", ""])[:4]
+        out[seat] = {s: (" ".join("10" if r == "T" else r for r in cards) or "—")
+                     for s, cards in zip("SHDC", suits)}
+    return out
+
+
+def log_sentence(e: dict[str, Any]) -> str:
+    """One event of the log as a sentence for the director (the Law where one applied)."""
+    from ledger.live.words import call_words, card_words, seat_word
+    from ledger.render import IRREGULARITY_WORDS, option_words
+
+    d = e.get("data") or {}
+    kind = e.get("type")
+    law = f" ({e['law']})" if e.get("law") else ""
+    if kind == "BoardOpened":
+        return (f"Board {d.get('board')} opened at table {d.get('table')}: dealer {seat_word(d.get('dealer'))}, "
+                f"vulnerable {d.get('vulnerability')}, NS {d.get('ns')}, EW {d.get('ew')}, {d.get('laws')} Laws")
+    if kind == "CallPlaced":
+        return f"{seat_word(d.get('seat'))} calls {call_words(str(d.get('call')))}" + law
+    if kind == "CallReplaced":
+        return f"{seat_word(d.get('seat'))} changes his call to {call_words(str(d.get('call')))}" + law
+    if kind == "CardPlayed":
+        return f"{seat_word(d.get('seat'))} plays {card_words(str(d.get('card')))}" + law
+    if kind == "DirectorCalled":
+        return f"{seat_word(d.get('by'))} calls the director"
+    if kind == "AttentionDrawn":
+        return f"{seat_word(d.get('by'))} draws attention to an irregularity"
+    if kind == "OptionChosen":
+        words = option_words(str(d.get("option")), None)
+        suit = f" {d['suit']}" if d.get("suit") else ""
+        return f"{seat_word(d.get('seat'))} chooses {str(d.get('option')).replace('_', ' ')}{suit}" + \
+            (f": {words}" if words else "")
+    if kind == "OptionsOffered":
+        return (f"The Laws give {seat_word(d.get('to'))} a choice: "
+                + ", ".join(str(o).replace("_", " ") for o in d.get("options") or []) + law)
+    if kind == "IrregularityRecorded":
+        what = IRREGULARITY_WORDS.get(str(d.get("kind")), str(d.get("kind")).replace("_", " "))
+        return f"Irregularity: {what} by {seat_word(d.get('offender'))}" + law
+    if kind == "DirectorReviewRequired":
+        return f"Question for the director: {d.get('reason')}" + law
+    if kind == "ClaimMade":
+        return f"{seat_word(d.get('seat'))} claims {d.get('tricks')} of the remaining tricks"
+    if kind == "ClaimAgreed":
+        return f"{seat_word(d.get('by'))} agrees to the claim" + law
+    if kind == "ClaimDisputed":
+        return f"{seat_word(d.get('by'))} objects to the claim" + law
+    if kind == "ClaimRuled":
+        return f"The director rules the claim: {d.get('tricks')} tricks to the claimer" + \
+            (f" ({d['text']})" if d.get("text") else "")
+    if kind == "ResultReported":
+        risk = d.get("risk") or ""
+        lead = f", opening lead {card_words(str(d['lead']))}" if d.get("lead") else ""
+        if d.get("contract") == "Pass":
+            return "Result entered: passed out"
+        return (f"Result entered: {call_words(str(d.get('contract')))}{risk} by {seat_word(d.get('declarer'))}, "
+                f"{d.get('tricks')} tricks{lead}" + (f" ({d['text']})" if d.get("text") else ""))
+    if kind == "ResultRecorded":
+        return f"Result: {d.get('contract')} {d.get('declarer') or ''} {d.get('tricks')} tricks, NS {d.get('score_ns')}" + law
+    if kind == "EntryVoided":
+        return f"Entry {d.get('about')} voided as an entry error: {d.get('reason')}"
+    if kind == "RulingGiven":
+        return f"Ruling ({', '.join(d.get('laws') or [])}): {d.get('text')}"
+    if kind == "FindingMade":
+        return f"Finding on entry {d.get('about')}: {str(d.get('field')).replace('_', ' ')} = {d.get('value')}" + \
+            (f" ({d['note']})" if d.get("note") else "")
+    if kind == "AdjustedScoreAwarded":
+        return f"Adjusted score ({d.get('kind')}, {d.get('law')}): {d.get('text')}"
+    if kind == "RulingOverridden":
+        return f"Entry {d.get('about')} cancelled: {d.get('text')}" + law
+    import re
+
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", str(kind)).lower().capitalize()
+    fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items() if v not in (None, "", [], {}))
+    return f"{words}" + (f": {fields}" if fields else "") + law
+
+
+VOIDABLE_NOT = ("BoardOpened", "FindingMade", "RulingOverridden", "EntryVoided")
+
+
+def voidable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries the director may void as entry errors (docs/EXTENSIONS.md, EntryVoided)."""
+    gone = {e["data"].get("about") for e in records if e["type"] in ("EntryVoided", "RulingOverridden")}
+    return [e for e in records if (e.get("actor") or {}).get("role") != "system"
+            and e["type"] not in VOIDABLE_NOT and e["seq"] not in gone and e.get("id") not in gone]
+
+
+REVIEW_FIELDS = {"27B1a": "same_denomination", "27B1b": "comparable", "25A": "unintended",
+                 "21B1": "mi_influenced", "45C1": "partner_could_see", "45C2": "face_up_near_table"}
+"""The judgment field a review of this Law asks about, when the review names its entry."""
+
+
+def review_questions(doc: dict[str, Any], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each open review about an entry with a judgment field: the question as the engine asks
+    it, the entry, and the fields a finding may settle (the likely one first)."""
+    from projections.resolve import JUDGMENT_FIELDS
+
+    import ledger.events as ev
+
+    by_seq = {e["seq"]: e for e in records}
+    out = []
+    for r in doc.get("review") or []:
+        about = by_seq.get(r.get("about"))
+        if about is None:
+            continue
+        cls = ev.REGISTRY.get(about["type"])
+        fields = sorted(JUDGMENT_FIELDS.get(cls, frozenset())) if cls else []
+        law = str(r.get("law") or "").split(":")[-1]
+        likely = REVIEW_FIELDS.get(law)
+        if likely and likely in fields:
+            fields.remove(likely)
+            fields.insert(0, likely)
+        if fields:
+            out.append({"seq": r.get("seq"), "about": about["seq"], "question": r.get("reason"),
+                        "law": r.get("law"), "entry": log_sentence(about), "fields": fields})
+    return out
