@@ -563,7 +563,9 @@ def check_void(event: ev.EntryVoided, role: str, records: Sequence[Recorded]) ->
                        "cancels a ruling with RulingOverridden, not EntryVoided",
                        field="about", value=event.about, event_type=event.TYPE)
     if isinstance(target.event, UNVOIDABLE):
-        raise BadInput(f"seq {target.seq} is a {target.event.TYPE}, which cannot be voided",
+        hint = (": a board opened by mistake is voided whole with BoardVoided (docs/director.md)"
+                if isinstance(target.event, ev.BoardOpened) else "")
+        raise BadInput(f"seq {target.seq} is a {target.event.TYPE}, which cannot be voided{hint}",
                        field="about", value=event.about, event_type=event.TYPE)
     ids = {r.id: r.seq for r in records}
     for r in records:
