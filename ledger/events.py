@@ -1039,6 +1039,27 @@ class SessionScheduled(Event):
     boards: int | None = Opt(_int(1, 200), _plain)
     """Boards in the session (pairs) or in each match (teams)."""
     rounds: int | None = Opt(_int(1, 40), _plain)
+    movement: tuple[dict[str, Any], ...] | None = Opt(lambda v: _movement(v), _list_plain)
+    """Who sits where: ``[{"round": 1, "table": "1", "ns": "1", "ew": "4", "boards": [1, 2]}, ...]``;
+    a board that does not name its pairs (an imported hand record) takes them from here."""
+    scoring: str | None = Opt(_one_of("MP", "IMP", "cross-IMP", "Butler"))
+    """Pairs: matchpoints (the default), or IMPs across the field (cross-IMPs, Butler)."""
+
+
+def _movement(value: object) -> tuple[dict[str, Any], ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of {round, table, ns, ew, boards}")
+    out = []
+    for i, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or set(item) != {"round", "table", "ns", "ew", "boards"}:
+            raise ValueError(f"movement line {i}: expected exactly round, table, ns, ew, boards")
+        try:
+            out.append({"round": _int(1)(item["round"]), "table": _name(item["table"]),
+                        "ns": _entry_id(item["ns"]), "ew": _entry_id(item["ew"]),
+                        "boards": list(_boards(item["boards"]))})
+        except ValueError as exc:
+            raise ValueError(f"movement line {i}: {exc}") from None
+    return tuple(out)
 
 
 @register("tournament", DIRECTOR_ROLES)

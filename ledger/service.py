@@ -617,9 +617,10 @@ def recorded(stored: StoredEvent, event: ev.Event | None = None) -> Recorded:
 
 
 def fold_events(stored: Iterable[StoredEvent]) -> TableState | None:
-    """The state after the last of ``stored`` (one stream, from seq 1)."""
+    """The state after the last of ``stored`` (one stream, from seq 1); None for an empty
+    stream or one that is not a board's (a tournament's register, ledger.register)."""
     stored = list(stored)
-    if not stored:
+    if not stored or stored[0].type != "BoardOpened":
         return None
     return fold_log(stored[0].stream, [recorded(e) for e in stored])
 
