@@ -279,3 +279,84 @@ def _overall(overall: dict[str, dict[str, float]], names: dict[str, str], scorin
         e["rank"] = 1 + sum(1 for o in rows if value(o) > value(e))
         e["tied"] = sum(1 for o in rows if value(o) == value(e)) > 1
     return rows
+
+
+# -- the boards of a tournament (cli.py boards, the console's list) --------------------------------
+
+
+def round_of(state: TableState, register: Register | None) -> int | None:
+    """A board's round: its Swiss match's round, else the movement's round for its table."""
+    b = state.board
+    if b.match and b.session and b.match.startswith(f"{b.session}-r"):
+        head = b.match[len(b.session) + 2:].split("-", 1)[0]
+        if head.isdigit():
+            return int(head)
+    if register is not None and b.session in register.sessions:
+        movement = register.sessions[b.session].movement or ()  # type: ignore[index]
+        seat = next((m for m in movement if m["table"] == b.table and b.board in m["boards"]), None)
+        if seat is not None:
+            return int(seat["round"])
+    return None
+
+
+def rulings_of(state: TableState) -> list[str]:
+    """What the director or the engine ruled on the board, each with its Law: irregularities,
+    adjusted scores, procedural penalties, irregular boards, a withdrawal."""
+    out = [f"{i.kind}" + (f" ({i.law})" if i.law else "") for i in state.irregularities if i.kind != "unprocessed"]
+    if state.adjusted is not None:
+        adjusted = state.adjusted
+        out.append(f"adjusted score ({getattr(adjusted, 'law', None) or 'Law 12'})")
+    out += [f"procedural penalty {side} {amount}" for side, amount in state.penalties]
+    out += [f"{f.ruling}" + (f" ({f.law})" if f.law else "") for f in state.board_facts]
+    return out
+
+
+def board_rows(tables: Iterable[tuple[str, TableState]], register: Register | None, *,
+               session: str | None = None, table: str | None = None, pair: str | None = None,
+               has_rulings: bool = False) -> list[dict[str, Any]]:
+    """One row per board of the tournament: session, round, table, board, pairs (with names),
+    contract, result, rulings and open matters; filtered by session, table, pair (number or
+    a player's name, any part, any case) and "has rulings"."""
+    from ledger.laws.results import board_result
+    from ledger.tournament import is_voided, withdrawal
+    from projections.waiting import waiting
+
+    names = _names(register)
+    rows = []
+    for stream, state in seat_pairs(tables, register):
+        b = state.board
+        if session is not None and b.session != session:
+            continue
+        if table is not None and b.table != table:
+            continue
+        if pair is not None:
+            wanted = pair.lower()
+            hay = [x for x in (b.ns, b.ew) if x] + [names.get(x, "") for x in (b.ns, b.ew) if x]
+            if not any(wanted == h.lower() or (len(wanted) > 2 and wanted in h.lower()) for h in hay):
+                continue
+        rulings = rulings_of(state)
+        if has_rulings and not rulings:
+            continue
+        result = board_result(state) if state.result is not None else None
+        w = withdrawal(state)
+        if is_voided(state):
+            status = "voided"
+        elif w is not None:
+            status = f"withdrawn ({w['law']})"
+        elif result is not None:
+            status = "played"
+        else:
+            status = "in progress" if state.seq > 1 else "not played"
+        contract = None
+        if result is not None:
+            contract = "Pass" if result.contract == "Pass" else \
+                f"{result.contract}{result.risk or ''} {result.declarer or ''}".strip()
+        rows.append({"stream": stream, "session": b.session, "round": round_of(state, register),
+                     "table": b.table, "room": b.room, "board": b.board, "ns": b.ns, "ew": b.ew,
+                     "ns_name": names.get(b.ns or ""), "ew_name": names.get(b.ew or ""),
+                     "contract": contract, "tricks": result.tricks if result is not None else None,
+                     "score_ns": result.score_ns if result is not None else None, "status": status,
+                     "rulings": rulings, "open": [f"{i.kind} at seq {i.seq}" for i in waiting(stream, state)]})
+    rows.sort(key=lambda r: (str(r["session"] or ""), r["round"] or 0, _natural(r["table"]), r["room"] or "",
+                             r["board"]))
+    return rows
