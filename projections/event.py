@@ -317,7 +317,6 @@ def board_rows(tables: Iterable[tuple[str, TableState]], register: Register | No
     """One row per board of the tournament: session, round, table, board, pairs (with names),
     contract, result, rulings and open matters; filtered by session, table, pair (number or
     a player's name, any part, any case) and "has rulings"."""
-    from ledger.laws.results import board_result
     from ledger.tournament import is_voided, withdrawal
     from projections.waiting import waiting
 
@@ -329,33 +328,34 @@ def board_rows(tables: Iterable[tuple[str, TableState]], register: Register | No
             continue
         if table is not None and b.table != table:
             continue
+        seated = {side: [register.player_name(p) for p in register.seated(b.session, entry, b.board)]
+                  for side, entry in (("ns", b.ns), ("ew", b.ew)) if entry and register is not None}
         if pair is not None:
             wanted = pair.lower()
-            hay = [x for x in (b.ns, b.ew) if x] + [names.get(x, "") for x in (b.ns, b.ew) if x]
+            hay = [x for x in (b.ns, b.ew) if x] + [n for players in seated.values() for n in players]
             if not any(wanted == h.lower() or (len(wanted) > 2 and wanted in h.lower()) for h in hay):
                 continue
         rulings = rulings_of(state)
         if has_rulings and not rulings:
             continue
-        result = board_result(state) if state.result is not None else None
+        result = res.table_result(stream, state)
         w = withdrawal(state)
         if is_voided(state):
             status = "voided"
         elif w is not None:
-            status = f"withdrawn ({w['law']})"
-        elif result is not None:
-            status = "played"
+            status = f"withdrawn, {w['law']}"
         else:
-            status = "in progress" if state.seq > 1 else "not played"
+            status = result.status
         contract = None
-        if result is not None:
+        if result.contract is not None:
             contract = "Pass" if result.contract == "Pass" else \
                 f"{result.contract}{result.risk or ''} {result.declarer or ''}".strip()
         rows.append({"stream": stream, "session": b.session, "round": round_of(state, register),
                      "table": b.table, "room": b.room, "board": b.board, "ns": b.ns, "ew": b.ew,
-                     "ns_name": names.get(b.ns or ""), "ew_name": names.get(b.ew or ""),
-                     "contract": contract, "tricks": result.tricks if result is not None else None,
-                     "score_ns": result.score_ns if result is not None else None, "status": status,
+                     "ns_name": " - ".join(seated["ns"]) if seated.get("ns") else names.get(b.ns or ""),
+                     "ew_name": " - ".join(seated["ew"]) if seated.get("ew") else names.get(b.ew or ""),
+                     "contract": contract, "tricks": result.tricks, "score_ns": result.score_ns,
+                     "adjusted": result.adjusted is not None, "status": status,
                      "rulings": rulings, "open": [f"{i.kind} at seq {i.seq}" for i in waiting(stream, state)]})
     rows.sort(key=lambda r: (str(r["session"] or ""), r["round"] or 0, _natural(r["table"]), r["room"] or "",
                              r["board"]))

@@ -123,7 +123,7 @@ def boards_cmd(ctx: click.Context, tournament: str, session: str | None, table: 
         out.add_row(r["session"] or "", "" if r["round"] is None else str(r["round"]), table_cell, str(r["board"]),
                     " ".join(x for x in (r["ns"], r["ns_name"]) if x), " ".join(x for x in (r["ew"], r["ew_name"]) if x),
                     r["contract"] or f"({r['status']})", "" if r["tricks"] is None else str(r["tricks"]),
-                    "" if r["score_ns"] is None else f"{r['score_ns']:+d}", "; ".join(r["rulings"]),
+                    "" if r["score_ns"] is None else f"{r['score_ns']:+d}" if r["score_ns"] else "0", "; ".join(r["rulings"]),
                     "; ".join(r["open"]), r["stream"])
     rich_console().print(out)
 
@@ -173,4 +173,36 @@ def swiss_cmd(ctx: click.Context, tournament: str, session: str, bye_vp: float |
                + (f"; bye {bye}" if bye else "") + (" (dry run: nothing appended)" if dry_run else ""))
 
 
-COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd)
+@click.command("enter")
+@click.argument("tournament")
+@click.argument("session")
+@click.argument("file", required=False)
+@click.option("--deals", "deals_path", required=True, help="The session's hand record (PBN: [Board], [Deal]).")
+@click.option("--by", "actor", default=None, help="Who enters them (the director's name in the log).")
+@click.pass_context
+def enter_cmd(ctx: click.Context, tournament: str, session: str, file: str | None, deals_path: str,
+              actor: str | None) -> None:
+    """Enter SESSION's traveller slips from FILE (stdin without FILE): one line per table and
+    board (`t3 b2 4S E 10`, `t2 b1 Pass`, `t2 b3 withdrawn 2017:13A reason`; teams:
+    `r2 4v1 open b13 4S N 10`), each board opened with its deal, session and pairs (the
+    register's movement or match) and its result reported. All or nothing (exit 2)."""
+    from ledger.register import read_register
+    from ledger.travellers import read_deals, traveller_facts
+
+    text = read_input(file)
+    deals = read_deals(read_input(deals_path))
+    with open_ledger(ctx, create=True) as ledger:
+        reg = read_register(ledger, tournament)
+        boards = traveller_facts(text, tournament=tournament, session=session, register=reg, deals=deals,
+                                 actor=actor)
+        with ledger.batch():
+            for stream, facts, number in boards:
+                try:
+                    ledger.append(stream, facts)
+                except BadInput as exc:
+                    raise BadInput(f"{stream}: {exc.reason}", field=exc.field, value=exc.value,
+                                   line=number) from None
+    click.echo(f"{len(boards)} board(s) entered for session {session}")
+
+
+COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd, enter_cmd)
