@@ -217,6 +217,9 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
             raise _bad(f"round {event.round} is already paired", "round", event.round, event)
         if event.round != len(rounds) + 1:
             raise _bad(f"the next round to pair is {len(rounds) + 1}", "round", event.round, event)
+        planned = reg.sessions[event.session].rounds
+        if planned is not None and event.round > planned:
+            raise _bad(f"session {event.session} has {planned} rounds", "round", event.round, event)
         seen: set[str] = set()
         for home, away in event.matches:
             for team in (home, away):

@@ -132,33 +132,40 @@ def _withdrawn_notes(doc: dict[str, Any], tables: Tables) -> None:
 # -- teams -----------------------------------------------------------------------------------
 
 
-def match_results(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
-    """Each match of a teams session: the two teams, their IMPs over the boards both rooms
-    scored, and the VPs (WBF continuous scale for that many boards)."""
+def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | None = None) -> list[dict[str, Any]]:
+    """Each match of a teams session: the two teams, the IMPs each won over the boards both
+    rooms scored (a board's IMPs go to the team that gained them; artificial scores, +3 / 0 /
+    -3, to each team as awarded), and the VPs on the WBF continuous scale for the match's
+    scheduled length (``boards_per_match``; else the boards scored)."""
+    match_of = {stream: state.board.match for stream, state in tables}
     teams_of: dict[str, tuple[str, str]] = {}
     for _, state in tables:
         b = state.board
         if b.match and b.room == "open" and b.ns and b.ew:
             teams_of[b.match] = (b.ns, b.ew)
-    imps_of: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    won: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     boards_of: dict[str, set[int]] = defaultdict(set)
     for board in doc["boards"]:
         for r in board["results"]:
-            stream_state = next((st for s, st in tables if s == r["stream"]), None)
-            match = stream_state.board.match if stream_state is not None else None
-            if match is None:
+            match = match_of.get(r["stream"])
+            if match is None or r["room"] != "open" or r["imp_ns"] is None:
                 continue
-            for team, value in ((r["ns"], r["imp_ns"]), (r["ew"], r.get("imp_ew"))):
-                if team and value is not None and r["room"] == "open":
-                    imps_of[match][team] += value
-                    boards_of[match].add(board["board"])
+            home, away = r["imp_ns"], r.get("imp_ew")
+            away = -home if away is None else away
+            if home == -away:
+                won[match][0] += max(home, 0)
+                won[match][1] += max(away, 0)
+            else:  # artificial scores: each team as awarded
+                won[match][0] += home
+                won[match][1] += away
+            boards_of[match].add(board["board"])
     out = []
-    for match, (home, away) in sorted(teams_of.items()):
-        a, b = imps_of[match].get(home, 0.0), imps_of[match].get(away, 0.0)
-        n = len(boards_of[match])
+    for match, (home, away) in sorted(teams_of.items(), key=lambda item: _natural(item[0])):
+        a, b = won[match]
+        n = boards_per_match or len(boards_of[match])
         vp = victory_points(a, b, n) if n else (None, None)
         out.append({"match": match, "home": home, "away": away, "imps_home": round(a, 2), "imps_away": round(b, 2),
-                    "boards": n, "vp_home": vp[0], "vp_away": vp[1]})
+                    "boards": len(boards_of[match]), "vp_home": vp[0], "vp_away": vp[1]})
     return out
 
 
@@ -236,7 +243,7 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
         entry: dict[str, Any] = {"session": key, "scoring": doc["scoring"], "standings": doc["standings"],
                                  "kind": info.kind if info is not None else None}
         if doc["scoring"] == "IMP" and any(st.board.match for _, st in part):
-            entry["matches"] = match_results(doc, part)
+            entry["matches"] = match_results(doc, part, info.boards if info is not None else None)
             if info is not None and info.kind == "swiss" and register is not None and key is not None:
                 totals = swiss_totals(register, key, entry["matches"])
                 entry["standings"] = ranked(totals, names, "vp")

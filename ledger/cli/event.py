@@ -149,6 +149,9 @@ def swiss_cmd(ctx: click.Context, tournament: str, session: str, bye_vp: float |
         if session not in reg.sessions or reg.sessions[session].kind != "swiss":
             raise BadInput("no Swiss session of that name in the register", field="SESSION", value=session)
         rounds = reg.swiss.get(session, {})
+        planned = reg.sessions[session].rounds
+        if planned is not None and len(rounds) >= planned:
+            raise BadInput(f"session {session} has {planned} rounds, all paired", field="SESSION", value=session)
         tables = [t for t in tournament_tables(ledger, tournament) if t[1].board.session == session]
         matches = []
         if tables:
