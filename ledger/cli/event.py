@@ -208,4 +208,70 @@ def enter_cmd(ctx: click.Context, tournament: str, session: str, file: str | Non
     click.echo(f"{len(boards)} board(s) entered for session {session}")
 
 
-COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd, enter_cmd)
+@click.command("print")
+@click.argument("tournament")
+@click.argument("what", type=click.Choice(["handrecords", "travellers", "ranking", "tablecards"]))
+@click.option("-o", "--output", "output", required=True, help="The file to write (.pdf or .html).")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default=None,
+              help="pdf or html (default: from the file name).")
+@click.option("--session", default=None, help="Only this session (table cards: the session to print).")
+@click.option("--urls", "urls_path", default=None,
+              help="Table cards: the JSON `session open --json` printed (its table_urls), for the QR codes.")
+@click.option("--no-analysis", is_flag=True, help="Hand records without the double-dummy table.")
+@click.pass_context
+def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: str | None, session: str | None,
+              urls_path: str | None, no_analysis: bool) -> None:
+    """Print WHAT for TOURNAMENT as PDF or print-ready HTML: hand records (a compass diagram per
+    board; the double-dummy table and par with the analysis extra), travellers (adjusted scores
+    marked), the ranking sheet (each session and the event), table cards (each round's
+    movement and a QR code)."""
+    from pathlib import Path
+
+    from ledger.printing import html as ph
+    from ledger.printing import sheets
+    from ledger.register import read_register
+    from ledger.tournament import tournament_tables
+    from projections.event import event_results
+
+    fmt = fmt or ("html" if output.lower().endswith((".html", ".htm")) else "pdf")
+    with open_ledger(ctx) as ledger:
+        tables = tournament_tables(ledger, tournament)
+        reg = read_register(ledger, tournament)
+    if session is not None:
+        tables = [t for t in tables if t[1].board.session == session]
+    title = tables[0][1].board.tournament if tables else tournament
+    if what == "tablecards":
+        chosen = session or next(iter(reg.sessions), None)
+        if chosen is None:
+            raise BadInput("no session in the register (SessionScheduled with a movement)", field="--session",
+                           value=session)
+        urls = None
+        if urls_path is not None:
+            doc = json.loads(read_input(urls_path))
+            urls = {str(k): str(v) for k, v in (doc.get("table_urls") or {}).items()}
+        data: object = sheets.table_cards(reg, chosen, urls=urls, tournament=title)
+        if not data:
+            raise BadInput("the session has no movement in the register", field="--session", value=chosen)
+    else:
+        if not tables:
+            raise BadInput("no board of that tournament (and session) in this ledger", field="TOURNAMENT",
+                           value=tournament)
+        if what == "handrecords":
+            data = sheets.hand_records(tables, analysis=not no_analysis)
+        else:
+            doc = event_results(title, tables, reg)
+            data = sheets.travellers(doc) if what == "travellers" else sheets.rankings(doc)
+    if fmt == "pdf":
+        from ledger.printing import pdf
+
+        make = {"handrecords": pdf.hand_records_pdf, "travellers": pdf.travellers_pdf, "ranking": pdf.ranking_pdf,
+                "tablecards": pdf.table_cards_pdf}[what]
+        Path(output).write_bytes(make(title, data))  # type: ignore[arg-type]
+    else:
+        make_html = {"handrecords": ph.hand_records_html, "travellers": ph.travellers_html,
+                     "ranking": ph.ranking_html, "tablecards": ph.table_cards_html}[what]
+        Path(output).write_text(make_html(title, data), encoding="utf-8")  # type: ignore[arg-type]
+    click.echo(f"{what} written to {output} ({fmt})")
+
+
+COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd, enter_cmd, print_cmd)
