@@ -152,3 +152,14 @@ def test_swiss_pairing_avoids_rematches_by_backtracking():
     # an odd field: the lowest team without a bye sits out
     matches, bye = swiss_pairing(["1", "2", "3"], {"1": 20, "2": 5, "3": 10}, [], byes=["2"])
     assert bye == "3" and matches == [("1", "2")]
+
+
+def build_swiss(url: str) -> None:
+    """The whole Swiss event of the test above, without its checks (for the printing tests)."""
+    assert run(url, "init") == 0
+    assert run(url, "register", "swiss-teams", str(EXAMPLES / "swiss-register.jsonl")) == 0
+    for rnd in range(1, 6):
+        assert run(url, "swiss", "swiss-teams", "sw") == 0
+        assert enter(url, rnd) == 0
+        if rnd == 3:
+            assert run(url, "append", "swiss-teams/sw/r3/closed/2v6/b15", str(EXAMPLES / "swiss-adjusted.jsonl")) == 0
