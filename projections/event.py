@@ -161,10 +161,11 @@ def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | N
             boards_of[match].add(board["board"])
     out = []
     for match, (home, away) in sorted(teams_of.items(), key=lambda item: _natural(item[0])):
-        a, b = won[match]
+        imps_home, imps_away = won[match]
         n = boards_per_match or len(boards_of[match])
-        vp = victory_points(a, b, n) if n else (None, None)
-        out.append({"match": match, "home": home, "away": away, "imps_home": round(a, 2), "imps_away": round(b, 2),
+        vp: tuple[float | None, float | None] = victory_points(imps_home, imps_away, n) if n else (None, None)
+        out.append({"match": match, "home": home, "away": away, "imps_home": round(imps_home, 2),
+                    "imps_away": round(imps_away, 2),
                     "boards": len(boards_of[match]), "vp_home": vp[0], "vp_away": vp[1]})
     return out
 
@@ -191,7 +192,7 @@ def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, A
 
 
 def ranked(totals: dict[str, float], names: dict[str, str], key: str = "score") -> list[dict[str, Any]]:
-    rows = [{"name": t, "players": names.get(t), key: round(v, 2)} for t, v in totals.items()]
+    rows: list[dict[str, Any]] = [{"name": t, "players": names.get(t), key: round(v, 2)} for t, v in totals.items()]
     rows.sort(key=lambda r: (-r[key], _natural(r["name"])))
     for r in rows:
         r["rank"] = 1 + sum(1 for o in rows if o[key] > r[key])
@@ -364,6 +365,6 @@ def board_rows(tables: Iterable[tuple[str, TableState]], register: Register | No
                      "contract": contract, "tricks": result.tricks, "score_ns": result.score_ns,
                      "adjusted": result.adjusted is not None, "status": status,
                      "rulings": rulings, "open": [f"{i.kind} at seq {i.seq}" for i in waiting(stream, state)]})
-    rows.sort(key=lambda r: (str(r["session"] or ""), r["round"] or 0, _natural(r["table"]), r["room"] or "",
-                             r["board"]))
+    rows.sort(key=lambda r: (str(r["session"] or ""), r["round"] or 0, _natural(str(r["table"])),
+                             str(r["room"] or ""), r["board"]))
     return rows

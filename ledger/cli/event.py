@@ -7,6 +7,7 @@ Attached to the group by ``ledger/cli/__init__.py`` (:data:`COMMANDS`).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -46,7 +47,7 @@ def players_cmd(ctx: click.Context, tournament: str, as_json: bool) -> None:
     if not reg.players:
         raise BadInput("no player registered for that tournament (cli.py register)", field="TOURNAMENT",
                        value=tournament)
-    doc = {
+    doc: dict[str, list[dict[str, Any]]] = {
         "players": [{"player": p.player, "name": p.name, "number": p.number} for p in reg.players.values()],
         "sessions": [{"session": s.session, "kind": s.kind, "boards": s.boards, "rounds": s.rounds}
                      for s in reg.sessions.values()],
@@ -67,7 +68,7 @@ def players_cmd(ctx: click.Context, tournament: str, as_json: bool) -> None:
     table = Table(title=f"{tournament} - players", title_justify="left")
     for column in ("id", "name", "number", "plays in"):
         table.add_column(column)
-    plays = {p: e["entry"] for e in doc["entries"] for p in e["players"]}  # type: ignore[union-attr]
+    plays = {p: e["entry"] for e in doc["entries"] for p in e["players"]}
     for p in doc["players"]:
         table.add_row(p["player"], p["name"], p["number"] or "", plays.get(p["player"], ""))
     console.print(table)
@@ -153,7 +154,7 @@ def swiss_cmd(ctx: click.Context, tournament: str, session: str, bye_vp: float |
         if planned is not None and len(rounds) >= planned:
             raise BadInput(f"session {session} has {planned} rounds, all paired", field="SESSION", value=session)
         tables = [t for t in tournament_tables(ledger, tournament) if t[1].board.session == session]
-        matches = []
+        matches: list[dict[str, Any]] = []
         if tables:
             doc = event_results(tournament, tables, reg)
             matches = next((s.get("matches") or [] for s in doc["sessions"] if s["session"] == session), [])

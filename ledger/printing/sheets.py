@@ -157,9 +157,9 @@ def rankings(doc: dict[str, Any]) -> list[dict[str, Any]]:
 def _ranking_blocks(title: str, rows: Sequence[dict[str, Any]], scoring: str,
                     matches: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
     blocks = []
-    names = {r["name"]: r.get("players") for r in rows if r.get("players")}
+    names = {str(r["name"]): str(r["players"]) for r in rows if r.get("players")}
     matches = [dict(m, home=_named(m["home"], names), away=_named(m["away"], names)) for m in matches or ()]
-    directions = [d for d in ("NS", "EW") if any(r.get("direction") == d for r in rows)] or [None]
+    directions: list[str | None] = [d for d in ("NS", "EW") if any(r.get("direction") == d for r in rows)] or [None]
     for direction in directions:
         chosen = [r for r in rows if direction is None or r.get("direction") == direction]
         vp = bool(chosen) and all("vp" in r for r in chosen)
