@@ -111,9 +111,11 @@ def test_the_swiss_ranking_printed(store_url, tmp_path):
 def test_hand_records_with_double_dummy(store_url, tmp_path):
     pytest.importorskip("endplay", reason="the analysis extra (endplay) is not installed")
     build_pairs(store_url)
-    text = text_of(printed(store_url, tmp_path, "spring-pairs", "handrecords", ".pdf", "--session", "s1"))
+    path = printed(store_url, tmp_path, "spring-pairs", "handrecords", ".pdf", "--session", "s1")
+    text = text_of(path)
     assert text.count("Par:") == 3
     assert "Par: 6♠N=, 6♠S= (+980 NS)" in text  # board 1: N-S make twelve tricks in spades
+    render(path, "hand-records")  # the docs show the sheet with the double-dummy tables
 
 
 def test_table_cards_carry_the_live_urls(store_url, tmp_path):
