@@ -100,6 +100,10 @@ def traveller_facts(text: str, *, tournament: str, session: str, register: Regis
         if info.kind in ("teams", "swiss"):
             rnd, home, away, room = int(m.group("round")), m.group("home"), m.group("away"), m.group("room")
             paired = register.swiss.get(session, {}).get(rnd)
+            for team in (home, away):
+                if team not in register.teams:
+                    raise BadInput("no such team in the register (TeamEntered)", field="match", value=team,
+                                   line=number)
             if info.kind == "swiss" and (paired is None or (home, away) not in paired.matches):
                 raise BadInput(f"round {rnd} of the register has no match {home} v {away}", field="match",
                                value=f"{home}v{away}", line=number)

@@ -191,6 +191,18 @@ def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, A
     return totals
 
 
+def match_totals(register: Register, matches: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """A round robin (or any teams session of matches): carry-over + the VPs of every match.
+    (A knockout reads its matches: the winner of each is the team with more IMPs.)"""
+    totals = {t: e.carry for t, e in register.teams.items()}
+    for m in matches:
+        if m["vp_home"] is None:
+            continue
+        totals[m["home"]] = totals.get(m["home"], 0.0) + m["vp_home"]
+        totals[m["away"]] = totals.get(m["away"], 0.0) + m["vp_away"]
+    return totals
+
+
 def ranked(totals: dict[str, float], names: dict[str, str], key: str = "score") -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = [{"name": t, "players": names.get(t), key: round(v, 2)} for t, v in totals.items()]
     rows.sort(key=lambda r: (-r[key], _natural(r["name"])))
@@ -248,6 +260,8 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
             if info is not None and info.kind == "swiss" and register is not None and key is not None:
                 totals = swiss_totals(register, key, entry["matches"])
                 entry["standings"] = ranked(totals, names, "vp")
+            elif info is not None and info.kind == "teams" and register is not None:
+                entry["standings"] = ranked(match_totals(register, entry["matches"]), names, "vp")
         sessions.append(entry)
         for row in entry["standings"]:
             target = overall[row["name"]]
