@@ -126,3 +126,35 @@ def test_table_cards_carry_the_live_urls(store_url, tmp_path):
     text = text_of(printed(store_url, tmp_path, "spring-pairs", "tablecards", ".pdf", "--session", "s2",
                            "--urls", str(urls)))
     assert "Scan to open the table: http://192.168.1.20:8000/table/def" in text
+
+
+def test_the_console_lists_the_same_boards(tmp_path):
+    """The director's console has the list ``cli.py boards`` prints (same function), with the
+    same filters: a new page, /director/boards/TOURNAMENT."""
+    from live_helpers import TestClient, make_site, sign_in
+
+    from ledger.live.app import create_app
+
+    site = make_site(f"sqlite:///{tmp_path / 'ledger.db'}")
+    build_pairs_on(site.url)
+    with TestClient(create_app(site.url, ledger=site.ledger)) as client:
+        assert client.get("/director/boards/spring-pairs", follow_redirects=False).status_code in (303, 307)
+        sign_in(client, "alice")
+        page = client.get("/director/boards/spring-pairs").text
+        assert page.count("<tr data-stream=") == 19 and "Marie Roux - Nicolas Vincent" in page
+        ruled = client.get("/director/boards/spring-pairs", params={"rulings": "1"}).text
+        assert ruled.count("<tr data-stream=") == 3 and "withdrawn (2017:13A)" in ruled
+        one = client.get("/director/boards/spring-pairs", params={"pair": "fournier"}).text
+        assert one.count("<tr data-stream=") == 2
+
+
+def build_pairs_on(url: str) -> None:
+    """The Spring Pairs on a ledger whose schema exists already (the live site's)."""
+    from test_event_pairs import EXAMPLES, run
+
+    assert run(url, "register", "spring-pairs", str(EXAMPLES / "pairs-register.jsonl")) == 0
+    for session in ("s1", "s2"):
+        assert run(url, "enter", "spring-pairs", session, str(EXAMPLES / f"pairs-{session}.txt"),
+                   "--deals", str(HAND_RECORD)) == 0
+    assert run(url, "append", "spring-pairs/s2/t2/b5", str(EXAMPLES / "pairs-adjusted.jsonl")) == 0
+    assert run(url, "append", "spring-pairs/s2/t1/b3-mistake", str(EXAMPLES / "pairs-mistake.jsonl")) == 0
