@@ -782,10 +782,10 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         from ledger.tournament import tournament_tables
         from projections.event import board_rows
 
-        filters = {"session": session or None, "table": table or None, "pair": pair or None, "rulings": bool(rulings)}
+        filters: dict[str, Any] = {"session": session or None, "table": table or None, "pair": pair or None,
+                                   "rulings": bool(rulings)}
         rows = board_rows(tournament_tables(ledger, tournament, with_voided=True), read_register(ledger, tournament),
-                          session=filters["session"], table=filters["table"], pair=filters["pair"],
-                          has_rulings=filters["rulings"])
+                          session=session or None, table=table or None, pair=pair or None, has_rulings=bool(rulings))
         return HTMLResponse(env.get_template("boards.html").render(
             who=who, csrf=who.csrf, tournament=tournament, rows=rows, filters=filters, title=f"Boards of {tournament}"))
 
