@@ -469,7 +469,8 @@ class Ledger:
             if state is not None:
                 return state
         state = fold_events(stored)
-        assert state is not None
+        if state is None:
+            raise not_a_board(stream)
         return state
 
     def head_state(self, stream: str) -> TableState:
@@ -490,7 +491,8 @@ class Ledger:
             if state is not None:
                 return state
         state = fold_events(self.events(stream))
-        assert state is not None
+        if state is None:
+            raise not_a_board(stream)
         return state
 
     def state(self, stream: str, at: int | None = None) -> dict[str, Any]:
@@ -623,6 +625,12 @@ def fold_events(stored: Iterable[StoredEvent]) -> TableState | None:
     if not stored or stored[0].type != "BoardOpened":
         return None
     return fold_log(stored[0].stream, [recorded(e) for e in stored])
+
+
+def not_a_board(stream: str) -> BadInput:
+    """A stream that is not a board's (a tournament's register): it has no table state."""
+    return BadInput("not a board's stream (a tournament's register: read it with `log` or `players`)",
+                    field="stream", value=stream)
 
 
 def chain_ok(stored: Sequence[StoredEvent]) -> bool:

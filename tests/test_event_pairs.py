@@ -155,3 +155,25 @@ def test_boards_without_pairs_fail_strict_until_the_movement_names_them(store_ur
     doc = json.loads(capsys.readouterr().out)
     assert [c for c in doc["checks"] if c["kind"] == "unknown_pairs"] == []
     assert {r["ns"] for b in doc["boards"] for r in b["results"]} == {"1", "2"}
+
+
+def test_players_lists_entries_late_entry_withdrawal_and_substitute(store_url, capsys):
+    assert run(store_url, "init") == 0
+    assert run(store_url, "register", "spring-pairs", str(EXAMPLES / "pairs-register.jsonl")) == 0
+    capsys.readouterr()
+    assert run(store_url, "players", "spring-pairs", "--json") == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["players"]) == 15 and doc["players"][0] == {"player": "p1", "name": "Anne Martin",
+                                                               "number": "FFB-1001"}
+    entries = {e["entry"]: e for e in doc["entries"]}
+    assert entries["7"]["late"] == {"session": "s2", "from_round": 1}
+    assert entries["4"]["withdrawn"] == {"s2": 1} and entries["2"]["name"] == "Claire Leroy - Denis Petit"
+    assert doc["substitutes"] == [{"session": "s2", "entry": "2", "replaces": "Denis Petit",
+                                   "player": "Odile Fournier", "boards": [4, 5]}]
+    # the register is a stream of the log, not a board: `state` says so (exit 2), `log` reads it
+    capsys.readouterr()
+    assert run(store_url, "state", "register/spring-pairs") == 2
+    assert "not a board's stream" in capsys.readouterr().err
+    assert run(store_url, "log", "register/spring-pairs") == 0
+    assert "SubstituteSeated" in capsys.readouterr().out
+    assert run(store_url, "verify") == 0
