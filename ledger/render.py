@@ -1012,7 +1012,7 @@ def render_travellers(doc: Mapping[str, Any]) -> list[RenderableType]:
     each room's teams in teams); adjusted scores are marked ``adj.N`` in the contract column
     and spelled out, with their Law, under the table; a board in progress says so."""
     out: list[RenderableType] = []
-    imp = doc["scoring"] == "IMP"
+    imp = doc["scoring"] != "MP"  # teams, or a pairs field in IMPs (cross-IMP, Butler)
     for board in doc["boards"]:
         rooms = any(r["room"] for r in board["results"])
         notes = []
@@ -1102,7 +1102,7 @@ def render_standings(doc: Mapping[str, Any]) -> list[RenderableType]:
     for direction in groups:
         title = f"{doc['tournament']} - ranking" + (f" {direction}" if direction else "")
         table = Table(title=title, title_justify="left")
-        for column, right in (("rank", True), ("team" if imp else "pair", False), ("boards", True),
+        for column, right in (("rank", True), ("team" if doc["scoring"] == "IMP" else "pair", False), ("boards", True),
                               ("IMPs" if imp else "matchpoints", True)):
             table.add_column(column, justify="right" if right else "left")
         if not imp:

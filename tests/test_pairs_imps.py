@@ -34,3 +34,30 @@ def test_imp_pairs_standings_sum_the_imps():
     boards = {1: cross_imp_field(field(420, 400, -50))}
     rows = {r["name"]: r["score"] for r in standings(boards, "cross-IMP")}
     assert rows["N1"] == 5.5 and rows["E3"] == 10.0 and rows["E1"] == -5.5
+
+
+def test_a_session_scored_in_cross_imps(store_url, tmp_path, capsys):
+    """The Spring Pairs' first session with ``"scoring": "cross-IMP"``: by hand, board 1
+    (+430, +400, +400): NS1 +1, NS3 and NS2 -0.5; board 2 (+50, -420, 0): NS2 (10 + 2) / 2 = 6,
+    NS1 (-10 - 9) / 2 = -9.5, NS3 (-2 + 9) / 2 = 3.5; board 3 (+430, +400; withdrawn at table 2):
+    NS1 +1, NS3 -1. Pairs: 6 +11, 2 +5.5, 3 +2, 4 -4.5, 5 -6.5, 1 -7.5."""
+    import json
+    from pathlib import Path
+
+    from ledger.cli import main
+
+    examples = Path(__file__).resolve().parents[1] / "ledger" / "examples" / "event"
+    register = (examples / "pairs-register.jsonl").read_text().replace(
+        '"session": "s1", "kind": "pairs"', '"session": "s1", "kind": "pairs", "scoring": "cross-IMP"')
+    (tmp_path / "reg.jsonl").write_text(register)
+    url = store_url
+    assert main(["--db", url, "init"]) == 0
+    assert main(["--db", url, "register", "spring-pairs", str(tmp_path / "reg.jsonl")]) == 0
+    assert main(["--db", url, "enter", "spring-pairs", "s1", str(examples / "pairs-s1.txt"),
+                 "--deals", str(examples / "pairs-handrecord.pbn")]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "results", "spring-pairs", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scoring"] == "cross-IMP"
+    assert [(r["name"], r["score"]) for r in doc["standings"]] == [
+        ("6", 11.0), ("2", 5.5), ("3", 2.0), ("4", -4.5), ("5", -6.5), ("1", -7.5)]
