@@ -1068,7 +1068,7 @@ def render_event(doc: Mapping[str, Any]) -> list[RenderableType]:
     if len(sessions) <= 1 and not any(s.get("matches") for s in sessions):
         return render_standings(doc)
     for s in sessions:
-        name = f"{doc['tournament']} - session {s['session']}"
+        name = doc["tournament"] + (f" - session {s['session']}" if s.get("session") else "")
         if s.get("matches"):
             table = Table(title=f"{name} - matches", title_justify="left")
             for column in ("match", "home", "away", "IMPs", "VPs"):
