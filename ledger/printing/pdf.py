@@ -127,6 +127,7 @@ def travellers_pdf(title: str, boards: Sequence[dict[str, Any]]) -> bytes:
     mm = b.mm
     for board in boards:
         where = f"session {board['session']}, " if board.get("session") else ""
+        start = len(b.story)
         b.heading(f"{where}board {board['board']}", 2)
         rows: list[list[Any]] = [["table", "NS", "EW", "contract", "tricks", "score NS", *board["columns"]]]
         for r in board["rows"]:
@@ -134,10 +135,11 @@ def travellers_pdf(title: str, boards: Sequence[dict[str, Any]]) -> bytes:
             ew = b.p(f"<b>{escape(r['ew'])}</b> {escape(r['ew_players'])}", b.small)
             contract = escape(r["contract"]) + (f" <b>{r['mark']}</b>" if r["mark"] else "")
             rows.append([r["table"], ns, ew, b.p(contract, b.small), r["tricks"], r["score"], r["left"], r["right"]])
-        b.story.append(b.table(rows, [14 * mm, 44 * mm, 44 * mm, 26 * mm, 12 * mm, 16 * mm, 13 * mm, 13 * mm]))
+        b.story.append(b.table(rows, [13 * mm, 42 * mm, 42 * mm, 26 * mm, 12 * mm, 16 * mm, 13 * mm, 13 * mm]))
         for i, note in enumerate(board["notes"], start=1):
             b.story.append(b.p(f"<b>{'adj.' if 'withdrawn' not in note else ''}{i if 'withdrawn' not in note else ''}"
                                f"</b> {escape(note)}", b.small))
+        b.story[start:] = [b.pl.KeepTogether(b.story[start:])]  # a board's heading, table and notes on one page
     return b.build()
 
 
