@@ -30,6 +30,15 @@ def check_fact(state, event: ev.Event) -> None:
     if isinstance(event, ev.BoardOpened):
         raise BadInput("the board is already opened (BoardOpened comes once, first)", field="type",
                        value=event.TYPE)
+    if isinstance(event, ev.TOURNAMENT_EVENTS):
+        raise BadInput("a fact of the tournament's register, not of a board: append it with "
+                       "`cli.py register TOURNAMENT FILE`", field="type", value=event.TYPE,
+                       event_type=event.TYPE)
+    ended = withdrawn_or_voided(state)
+    if ended is not None and (event.FAMILY in ("auction", "play", "procedure")
+                              or isinstance(event, (ev.BoardWithdrawn, ev.BoardVoided))):
+        raise BadInput(f"the board was {ended.ruling} at seq {ended.seq} ({ended.detail})", field="type",
+                       value=event.TYPE, event_type=event.TYPE)
     if state.result is not None and not state.auction and not state.tricks \
             and event.FAMILY in ("auction", "play"):
         raise BadInput("the table's result was reported without its calls and cards "
@@ -55,6 +64,12 @@ def check_fact(state, event: ev.Event) -> None:
         _check_dealt(state, event.seat, event.card, event.TYPE)
     elif isinstance(event, ev.ResultReported):
         _check_reported(state, event)
+
+
+def withdrawn_or_voided(state):
+    """The board's ``BoardWithdrawn`` or ``BoardVoided`` fact (the last), or None."""
+    facts = [f for f in getattr(state, "board_facts", ()) if f.type in ("BoardWithdrawn", "BoardVoided")]
+    return facts[-1] if facts else None
 
 
 def _check_reported(state, event: ev.ResultReported) -> None:

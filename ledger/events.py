@@ -376,6 +376,8 @@ class BoardOpened(Event):
     scoring: str | None = Opt(_one_of("MP", "IMP"))
     match: str | None = Opt(_name)
     room: str | None = Opt(_one_of("open", "closed"))
+    session: str | None = Opt(_name)
+    """Extension (docs/EXTENSIONS.md, "A whole event"): the session the board belongs to."""
 
     def completed(self) -> "BoardOpened":
         """Dealer and vulnerability from the board number when omitted; laws
@@ -683,6 +685,26 @@ class ResultCancelled(Event):
     text: str = F(_free_text)
 
 
+@register("board", DIRECTOR_ROLES)
+@frozen
+class BoardWithdrawn(Event):
+    """A board not played, or its play stopped, at this table (docs/EXTENSIONS.md, "A whole
+    event"): fouled (Law 87), no time, a wrong board (15), a wrong count or a card seen that
+    made it unplayable (13), information that made it unplayable (16), a teams board not
+    played in one room (86). Any result is cancelled; the board is scored as not played at
+    this table unless the director awards an adjusted score."""
+    law: str = F(_citation)
+    reason: str = F(_text)
+
+
+@register("board", DIRECTOR_ROLES)
+@frozen
+class BoardVoided(Event):
+    """A board opened by mistake (a wrong table, a wrong tournament, a board the movement
+    never gives this table): the stream stays in the log and leaves the tournament's field."""
+    reason: str = F(_text)
+
+
 # Director
 
 
@@ -953,3 +975,160 @@ class ResultRecorded(Event):
     risk: str = F(_one_of("", "X", "XX"))
     tricks: int | None = Opt(_int(0, 13), _plain)
     score_ns: int = F(_int(-10000, 10000), _plain)
+
+
+
+# --------------------------------------------------------------------------
+# A whole event (docs/EXTENSIONS.md, "A whole event"): the tournament's register, one
+# stream ``register/<tournament slug>`` per tournament (ledger.register), by the director.
+
+_ID_TEXT = re.compile(r"^[A-Za-z0-9._-]{1,40}$")
+
+
+def _entry_id(value: object) -> str:
+    """A player, pair or team number as the movement names it (``"7"``, ``"NS3"``, ``"lic-1234"``)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return str(value)
+    if isinstance(value, str) and _ID_TEXT.match(value):
+        return value
+    raise ValueError("expected a number or 1 to 40 characters of A-Z a-z 0-9 . _ -")
+
+
+def _entry_ids(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of player ids")
+    return tuple(_entry_id(v) for v in value)
+
+
+def _boards(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of board numbers")
+    return tuple(_int(1)(v) for v in value)
+
+
+def _matches(value: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, list):
+        raise ValueError("expected a list of [team, team] pairs")
+    out = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise ValueError("each match is [home team, away team]")
+        out.append((_entry_id(item[0]), _entry_id(item[1])))
+    return tuple(out)
+
+
+def _list_matches(value: tuple[tuple[str, str], ...]) -> list[list[str]]:
+    return [list(m) for m in value]
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class PlayerRegistered(Event):
+    """A player of the event: an id, a name, an optional federation (licence) number."""
+    player: str = F(_entry_id)
+    name: str = F(_text)
+    number: str | None = Opt(_name)
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class SessionScheduled(Event):
+    """A session of the event, with the movement its boards follow (``BoardOpened.session``)."""
+    session: str = F(_entry_id)
+    kind: str = F(_one_of("pairs", "teams", "swiss"))
+    boards: int | None = Opt(_int(1, 200), _plain)
+    """Boards in the session (pairs) or in each match (teams)."""
+    rounds: int | None = Opt(_int(1, 40), _plain)
+    movement: tuple[dict[str, Any], ...] | None = Opt(lambda v: _movement(v), _list_plain)
+    """Who sits where: ``[{"round": 1, "table": "1", "ns": "1", "ew": "4", "boards": [1, 2]}, ...]``;
+    a board that does not name its pairs (an imported hand record) takes them from here."""
+    scoring: str | None = Opt(_one_of("MP", "IMP", "cross-IMP", "Butler"))
+    """Pairs: matchpoints (the default), or IMPs across the field (cross-IMPs, Butler)."""
+
+
+def _movement(value: object) -> tuple[dict[str, Any], ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of {round, table, ns, ew, boards}")
+    out = []
+    for i, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or set(item) != {"round", "table", "ns", "ew", "boards"}:
+            raise ValueError(f"movement line {i}: expected exactly round, table, ns, ew, boards")
+        try:
+            out.append({"round": _int(1)(item["round"]), "table": _name(item["table"]),
+                        "ns": _entry_id(item["ns"]), "ew": _entry_id(item["ew"]),
+                        "boards": list(_boards(item["boards"]))})
+        except ValueError as exc:
+            raise ValueError(f"movement line {i}: {exc}") from None
+    return tuple(out)
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class PairEntered(Event):
+    """A pair (its number in the movement) and its two players; a late entry names the
+    session and round from which it plays."""
+    pair: str = F(_entry_id)
+    players: tuple[str, ...] = F(_entry_ids, _list_plain)
+    session: str | None = Opt(_entry_id)
+    from_round: int | None = Opt(_int(1), _plain)
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class TeamEntered(Event):
+    """A team (its number), its name and its players (four to six); a late entry names the
+    session and round from which it plays; ``carry`` is the score it brings (VPs)."""
+    team: str = F(_entry_id)
+    name: str = F(_text)
+    players: tuple[str, ...] = F(_entry_ids, _list_plain)
+    session: str | None = Opt(_entry_id)
+    from_round: int | None = Opt(_int(1), _plain)
+    carry: int | float | None = Opt(lambda v: _carry(v), _plain)
+
+
+def _carry(value: object) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("expected a number")
+    return value
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class EntryWithdrawn(Event):
+    """A pair or team withdraws between rounds: it plays no round from ``from_round`` of the
+    session on (its boards already played stand)."""
+    entry: str = F(_entry_id)
+    session: str = F(_entry_id)
+    from_round: int = F(_int(1), _plain)
+    reason: str = F(_text)
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class SubstituteSeated(Event):
+    """A substitute plays for a player of a pair or team on the boards named, in a session:
+    the log says who actually sat there. Refused for a board that has already ended."""
+    session: str = F(_entry_id)
+    entry: str = F(_entry_id)
+    replaces: str = F(_entry_id)
+    player: str = F(_entry_id)
+    boards: tuple[int, ...] = F(_boards, _list_plain)
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class SwissRoundPaired(Event):
+    """A Swiss round's matches, as paired by the ledger (ledger.teams.swiss_pairing) or the
+    director: [home, away] teams; ``bye`` the team that sits out (scored as the regulation
+    says, ``bye_vp``)."""
+    session: str = F(_entry_id)
+    round: int = F(_int(1, 40), _plain)
+    matches: tuple[tuple[str, str], ...] = F(_matches, _list_matches)
+    bye: str | None = Opt(_entry_id)
+    bye_vp: int | float | None = Opt(lambda v: _carry(v), _plain)
+
+
+TOURNAMENT_EVENTS: tuple[type[Event], ...] = (PlayerRegistered, SessionScheduled, PairEntered,
+                                              TeamEntered, EntryWithdrawn, SubstituteSeated,
+                                              SwissRoundPaired)
+"""The register's events: never in a board's stream (ledger.register)."""

@@ -994,7 +994,8 @@ def _num(value: Any, signed: bool = False) -> str:
     return f"{value:+g}" if signed else f"{value:g}"
 
 
-STATUS_CELLS = {"in progress": "(in progress)", "not played": "(not played)", "cancelled": "(cancelled)"}
+STATUS_CELLS = {"in progress": "(in progress)", "not played": "(not played)", "cancelled": "(cancelled)",
+                "withdrawn": "(withdrawn)"}
 
 
 def render_checks(doc: Mapping[str, Any]) -> RenderableType | None:
@@ -1011,18 +1012,21 @@ def render_travellers(doc: Mapping[str, Any]) -> list[RenderableType]:
     each room's teams in teams); adjusted scores are marked ``adj.N`` in the contract column
     and spelled out, with their Law, under the table; a board in progress says so."""
     out: list[RenderableType] = []
-    imp = doc["scoring"] == "IMP"
+    imp = doc["scoring"] != "MP"  # teams, or a pairs field in IMPs (cross-IMP, Butler)
     for board in doc["boards"]:
         rooms = any(r["room"] for r in board["results"])
         notes = []
-        table = Table(title=f"{doc['tournament']} - board {board['board']}", title_justify="left")
+        where = f" - session {board['session']}" if board.get("session") else ""
+        table = Table(title=f"{doc['tournament']}{where} - board {board['board']}", title_justify="left")
         columns = ["table"] + (["room"] if rooms else []) + ["NS", "EW", "contract", "tricks", "score NS"]
         columns += ["IMP NS", "IMP EW"] if imp else ["MP NS", "MP EW", "% NS"]
         for column in columns:
             table.add_column(column, justify="left" if column in ("table", "room", "NS", "EW", "contract")
                              else "right")
         for r in board["results"]:
-            if r["contract"] is None:
+            if r.get("withdrawn"):
+                contract = f"(withdrawn, {r['withdrawn']['law']})"
+            elif r["contract"] is None:
                 contract = "" if r["adjusted"] else STATUS_CELLS.get(r.get("status") or "", "(not played)")
             elif r["contract"] == "Pass":
                 contract = "Pass"
@@ -1032,7 +1036,7 @@ def render_travellers(doc: Mapping[str, Any]) -> list[RenderableType]:
                 notes.append(f"table {r['table']}: {_adjusted_cell(r['adjusted'])}")
                 contract = (contract + " " if r["adjusted"]["kind"] == "assigned" else "") + f"adj.{len(notes)}"
             row = [r["table"]] + ([r["room"] or ""] if rooms else []) + [
-                r["ns"] or "", r["ew"] or "", contract,
+                _pair_cell(r, "ns"), _pair_cell(r, "ew"), contract,
                 "" if r["tricks"] is None else str(r["tricks"]),
                 "" if r["score_ns"] is None else f"{r['score_ns']:+d}" if r["score_ns"] else "0"]
             if imp:
@@ -1047,17 +1051,58 @@ def render_travellers(doc: Mapping[str, Any]) -> list[RenderableType]:
     return out
 
 
+def _pair_cell(r: Mapping[str, Any], side: str) -> str:
+    """A traveller's pair: its number and who sat (a substitute marked ``*``)."""
+    entry = r.get(side) or ""
+    players = r.get(f"{side}_players")
+    if not players:
+        return entry
+    subs = set(r.get(f"{side}_substitutes") or ())
+    return f"{entry} " + " - ".join(p + ("*" if p in subs else "") for p in players)
+
+
+def render_event(doc: Mapping[str, Any]) -> list[RenderableType]:
+    """A whole event: each session's ranking (Swiss: the matches and VPs), then the overall one."""
+    sessions = doc.get("sessions") or []
+    out: list[RenderableType] = []
+    if len(sessions) <= 1 and not any(s.get("matches") for s in sessions):
+        return render_standings(doc)
+    for s in sessions:
+        name = doc["tournament"] + (f" - session {s['session']}" if s.get("session") else "")
+        if s.get("matches"):
+            table = Table(title=f"{name} - matches", title_justify="left")
+            for column in ("match", "home", "away", "IMPs", "VPs"):
+                table.add_column(column, justify="right" if column in ("IMPs", "VPs") else "left")
+            for m in s["matches"]:
+                table.add_row(m["match"], m["home"], m["away"], f"{_num(m['imps_home'], True)} - {_num(m['imps_away'], True)}",
+                              "" if m["vp_home"] is None else f"{m['vp_home']:.2f} - {m['vp_away']:.2f}")
+            out.append(table)
+        out += render_standings({"tournament": name, "scoring": s["scoring"], "standings": s["standings"]})
+    if len(sessions) > 1:
+        out += render_standings({"tournament": f"{doc['tournament']} - overall", "scoring": doc["scoring"],
+                                 "standings": doc["standings"]})
+    return out
+
+
 def render_standings(doc: Mapping[str, Any]) -> list[RenderableType]:
     """The ranking: pairs by percentage (matchpoints over the tops of the boards they
-    played; a Mitchell ranks NS and EW apart), teams by IMPs; ties as ``2=``."""
-    imp = doc["scoring"] == "IMP"
+    played; a Mitchell ranks NS and EW apart), teams by IMPs (Swiss: VPs); ties as ``2=``."""
+    imp = doc["scoring"] != "MP"
     rows = doc.get("standings") or []
+    if rows and all("vp" in row for row in rows):
+        table = Table(title=f"{doc['tournament']} - ranking", title_justify="left")
+        for column in ("rank", "team", "VPs"):
+            table.add_column(column, justify="left" if column == "team" else "right")
+        for row in rows:
+            team = row["name"] + (f" {row['players']}" if row.get("players") else "")
+            table.add_row(f"{row['rank']}{'=' if row.get('tied') else ''}", team, f"{row['vp']:.2f}")
+        return [table]
     groups = [d for d in ("NS", "EW", "") if any((row.get("direction") or "") == d for row in rows)] or [""]
     out: list[RenderableType] = []
     for direction in groups:
         title = f"{doc['tournament']} - ranking" + (f" {direction}" if direction else "")
         table = Table(title=title, title_justify="left")
-        for column, right in (("rank", True), ("team" if imp else "pair", False), ("boards", True),
+        for column, right in (("rank", True), ("team" if doc["scoring"] == "IMP" else "pair", False), ("boards", True),
                               ("IMPs" if imp else "matchpoints", True)):
             table.add_column(column, justify="right" if right else "left")
         if not imp:
@@ -1065,7 +1110,8 @@ def render_standings(doc: Mapping[str, Any]) -> list[RenderableType]:
         for row in rows:
             if (row.get("direction") or "") != direction:
                 continue
-            cells = [f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"], str(row["boards"]),
+            who = row["name"] + (f" {row['players']}" if row.get("players") else "")
+            cells = [f"{row['rank']}{'=' if row.get('tied') else ''}", who, str(row["boards"]),
                      _num(row["score"], imp)]
             if not imp:
                 cells.append(_num(row.get("pct")))

@@ -481,7 +481,8 @@ class Ledger:
             if state is not None:
                 return state
         state = fold_events(stored)
-        assert state is not None
+        if state is None:
+            raise not_a_board(stream)
         return state
 
     def head_state(self, stream: str) -> TableState:
@@ -502,7 +503,8 @@ class Ledger:
             if state is not None:
                 return state
         state = fold_events(self.events(stream))
-        assert state is not None
+        if state is None:
+            raise not_a_board(stream)
         return state
 
     def state(self, stream: str, at: int | None = None) -> dict[str, Any]:
@@ -601,7 +603,9 @@ def check_void(event: ev.EntryVoided, role: str, records: Sequence[Recorded]) ->
                        "cancels a ruling with RulingOverridden, not EntryVoided",
                        field="about", value=event.about, event_type=event.TYPE)
     if isinstance(target.event, UNVOIDABLE):
-        raise BadInput(f"seq {target.seq} is a {target.event.TYPE}, which cannot be voided",
+        hint = (": a board opened by mistake is voided whole with BoardVoided (docs/director.md)"
+                if isinstance(target.event, ev.BoardOpened) else "")
+        raise BadInput(f"seq {target.seq} is a {target.event.TYPE}, which cannot be voided{hint}",
                        field="about", value=event.about, event_type=event.TYPE)
     ids = {r.id: r.seq for r in records}
     for r in records:
@@ -653,11 +657,18 @@ def recorded(stored: StoredEvent, event: ev.Event | None = None) -> Recorded:
 
 
 def fold_events(stored: Iterable[StoredEvent]) -> TableState | None:
-    """The state after the last of ``stored`` (one stream, from seq 1)."""
+    """The state after the last of ``stored`` (one stream, from seq 1); None for an empty
+    stream or one that is not a board's (a tournament's register, ledger.register)."""
     stored = list(stored)
-    if not stored:
+    if not stored or stored[0].type != "BoardOpened":
         return None
     return fold_log(stored[0].stream, [recorded(e) for e in stored])
+
+
+def not_a_board(stream: str) -> BadInput:
+    """A stream that is not a board's (a tournament's register): it has no table state."""
+    return BadInput("not a board's stream (a tournament's register: read it with `log` or `players`)",
+                    field="stream", value=stream)
 
 
 def chain_ok(stored: Sequence[StoredEvent]) -> bool:

@@ -54,10 +54,28 @@ def board_streams(ledger: Ledger, tournament: str | None = None) -> list[str]:
             if tournament is None or same_tournament(str(data.get("tournament")), tournament)]
 
 
-def tournament_tables(ledger: Ledger, tournament: str | None = None) -> list[tuple[str, TableState]]:
+def tournament_tables(ledger: Ledger, tournament: str | None = None, *,
+                      with_voided: bool = False) -> list[tuple[str, TableState]]:
     """The boards of ``tournament`` (every board when None), with their head states,
-    ordered by board, room (open first), table, then stream."""
-    return sort_tables((stream, head_state(ledger, stream)) for stream in board_streams(ledger, tournament))
+    ordered by board, room (open first), table, then stream. A board voided as opened by
+    mistake (``BoardVoided``) is not in the field unless ``with_voided``."""
+    found = [(stream, head_state(ledger, stream)) for stream in board_streams(ledger, tournament)]
+    if not with_voided:
+        found = [(stream, state) for stream, state in found if not is_voided(state)]
+    return sort_tables(found)
+
+
+def is_voided(state: TableState) -> bool:
+    """The board was opened by mistake and voided (``BoardVoided``)."""
+    return any(f.type == "BoardVoided" for f in state.board_facts)
+
+
+def withdrawal(state: TableState) -> dict[str, Any] | None:
+    """``{"law", "reason", "seq"}`` of the board's ``BoardWithdrawn``, or None."""
+    for f in reversed(state.board_facts):
+        if f.type == "BoardWithdrawn":
+            return {"law": f.law, "reason": f.detail, "seq": f.seq}
+    return None
 
 
 def sort_tables(tables: Iterable[tuple[str, TableState]]) -> list[tuple[str, TableState]]:

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
-from ledger.scoring import imps
+from ledger.scoring import butler_datum, imps
 from projections import matchpoints as mp
 from ledger.laws.results import board_result
 from ledger.laws.scores import adjusted_for_results
@@ -364,10 +364,43 @@ def _number(value: float | None) -> int | float | None:
     return int(value) if value == int(value) else value
 
 
+# -- IMPs across a pairs field ----------------------------------------------------------------
+
+
+def cross_imp_field(results: Sequence[TableResult]) -> list[TableResult]:
+    """Cross-IMPs: each table's NS score against every other table's, the average of the IMPs
+    (so that boards played a different number of times weigh the same)."""
+    scored = [r for r in results if r.score_ns is not None]
+    out = []
+    for r in results:
+        others = [o.score_ns for o in scored if o is not r and o.score_ns is not None]
+        if r.score_ns is None or not others:
+            out.append(r)
+            continue
+        value = sum(imps(r.score_ns - o) for o in others) / len(others)
+        out.append(attrs.evolve(r, imp_ns=round(value, 2), imp_ew=round(-value, 2)))
+    return out
+
+
+def butler_field(results: Sequence[TableResult]) -> list[TableResult]:
+    """Butler: each table's NS score against the board's datum (the mean of the scores without
+    the highest and the lowest when more than four, to the nearest 10)."""
+    scores = [r.score_ns for r in results if r.score_ns is not None]
+    if len(scores) < 2:
+        return list(results)
+    datum = butler_datum(scores)
+    return [attrs.evolve(r, imp_ns=imps(r.score_ns - datum), imp_ew=-imps(r.score_ns - datum))
+            if r.score_ns is not None else r for r in results]
+
+
+
+
 #: The board scorers of each scoring, applied in order (see the module's docstring).
 BOARD_SCORERS: dict[str, tuple[BoardScorer, ...]] = {
     "IMP": (imps_between_rooms, adjusted_imps),
     "MP": (matchpoint_field,),
+    "cross-IMP": (cross_imp_field,),
+    "Butler": (butler_field,),
 }
 
 
@@ -377,12 +410,14 @@ def tournament_scoring(states: Iterable[TableState]) -> str:
     return "IMP" if kinds == {"IMP"} else "MP"
 
 
-def results(tournament: str, tables: Iterable[tuple[str, TableState]]) -> dict[str, Any]:
+def results(tournament: str, tables: Iterable[tuple[str, TableState]],
+            scoring: str | None = None) -> dict[str, Any]:
     """The ``results --json`` document of spec section 8 for ``(stream, state)`` pairs,
     with the checks before publication and the standings (extensions: ``checks``,
-    ``standings``)."""
+    ``standings``). ``scoring``: ``cross-IMP`` or ``Butler`` scores a pairs field in IMPs
+    (projections.event); by default the boards' scoring (MP or IMP)."""
     tables = list(tables)
-    scoring = tournament_scoring(state for _, state in tables)
+    scoring = scoring or tournament_scoring(state for _, state in tables)
     boards: dict[int, list[TableResult]] = defaultdict(list)
     for stream, state in tables:
         boards[state.board.board].append(table_result(stream, state))
@@ -478,7 +513,7 @@ def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[s
     rows: dict[str, dict[str, float]] = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
     directions: dict[str, set[str]] = defaultdict(set)
     for entries in boards.values():
-        if scoring == "IMP":
+        if scoring != "MP":
             # A team's IMPs on a board, once per match: the room where it sits North-South
             # says imp_ns, the other room imp_ew (the same number when both rooms exist).
             seen: dict[tuple[str | None, str], float] = {}
@@ -506,6 +541,7 @@ def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[s
         entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": row["score"]}
         if scoring == "MP":
             entry["pct"] = 100 * row["score"] / row["top"] if row["top"] else None
+            entry["top"] = row["top"]
         if mitchell:
             entry["direction"] = next(iter(directions[name]))
         table.append(entry)

@@ -51,7 +51,8 @@ def _no_effect(state: TableState, step: Step) -> TableState:
     return state
 
 
-@handles(*UNRULED, ev.BoardOpened)  # a second BoardOpened is refused on append
+@handles(*UNRULED, ev.BoardOpened,  # a second BoardOpened is refused on append
+         *ev.TOURNAMENT_EVENTS)  # the register's events are refused in a board's stream (ledger.checks)
 def _unprocessed(state: TableState, step: Step) -> TableState:
     event = step.event
     offender = getattr(event, "seat", None)

@@ -75,3 +75,29 @@ def test_the_readme_says_how_to_create_the_postgresql_database():
 def test_the_readme_promises_no_live_terminal_it_does_not_have():
     assert "position > last_seen" not in README and "many table terminals" not in README
     assert "log --after POSITION" in README
+
+
+def test_the_readme_whole_event_runs_as_written(tmp_path, monkeypatch, capsys):
+    """A director's day, a whole event: the block that registers the Spring Pairs and the
+    Swiss teams runs as written (each command exits 0), from a folder holding the examples."""
+    import shlex
+
+    from ledger.cli import main
+
+    (block,) = [b for b in code_blocks("sh") if "register spring-pairs" in b]
+    (tmp_path / "ledger").symlink_to(ROOT / "ledger", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LEDGER_DB", f"sqlite:///{tmp_path / 'ledger.db'}")
+    ran = []
+    for line in block.splitlines():
+        args = shlex.split(line, comments=True)
+        assert args[:2] == ["python", "cli.py"], line
+        assert main(args[2:]) == 0, (line, capsys.readouterr().err)
+        ran.append(args[2])
+        out = capsys.readouterr().out
+        if args[2] == "swiss" and "round 1" in out:
+            assert "1 v 3, 2 v 4; bye 5" in out
+    assert ran.count("swiss") == 5 and ran.count("print") == 5
+    for name in ("spring-hands.pdf", "spring-travellers.pdf", "spring-results.pdf", "swiss-results.pdf"):
+        assert (tmp_path / name).read_bytes()[:5] == b"%PDF-"
+    assert "Marie Roux" in (tmp_path / "spring-s2-cards.html").read_text(encoding="utf-8")

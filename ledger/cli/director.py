@@ -22,23 +22,25 @@ from ledger.errors import BadInput, LedgerError
 def results_cmd(ctx: click.Context, tournament: str, as_json: bool, strict: bool) -> None:
     """Every board's result at every table of TOURNAMENT (the boards whose BoardOpened names
     it), the checks before publication first, then the travellers and the ranking."""
+    from ledger.register import read_register
     from ledger.tournament import tournament_tables
-    from projections.results import results
+    from projections.event import event_results
 
     with open_ledger(ctx) as ledger:
         tables = tournament_tables(ledger, tournament)
+        register = read_register(ledger, tournament)
     if not tables:
         raise BadInput("no board of that tournament in this ledger (BoardOpened.tournament)",
                        field="TOURNAMENT", value=tournament)
-    doc = results(tables[0][1].board.tournament, tables)
+    doc = event_results(tables[0][1].board.tournament, tables, register)
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
     else:
-        from ledger.render import render_checks, render_standings, render_travellers
+        from ledger.render import render_checks, render_event, render_travellers
 
         console = rich_console()
         checks = render_checks(doc)
-        for part in ([checks] if checks is not None else []) + render_travellers(doc) + render_standings(doc):
+        for part in ([checks] if checks is not None else []) + render_travellers(doc) + render_event(doc):
             console.print(part)
     if strict and doc["checks"]:
         raise LedgerError(f"results not published: {len(doc['checks'])} check(s) open "

@@ -194,6 +194,17 @@ def on_wrong_board_cards(state: TableState, step: Step[ev.WrongBoardCards]) -> T
                                  f"{event.seat} calls again"))
 
 
+@handles(ev.BoardWithdrawn, ev.BoardVoided)
+def on_board_withdrawn(state: TableState, step: Step[ev.BoardWithdrawn | ev.BoardVoided]) -> TableState:
+    """A board withdrawn (not played, or its play stopped: 13, 15, 16, 86, 87) or voided (opened
+    by mistake): any result is cancelled; the board fact says which, with the director's Law."""
+    seq, event = step.seq, step.event
+    law = event.law if isinstance(event, ev.BoardWithdrawn) else None
+    ruling = "withdrawn" if isinstance(event, ev.BoardWithdrawn) else "voided"
+    state = attrs.evolve(state, result_cancelled=seq)
+    return _add(state, BoardFact(seq, event.TYPE, None, ruling, law, event.reason))
+
+
 @handles(ev.ExtraneousInformation)
 def on_extraneous_information(state: TableState, step: Step[ev.ExtraneousInformation]) -> TableState:
     seq, event = step.seq, step.event
@@ -393,6 +404,8 @@ _RULES = {
     "ExtraneousInformation": _extraneous,
     "RightsReserved": _rights_reserved,
     "ResultCancelled": _result_cancelled,
+    "BoardWithdrawn": lambda state, f: [],  # the director's own decision: nothing to ask
+    "BoardVoided": lambda state, f: [],
 }
 
 

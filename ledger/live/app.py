@@ -887,6 +887,24 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             questions=views.review_questions(doc, envelopes))
         return HTMLResponse(page)
 
+    @app.get("/director/boards/{tournament}", response_class=HTMLResponse, include_in_schema=False)
+    def director_boards(tournament: str, request: Request, session: str | None = None, table: str | None = None,
+                        pair: str | None = None, rulings: str | None = None) -> Response:
+        """The boards of a tournament, as ``cli.py boards`` lists them (projections.event.board_rows)."""
+        who = need(request, ("director",))
+        if not isinstance(who, Person):
+            return who
+        from ledger.register import read_register
+        from ledger.tournament import tournament_tables
+        from projections.event import board_rows
+
+        filters: dict[str, Any] = {"session": session or None, "table": table or None, "pair": pair or None,
+                                   "rulings": bool(rulings)}
+        rows = board_rows(tournament_tables(ledger, tournament, with_voided=True), read_register(ledger, tournament),
+                          session=session or None, table=table or None, pair=pair or None, has_rulings=bool(rulings))
+        return HTMLResponse(env.get_template("boards.html").render(
+            who=who, csrf=who.csrf, tournament=tournament, rows=rows, filters=filters, title=f"Boards of {tournament}"))
+
     @app.get("/committee", response_class=HTMLResponse, include_in_schema=False)
     def committee(request: Request) -> Response:
         who = need(request, ("committee", "director"))

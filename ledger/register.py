@@ -1,0 +1,355 @@
+"""The tournament's register: who plays, in which sessions, with whom (issue 24).
+
+A tournament's people and its sessions are facts like any other: events in the log, in one
+stream per tournament, ``register/<tournament slug>``, appended by the director through
+:func:`append_register` (the command line's ``register``). Its events
+(:data:`ledger.events.TOURNAMENT_EVENTS`): players (a name, a federation number), sessions
+(kind, boards, rounds), pairs and teams made of players, late entries, withdrawals between
+rounds, substitutes for named boards, and the Swiss rounds as paired.
+
+:func:`fold_register` folds the stream into a :class:`Register` (a pure function);
+:func:`check_register_fact` refuses, before anything is written, what cannot be: a player
+unknown or in two entries of one session at once, a substitute for a board already ended,
+a Swiss round paired before the last one has ended, a team twice in a round, a rematch.
+The batch is written in one transaction, hashed and chained like a board's stream; one bad
+line and nothing is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+import attrs
+
+from ledger import events as ev
+from ledger.errors import BadInput
+from ledger.hashing import event_hash
+from ledger.records import slugify
+from ledger.store.base import StoredEvent
+from projections.state import TableState
+
+PREFIX = "register/"
+
+
+def register_stream(tournament: str) -> str:
+    """The stream of a tournament's register."""
+    return PREFIX + slugify(tournament)
+
+
+@attrs.define
+class Entry:
+    """A pair or a team: its id, its players (in order), its name, when it plays."""
+
+    id: str
+    players: tuple[str, ...]
+    name: str | None = None
+    session: str | None = None
+    from_round: int | None = None
+    carry: float = 0.0
+    withdrawn: dict[str, int] = attrs.field(factory=dict)
+    """session -> the first round it no longer plays."""
+
+    def plays(self, session: str | None, rnd: int | None, order: Sequence[str]) -> bool:
+        """Does the entry play round ``rnd`` of ``session`` (late entry, withdrawal)?"""
+        if session is not None and self.session is not None and session in order and self.session in order \
+                and order.index(session) < order.index(self.session):
+            return False
+        if rnd is not None and self.from_round is not None and session == self.session and rnd < self.from_round:
+            return False
+        stop = self.withdrawn.get(session or "")
+        if stop is not None and rnd is not None and rnd >= stop:
+            return False
+        return True
+
+
+@attrs.define
+class Register:
+    """The folded register of one tournament."""
+
+    players: dict[str, ev.PlayerRegistered] = attrs.field(factory=dict)
+    sessions: dict[str, ev.SessionScheduled] = attrs.field(factory=dict)
+    pairs: dict[str, Entry] = attrs.field(factory=dict)
+    teams: dict[str, Entry] = attrs.field(factory=dict)
+    substitutes: list[ev.SubstituteSeated] = attrs.field(factory=list)
+    swiss: dict[str, dict[int, ev.SwissRoundPaired]] = attrs.field(factory=dict)
+    seq: int = 0
+
+    @property
+    def session_order(self) -> list[str]:
+        return list(self.sessions)
+
+    def entry(self, entry_id: str) -> Entry | None:
+        return self.pairs.get(entry_id) or self.teams.get(entry_id)
+
+    def player_name(self, player: str) -> str:
+        p = self.players.get(player)
+        return p.name if p else player
+
+    def entry_name(self, entry_id: str | None) -> str | None:
+        """A pair's names ("Martin - Durand") or a team's name; None for an unknown entry."""
+        if entry_id is None:
+            return None
+        e = self.entry(entry_id)
+        if e is None:
+            return None
+        if e.name:
+            return e.name
+        return " - ".join(self.player_name(p) for p in e.players)
+
+    def seated(self, session: str | None, entry_id: str, board: int) -> tuple[str, ...]:
+        """The players who actually sat for ``entry_id`` on ``board`` of ``session``: its
+        players, with any substitute for that board in place of the player he replaced."""
+        e = self.entry(entry_id)
+        if e is None:
+            return ()
+        players = list(e.players)
+        for sub in self.substitutes:
+            if sub.entry == entry_id and (session is None or sub.session == session) and board in sub.boards:
+                players = [sub.player if p == sub.replaces else p for p in players]
+        return tuple(players)
+
+
+def fold_register(events: Iterable[ev.Event]) -> Register:
+    reg = Register()
+    for event in events:
+        apply(reg, event)
+    return reg
+
+
+def apply(reg: Register, event: ev.Event) -> None:
+    """One register event folded in place (what :func:`check_register_fact` accepted)."""
+    reg.seq += 1
+    if isinstance(event, ev.PlayerRegistered):
+        reg.players[event.player] = event
+    elif isinstance(event, ev.SessionScheduled):
+        reg.sessions[event.session] = event
+    elif isinstance(event, ev.PairEntered):
+        reg.pairs[event.pair] = Entry(event.pair, event.players, None, event.session, event.from_round)
+    elif isinstance(event, ev.TeamEntered):
+        reg.teams[event.team] = Entry(event.team, event.players, event.name, event.session, event.from_round,
+                                      float(event.carry or 0))
+    elif isinstance(event, ev.EntryWithdrawn):
+        entry = reg.entry(event.entry)
+        if entry is not None:
+            entry.withdrawn[event.session] = event.from_round
+    elif isinstance(event, ev.SubstituteSeated):
+        reg.substitutes.append(event)
+    elif isinstance(event, ev.SwissRoundPaired):
+        reg.swiss.setdefault(event.session, {})[event.round] = event
+
+
+# -- checks -------------------------------------------------------------------------------
+
+
+def _bad(message: str, field: str, value: Any, event: ev.Event) -> BadInput:
+    return BadInput(message, field=field, value=value, event_type=event.TYPE)
+
+
+def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[str, TableState]]) -> None:
+    """Raise :class:`BadInput` when ``event`` cannot be appended to the register ``reg``;
+    ``boards`` are the tournament's boards (stream, head state) as they stand."""
+    if not isinstance(event, ev.TOURNAMENT_EVENTS):
+        raise _bad("only the register's events go in a tournament's register (a board's facts go "
+                   "in the board's stream)", "type", event.TYPE, event)
+    if isinstance(event, ev.PlayerRegistered):
+        if event.player in reg.players and reg.players[event.player] != event:
+            raise _bad(f"player {event.player} is already registered as {reg.players[event.player].name}",
+                       "player", event.player, event)
+    elif isinstance(event, ev.SessionScheduled):
+        if event.session in reg.sessions:
+            raise _bad("this session is already scheduled", "session", event.session, event)
+    elif isinstance(event, (ev.PairEntered, ev.TeamEntered)):
+        entry_id = event.pair if isinstance(event, ev.PairEntered) else event.team
+        field = "pair" if isinstance(event, ev.PairEntered) else "team"
+        if reg.entry(entry_id) is not None:
+            raise _bad(f"{field} {entry_id} has already entered", field, entry_id, event)
+        if isinstance(event, ev.PairEntered) and len(event.players) != 2:
+            raise _bad("a pair is two players", "players", list(event.players), event)
+        if isinstance(event, ev.TeamEntered) and not 4 <= len(event.players) <= 6:
+            raise _bad("a team is four to six players", "players", list(event.players), event)
+        if len(set(event.players)) != len(event.players):
+            raise _bad("a player twice in one entry", "players", list(event.players), event)
+        for player in event.players:
+            if player not in reg.players:
+                raise _bad("no such player (PlayerRegistered first)", "players", player, event)
+            other = _entry_of_player(reg, player, kind=field)
+            if other is not None:
+                raise _bad(f"player {player} ({reg.player_name(player)}) already plays in {field} {other}: "
+                           "a player cannot sit in two seats at once", "players", player, event)
+        if event.session is not None and event.session not in reg.sessions:
+            raise _bad("no such session (SessionScheduled first)", "session", event.session, event)
+    elif isinstance(event, ev.EntryWithdrawn):
+        if reg.entry(event.entry) is None:
+            raise _bad("no such pair or team", "entry", event.entry, event)
+        _check_session(reg, event.session, event)
+        started = [s for s, st in boards if _session_of(st) == event.session and _entries(st) & {event.entry}
+                   and _round_of(reg, event.session, st) is not None
+                   and (_round_of(reg, event.session, st) or 0) >= event.from_round and st.seq > 1]
+        if started:
+            raise _bad(f"the entry has already begun round {event.from_round} or later ({started[0]}): a "
+                       "withdrawal takes effect between rounds", "from_round", event.from_round, event)
+    elif isinstance(event, ev.SubstituteSeated):
+        _check_session(reg, event.session, event)
+        entry = reg.entry(event.entry)
+        if entry is None:
+            raise _bad("no such pair or team", "entry", event.entry, event)
+        if event.replaces not in entry.players:
+            raise _bad(f"player {event.replaces} is not in {event.entry}", "replaces", event.replaces, event)
+        if event.player not in reg.players:
+            raise _bad("no such player (PlayerRegistered first)", "player", event.player, event)
+        if event.player in entry.players:
+            raise _bad(f"player {event.player} already plays in {event.entry}", "player", event.player, event)
+        for board in event.boards:
+            for stream, state in boards:
+                if _session_of(state) == event.session and state.board.board == board \
+                        and event.entry in _entries(state) and _ended(state):
+                    raise _bad(f"board {board} has already ended at {stream}: a substitute is seated "
+                               "before the board is played", "boards", board, event)
+            busy = _seated_elsewhere(reg, event.session, event.player, board, event.entry)
+            if busy is not None:
+                raise _bad(f"player {event.player} ({reg.player_name(event.player)}) already sits for "
+                           f"{busy} on board {board}: a player cannot sit in two seats at once",
+                           "player", event.player, event)
+    elif isinstance(event, ev.SwissRoundPaired):
+        _check_session(reg, event.session, event)
+        rounds = reg.swiss.get(event.session, {})
+        if event.round in rounds:
+            raise _bad(f"round {event.round} is already paired", "round", event.round, event)
+        if event.round != len(rounds) + 1:
+            raise _bad(f"the next round to pair is {len(rounds) + 1}", "round", event.round, event)
+        planned = reg.sessions[event.session].rounds
+        if planned is not None and event.round > planned:
+            raise _bad(f"session {event.session} has {planned} rounds", "round", event.round, event)
+        seen: set[str] = set()
+        for home, away in event.matches:
+            for team in (home, away):
+                if team not in reg.teams:
+                    raise _bad("no such team", "matches", team, event)
+                if team in seen or team == event.bye:
+                    raise _bad(f"team {team} twice in round {event.round}", "matches", team, event)
+                seen.add(team)
+        if event.bye is not None and event.bye not in reg.teams:
+            raise _bad("no such team", "bye", event.bye, event)
+        if event.round > 1:
+            unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
+            if unfinished:
+                raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round "
+                           f"{event.round} once every match of the last round is over", "round",
+                           event.round, event)
+
+
+def _check_session(reg: Register, session: str, event: ev.Event) -> None:
+    if session not in reg.sessions:
+        raise _bad("no such session (SessionScheduled first)", "session", session, event)
+
+
+def _entry_of_player(reg: Register, player: str, kind: str) -> str | None:
+    table = reg.pairs if kind == "pair" else reg.teams
+    return next((e.id for e in table.values() if player in e.players), None)
+
+
+def _seated_elsewhere(reg: Register, session: str, player: str, board: int, entry_id: str) -> str | None:
+    """The entry ``player`` already sits for on ``board`` of ``session`` (his own, or as a
+    substitute), other than ``entry_id``."""
+    for e in list(reg.pairs.values()) + list(reg.teams.values()):
+        if e.id != entry_id and player in reg.seated(session, e.id, board):
+            return e.id
+    return None
+
+
+def _session_of(state: TableState) -> str | None:
+    return state.board.session
+
+
+def _entries(state: TableState) -> set[str]:
+    return {x for x in (state.board.ns, state.board.ew) if x}
+
+
+def _ended(state: TableState) -> bool:
+    return state.result is not None or state.adjusted is not None or state.result_cancelled is not None
+
+
+def _round_of(reg: Register, session: str, state: TableState) -> int | None:
+    """A board's round: a Swiss match's round, else None."""
+    match = state.board.match
+    if match and match.startswith(f"{session}-r"):
+        head = match[len(session) + 2:].split("-", 1)[0]
+        return int(head) if head.isdigit() else None
+    return None
+
+
+def _unfinished_round(reg: Register, session: str, rnd: int, boards: Sequence[tuple[str, TableState]]) -> str:
+    """'' when every match of round ``rnd`` has all its boards ended in both rooms, else what is not."""
+    paired = reg.swiss.get(session, {}).get(rnd)
+    if paired is None:
+        return f"round {rnd} is not paired"
+    per_match = reg.sessions[session].boards or 1
+    for home, away in paired.matches:
+        match = swiss_match_id(session, rnd, home, away)
+        streams = [(s, st) for s, st in boards if st.board.match == match]
+        ended = [s for s, st in streams if _ended(st)]
+        if len(ended) < 2 * per_match:
+            return f"match {home} v {away}: {len(ended)} of {2 * per_match} tables ended"
+    return ""
+
+
+def swiss_match_id(session: str, rnd: int, home: str, away: str) -> str:
+    """``BoardOpened.match`` of a Swiss match: ``<session>-r<round>-<home>v<away>``."""
+    return f"{session}-r{rnd}-{home}v{away}"
+
+
+# -- appending ------------------------------------------------------------------------------
+
+
+def read_register(ledger: Any, tournament: str) -> Register:
+    """The folded register of ``tournament`` (empty when nothing was registered)."""
+    stored = ledger.store.read(register_stream(tournament))
+    return fold_register(ev.parse_stored(e.type, e.v, e.data) for e in stored)
+
+
+def append_register(ledger: Any, tournament: str, facts: Sequence[Mapping[str, Any]]) -> list[StoredEvent]:
+    """Append register facts (JSON-like objects with ``type``, optional ``actor`` and ``id``)
+    to ``tournament``'s register, atomically: every fact is checked against the register as
+    folded so far and against the tournament's boards; one refused and nothing is written.
+    A batch whose ids are all stored already is a retry (nothing written)."""
+    from ledger.service import parse_fact, utc_now
+    from ledger.tournament import tournament_tables
+
+    parsed = [parse_fact(f, i, default_role=ev.DIRECTOR) for i, f in enumerate(facts, start=1)]
+    if not parsed:
+        raise BadInput("nothing to append: the input has no event", field="input", value="")
+    boards = tournament_tables(ledger, tournament)
+    stream = register_stream(tournament)
+    with ledger.store.transaction(stream) as tx:
+        head_seq, prev = tx.head()
+        stored_before = tx.read() if head_seq else []
+        ids = [f.id for f in parsed if f.id]
+        if ids and head_seq:
+            found = tx.find_ids(ids)
+            if found and len(found) == len(parsed):
+                return []
+            if found:
+                raise BadInput("this batch mixes events already stored (a retry) with new ones",
+                               field="id", value=next(iter(found)))
+        reg = fold_register(ev.parse_stored(e.type, e.v, e.data) for e in stored_before)
+        written: list[StoredEvent] = []
+        seq = head_seq
+        for fact in parsed:
+            try:
+                check_register_fact(reg, fact.event, boards)
+            except BadInput as exc:
+                raise exc.at_line(fact.line) from None
+            apply(reg, fact.event)
+            seq += 1
+            at = utc_now()
+            data = fact.event.to_data()
+            from ledger.service import new_event_id
+
+            event_id = fact.id or new_event_id()
+            digest = event_hash(stream, seq, event_id, fact.event.TYPE, fact.event.VERSION, data,
+                                fact.actor.to_json(), at, (), None, prev)
+            written.append(StoredEvent(stream=stream, seq=seq, id=event_id, type=fact.event.TYPE,
+                                       v=fact.event.VERSION, data=data, actor=fact.actor, at=at, causes=(),
+                                       law=None, prev=prev, hash=digest))
+            prev = digest
+        return tx.insert(written)

@@ -1,0 +1,384 @@
+"""A whole event's results (issue 24): several sessions, names, Swiss teams.
+
+A pure function of the boards' folded states and the tournament's register
+(:class:`ledger.register.Register`), no I/O:
+
+* :func:`seat_pairs`: a board that does not name its pairs (a hand record imported for every
+  table) takes them from its session's movement in the register (``SessionScheduled.movement``:
+  round, table, ns, ew, boards).
+* :func:`event_results`: each session scored on its own (:func:`projections.results.results`:
+  matchpoints, or IMPs across the field, cross-IMPs or Butler, as the session says; teams by
+  rooms), a ranking after each session and an overall one: pairs by their total matchpoints
+  over the total of their tops (the percentages carried over from session to session, each
+  board weighing the same), IMP pairs by their IMPs; Swiss teams by carry-over + VPs + byes.
+  Names come from the register (``Martin - Durand``; a team's name), with the players who
+  actually sat on each board (substitutes).
+* checks before publication beyond :func:`projections.results.field_checks`:
+  ``unknown_pairs`` (a board whose pairs are not known, or not entries of the register:
+  never left out of the ranking silently), ``withdrawn`` boards are listed with their Law
+  (not a check: the director's decision).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable, Sequence
+
+import attrs
+
+from ledger.register import Register, swiss_match_id
+from ledger.teams import BYE_VP, victory_points
+from projections import results as res
+from projections.state import TableState
+
+Tables = list[tuple[str, TableState]]
+
+
+def session_of(state: TableState, register: Register | None) -> str | None:
+    """The board's session: ``BoardOpened.session``, else the register's only session."""
+    if state.board.session:
+        return state.board.session
+    if register is not None and len(register.sessions) == 1:
+        return next(iter(register.sessions))
+    return None
+
+
+def seat_pairs(tables: Iterable[tuple[str, TableState]], register: Register | None) -> Tables:
+    """The boards with ``ns`` / ``ew`` (and ``session``) filled from the register's movement
+    where the board did not say them (its own ``BoardOpened`` always wins)."""
+    out: Tables = []
+    for stream, state in tables:
+        b = state.board
+        session = session_of(state, register)
+        ns, ew = b.ns, b.ew
+        if register is not None and session in register.sessions and (ns is None or ew is None):
+            movement = register.sessions[session].movement or ()
+            seat = next((m for m in movement if m["table"] == b.table and b.board in m["boards"]), None)
+            if seat is not None:
+                ns, ew = ns or seat["ns"], ew or seat["ew"]
+        if (ns, ew, session) != (b.ns, b.ew, b.session):
+            state = attrs.evolve(state, board=attrs.evolve(b, ns=ns, ew=ew, session=session))
+        out.append((stream, state))
+    return out
+
+
+def pair_checks(tables: Sequence[tuple[str, TableState]], register: Register | None) -> list[dict[str, Any]]:
+    """``unknown_pairs``: a board in the field whose NS or EW pair is not known (the board does
+    not say it and no movement does), or, when the register has entries, is not one of them."""
+    from ledger.tournament import withdrawal
+
+    known = set(register.pairs) | set(register.teams) if register is not None else set()
+    checks = []
+    for stream, state in tables:
+        if withdrawal(state) is not None:
+            continue
+        b = state.board
+        missing = [side for side, pair in (("NS", b.ns), ("EW", b.ew)) if not pair or (known and pair not in known)]
+        if missing:
+            what = ", ".join(f"{side} {getattr(b, side.lower()) or '(none)'}" for side in missing)
+            checks.append({"kind": "unknown_pairs", "board": b.board, "streams": [stream],
+                           "text": f"board {b.board} at table {b.table}: pairs not known ({what}): "
+                                   "its result cannot be ranked (name them in the register's movement "
+                                   "or the entries)"})
+    return checks
+
+
+def _names(register: Register | None) -> dict[str, str]:
+    if register is None:
+        return {}
+    out = {}
+    for entry_id in list(register.pairs) + list(register.teams):
+        name = register.entry_name(entry_id)
+        if name:
+            out[entry_id] = name
+    return out
+
+
+def _named(doc: dict[str, Any], tables: Tables, register: Register | None) -> None:
+    """Names on the travellers (who actually sat: substitutes) and the rankings."""
+    names = _names(register)
+    by_stream = {stream: state for stream, state in tables}
+    for board in doc["boards"]:
+        for r in board["results"]:
+            state = by_stream.get(r["stream"])
+            session = state.board.session if state is not None else None
+            for side in ("ns", "ew"):
+                entry = r.get(side)
+                if register is not None and entry and register.entry(entry) is not None:
+                    seated = register.seated(session, entry, board["board"])
+                    r[f"{side}_players"] = [register.player_name(p) for p in seated]
+                    r[f"{side}_name"] = names.get(entry)
+                    subs = [register.player_name(p) for p in seated if p not in register.entry(entry).players]  # type: ignore[union-attr]
+                    if subs:
+                        r[f"{side}_substitutes"] = subs
+    for row in doc.get("standings") or []:
+        if row["name"] in names:
+            row["players"] = names[row["name"]]
+
+
+def _withdrawn_notes(doc: dict[str, Any], tables: Tables) -> None:
+    from ledger.tournament import withdrawal
+
+    by_stream = {stream: state for stream, state in tables}
+    for board in doc["boards"]:
+        for r in board["results"]:
+            state = by_stream.get(r["stream"])
+            w = withdrawal(state) if state is not None else None
+            if w is not None:
+                r["status"] = "withdrawn"
+                r["withdrawn"] = {"law": w["law"], "reason": w["reason"]}
+
+
+# -- teams -----------------------------------------------------------------------------------
+
+
+def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | None = None) -> list[dict[str, Any]]:
+    """Each match of a teams session: the two teams, the IMPs each won over the boards both
+    rooms scored (a board's IMPs go to the team that gained them; artificial scores, +3 / 0 /
+    -3, to each team as awarded), and the VPs on the WBF continuous scale for the match's
+    scheduled length (``boards_per_match``; else the boards scored)."""
+    match_of = {stream: state.board.match for stream, state in tables}
+    teams_of: dict[str, tuple[str, str]] = {}
+    for _, state in tables:
+        b = state.board
+        if b.match and b.room == "open" and b.ns and b.ew:
+            teams_of[b.match] = (b.ns, b.ew)
+    won: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    boards_of: dict[str, set[int]] = defaultdict(set)
+    for board in doc["boards"]:
+        for r in board["results"]:
+            match = match_of.get(r["stream"])
+            if match is None or r["room"] != "open" or r["imp_ns"] is None:
+                continue
+            home, away = r["imp_ns"], r.get("imp_ew")
+            away = -home if away is None else away
+            if home == -away:
+                won[match][0] += max(home, 0)
+                won[match][1] += max(away, 0)
+            else:  # artificial scores: each team as awarded
+                won[match][0] += home
+                won[match][1] += away
+            boards_of[match].add(board["board"])
+    out = []
+    for match, (home, away) in sorted(teams_of.items(), key=lambda item: _natural(item[0])):
+        imps_home, imps_away = won[match]
+        n = boards_per_match or len(boards_of[match])
+        vp: tuple[float | None, float | None] = victory_points(imps_home, imps_away, n) if n else (None, None)
+        out.append({"match": match, "home": home, "away": away, "imps_home": round(imps_home, 2),
+                    "imps_away": round(imps_away, 2),
+                    "boards": len(boards_of[match]), "vp_home": vp[0], "vp_away": vp[1]})
+    return out
+
+
+def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, Any]],
+                 upto_round: int | None = None) -> dict[str, float]:
+    """Each team's score in a Swiss session: carry-over + VPs of its matches + byes."""
+    totals = {t: e.carry for t, e in register.teams.items()}
+    rounds = register.swiss.get(session, {})
+    by_match = {m["match"]: m for m in matches}
+    for rnd, paired in sorted(rounds.items()):
+        if upto_round is not None and rnd > upto_round:
+            break
+        for home, away in paired.matches:
+            m = by_match.get(swiss_match_id(session, rnd, home, away))
+            if m is None or m["vp_home"] is None:
+                continue
+            totals[home] = totals.get(home, 0.0) + m["vp_home"]
+            totals[away] = totals.get(away, 0.0) + m["vp_away"]
+        if paired.bye is not None:
+            totals[paired.bye] = totals.get(paired.bye, 0.0) + (paired.bye_vp if paired.bye_vp is not None
+                                                                 else BYE_VP)
+    return totals
+
+
+def match_totals(register: Register, matches: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """A round robin (or any teams session of matches): carry-over + the VPs of every match.
+    (A knockout reads its matches: the winner of each is the team with more IMPs.)"""
+    totals = {t: e.carry for t, e in register.teams.items()}
+    for m in matches:
+        if m["vp_home"] is None:
+            continue
+        totals[m["home"]] = totals.get(m["home"], 0.0) + m["vp_home"]
+        totals[m["away"]] = totals.get(m["away"], 0.0) + m["vp_away"]
+    return totals
+
+
+def ranked(totals: dict[str, float], names: dict[str, str], key: str = "score") -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = [{"name": t, "players": names.get(t), key: round(v, 2)} for t, v in totals.items()]
+    rows.sort(key=lambda r: (-r[key], _natural(r["name"])))
+    for r in rows:
+        r["rank"] = 1 + sum(1 for o in rows if o[key] > r[key])
+        r["tied"] = sum(1 for o in rows if o[key] == r[key]) > 1
+    return rows
+
+
+def _natural(text: str) -> list[Any]:
+    import re
+
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
+
+
+# -- the event ---------------------------------------------------------------------------------
+
+
+def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
+                  register: Register | None = None) -> dict[str, Any]:
+    """The results document of a whole event: ``results --json``'s shape (boards, checks,
+    standings: the overall ranking), with ``sessions`` (each session's ranking) and, for
+    teams, ``matches``; names from the register."""
+    tables = seat_pairs(tables, register)
+    by_session: dict[str | None, Tables] = defaultdict(list)
+    for stream, state in tables:
+        by_session[state.board.session].append((stream, state))
+    order = (register.session_order if register is not None else [])
+    keys = sorted(by_session, key=lambda s: (order.index(s) if s in order else len(order), str(s)))
+    sessions = []
+    checks: list[dict[str, Any]] = []
+    boards: list[dict[str, Any]] = []
+    overall: dict[str, dict[str, float]] = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
+    directions: dict[str, set[str]] = defaultdict(set)
+    scoring_all = set()
+    names = _names(register)
+    for key in keys:
+        part = by_session[key]
+        info = register.sessions.get(key) if register is not None and key is not None else None
+        scoring = None
+        if info is not None and info.scoring in ("cross-IMP", "Butler"):
+            scoring = info.scoring
+        doc = res.results(tournament, part, scoring=scoring)
+        _withdrawn_notes(doc, part)
+        _named(doc, part, register)
+        scoring_all.add(doc["scoring"])
+        checks += doc["checks"] + pair_checks(part, register)
+        for board in doc["boards"]:
+            board["session"] = key
+        boards += doc["boards"]
+        entry: dict[str, Any] = {"session": key, "scoring": doc["scoring"], "standings": doc["standings"],
+                                 "kind": info.kind if info is not None else None}
+        if doc["scoring"] == "IMP" and any(st.board.match for _, st in part):
+            entry["matches"] = match_results(doc, part, info.boards if info is not None else None)
+            if info is not None and info.kind == "swiss" and register is not None and key is not None:
+                totals = swiss_totals(register, key, entry["matches"])
+                entry["standings"] = ranked(totals, names, "vp")
+            elif info is not None and info.kind == "teams" and register is not None:
+                entry["standings"] = ranked(match_totals(register, entry["matches"]), names, "vp")
+        sessions.append(entry)
+        for row in entry["standings"]:
+            target = overall[row["name"]]
+            if "vp" in row:
+                target["score"] = target["score"] + row["vp"]
+            else:
+                target["score"] += row["score"]
+                target["top"] += row.get("top") or 0.0
+            target["boards"] += row.get("boards", 0)
+            if row.get("direction"):
+                directions[row["name"]].add(row["direction"])
+    scoring = scoring_all.pop() if len(scoring_all) == 1 else "mixed"
+    standings = _overall(overall, names, scoring, sessions)
+    return {"tournament": tournament, "scoring": scoring, "checks": checks, "boards": boards,
+            "standings": standings, "sessions": sessions}
+
+
+def _overall(overall: dict[str, dict[str, float]], names: dict[str, str], scoring: str,
+             sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if len(sessions) == 1:
+        return sessions[0]["standings"]
+    rows = []
+    for name, row in overall.items():
+        entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": round(row["score"], 2)}
+        if names.get(name):
+            entry["players"] = names[name]
+        if scoring == "MP":
+            entry["pct"] = round(100 * row["score"] / row["top"], 2) if row["top"] else None
+        rows.append(entry)
+
+    def value(e: dict[str, Any]) -> float:
+        v = e.get("pct") if scoring == "MP" else e["score"]
+        return float("-inf") if v is None else v
+
+    rows.sort(key=lambda e: (-value(e), _natural(e["name"])))
+    for e in rows:
+        e["rank"] = 1 + sum(1 for o in rows if value(o) > value(e))
+        e["tied"] = sum(1 for o in rows if value(o) == value(e)) > 1
+    return rows
+
+
+# -- the boards of a tournament (cli.py boards, the console's list) --------------------------------
+
+
+def round_of(state: TableState, register: Register | None) -> int | None:
+    """A board's round: its Swiss match's round, else the movement's round for its table."""
+    b = state.board
+    if b.match and b.session and b.match.startswith(f"{b.session}-r"):
+        head = b.match[len(b.session) + 2:].split("-", 1)[0]
+        if head.isdigit():
+            return int(head)
+    if register is not None and b.session in register.sessions:
+        movement = register.sessions[b.session].movement or ()  # type: ignore[index]
+        seat = next((m for m in movement if m["table"] == b.table and b.board in m["boards"]), None)
+        if seat is not None:
+            return int(seat["round"])
+    return None
+
+
+def rulings_of(state: TableState) -> list[str]:
+    """What the director or the engine ruled on the board, each with its Law: irregularities,
+    adjusted scores, procedural penalties, irregular boards, a withdrawal."""
+    out = [f"{i.kind}" + (f" ({i.law})" if i.law else "") for i in state.irregularities if i.kind != "unprocessed"]
+    if state.adjusted is not None:
+        adjusted = state.adjusted
+        out.append(f"adjusted score ({getattr(adjusted, 'law', None) or 'Law 12'})")
+    out += [f"procedural penalty {side} {amount}" for side, amount in state.penalties]
+    out += [f"{f.ruling}" + (f" ({f.law})" if f.law else "") for f in state.board_facts]
+    return out
+
+
+def board_rows(tables: Iterable[tuple[str, TableState]], register: Register | None, *,
+               session: str | None = None, table: str | None = None, pair: str | None = None,
+               has_rulings: bool = False) -> list[dict[str, Any]]:
+    """One row per board of the tournament: session, round, table, board, pairs (with names),
+    contract, result, rulings and open matters; filtered by session, table, pair (number or
+    a player's name, any part, any case) and "has rulings"."""
+    from ledger.tournament import is_voided, withdrawal
+    from projections.waiting import waiting
+
+    names = _names(register)
+    rows = []
+    for stream, state in seat_pairs(tables, register):
+        b = state.board
+        if session is not None and b.session != session:
+            continue
+        if table is not None and b.table != table:
+            continue
+        seated = {side: [register.player_name(p) for p in register.seated(b.session, entry, b.board)]
+                  for side, entry in (("ns", b.ns), ("ew", b.ew)) if entry and register is not None}
+        if pair is not None:
+            wanted = pair.lower()
+            hay = [x for x in (b.ns, b.ew) if x] + [n for players in seated.values() for n in players]
+            if not any(wanted == h.lower() or (len(wanted) > 2 and wanted in h.lower()) for h in hay):
+                continue
+        rulings = rulings_of(state)
+        if has_rulings and not rulings:
+            continue
+        result = res.table_result(stream, state)
+        w = withdrawal(state)
+        if is_voided(state):
+            status = "voided"
+        elif w is not None:
+            status = f"withdrawn, {w['law']}"
+        else:
+            status = result.status
+        contract = None
+        if result.contract is not None:
+            contract = "Pass" if result.contract == "Pass" else \
+                f"{result.contract}{result.risk or ''} {result.declarer or ''}".strip()
+        rows.append({"stream": stream, "session": b.session, "round": round_of(state, register),
+                     "table": b.table, "room": b.room, "board": b.board, "ns": b.ns, "ew": b.ew,
+                     "ns_name": " - ".join(seated["ns"]) if seated.get("ns") else names.get(b.ns or ""),
+                     "ew_name": " - ".join(seated["ew"]) if seated.get("ew") else names.get(b.ew or ""),
+                     "contract": contract, "tricks": result.tricks, "score_ns": result.score_ns,
+                     "adjusted": result.adjusted is not None, "status": status,
+                     "rulings": rulings, "open": [f"{i.kind} at seq {i.seq}" for i in waiting(stream, state)]})
+    rows.sort(key=lambda r: (str(r["session"] or ""), r["round"] or 0, _natural(str(r["table"])),
+                             str(r["room"] or ""), r["board"]))
+    return rows
