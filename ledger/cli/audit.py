@@ -76,7 +76,10 @@ def check_proof_cmd(ctx: click.Context, casefile_path: str, digest_text: str) ->
                if seqs else f"ok: no event of {result.stream!r} is under this digest")
     if result.not_covered:
         click.echo(f"not covered: seq {', '.join(map(str, result.not_covered))} appended after "
-                   "the digest was taken")
+                   f"the digest was taken ({len(result.not_covered)} event(s) unproved by this "
+                   "digest, each placed after it by a consistency proof; a later digest proves them)")
+    else:
+        click.echo("0 event(s) unproved: every event of the case file is under the digest")
 
 
 
