@@ -201,6 +201,19 @@ def read_casefile(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return case["events"], case["proof"]
 
 
+def carried_block(text: str) -> dict[str, Any]:
+    """What a case file embeds to be re-rendered and proved: ``events``, ``proof``,
+    ``context`` (what came from other boards) and ``renderer`` (the JSON case file
+    itself, or the HTML's ``<pre id="proof">`` block). Bad input when absent."""
+    read_casefile(text)  # the shape checks, with their messages
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return dict(json.loads(stripped))
+    block = _PROOF_BLOCK.search(text)
+    assert block is not None
+    return dict(json.loads(html.unescape(block.group(1))))
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
