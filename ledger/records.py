@@ -37,8 +37,8 @@ from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result
 from projections.state import TableState
 
-FORMATS = ("pbn", "lin")
-_SUFFIXES = {".pbn": "pbn", ".lin": "lin"}
+FORMATS = ("pbn", "lin", "usebio")
+_SUFFIXES = {".pbn": "pbn", ".lin": "lin", ".xml": "usebio"}  # usebio: ledger/formats/usebio.py
 
 
 @attrs.frozen

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from ledger.cli.common import open_ledger, rich_console
+from ledger.cli.common import open_ledger, read_input, rich_console
 from ledger.errors import BadInput
 
 EXIT_SOME_RECORDS_FAILED = 2
@@ -23,8 +23,8 @@ EXIT_SOME_RECORDS_FAILED = 2
 
 @click.command("import")
 @click.argument("file")
-@click.option("--format", "fmt", type=click.Choice(["pbn", "lin"]), default=None,
-              help="pbn or lin (default: from the file name).")
+@click.option("--format", "fmt", type=click.Choice(["pbn", "lin", "usebio"]), default=None,
+              help="pbn, lin or usebio (default: from the file name; .xml is USEBIO 1.2).")
 @click.option("--tournament", default=None,
               help="Tournament name (default: the file's Event / vg, else the file name).")
 @click.option("--tables", default=None,
@@ -37,6 +37,13 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
     from ledger.records import detect_format, parse_tables
 
     fmt = detect_format(file, fmt)
+    if fmt == "usebio":  # results scored by another program, checked by ours (docs/federation.md)
+        from ledger.formats.usebio import import_usebio, read_usebio, report_text
+
+        parsed = read_usebio(read_input(file), tournament)
+        with open_ledger(ctx, create=True) as ledger:
+            click.echo(report_text(import_usebio(ledger, parsed), as_json))
+        return
     table_list = parse_tables(tables) if tables is not None else None
     data = _read_bytes(file)
     with open_ledger(ctx, create=True) as ledger:
