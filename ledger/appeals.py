@@ -135,3 +135,91 @@ def earlier_decisions(ledger: Ledger, stream: str, events: list[dict[str, Any]])
                         "decision": entry["decision"], "reasons": entry["reasons"], "laws": shared,
                         "decided_at": entry["decided_at"]})
     return out
+
+
+def casebook_html(entries: list[dict[str, Any]], title: str) -> str:
+    """The casebook as a self-contained printable page: each appeal with its facts, the
+    director's ruling, the appeal, the committee's decision and the federation's comment."""
+    import html
+
+    def e(value: Any) -> str:
+        return html.escape("" if value is None else str(value))
+
+    cases = []
+    for i, x in enumerate(entries, start=1):
+        appellants = "".join(f"<p><b>Appeal by {e(a['side'])}.</b> {e(a['statement'])}</p>" for a in x["appellants"])
+        facts = "".join(f"<li>{e(f)}</li>" for f in x["facts"]) or "<li>none recorded</li>"
+        cases.append(
+            f"<section class='case' id='case-{i}'><h2>Case {i}: {e(x['tournament'])}, board {e(x['board'])}, "
+            f"table {e(x['table'])}</h2>"
+            f"<p class='small'>Laws <span class='law'>{e(', '.join(x['laws']))}</span> · lodged "
+            f"{e(x['lodged_at'][:10])} · decided {e(x['decided_at'][:10] or 'not yet')} · "
+            f"<code>{e(x['stream'])}</code></p>"
+            f"<h3>Facts</h3><ul>{facts}</ul><p>Result at the table: {e(x['result'])}</p>"
+            f"<h3>The director's ruling</h3><p>{e(x['ruling'])}</p>{appellants}"
+            f"<h3>Decision: <span class='decision'>{e(x['decision'])}</span></h3><p>{e(x['reasons'])}</p>"
+            f"<p class='small'>Committee: {e(', '.join(x['members']) or 'not recorded')} · deposit "
+            f"{e(x['deposit'])}</p>"
+            f"<h3>Comment</h3><p class='comment'>{e(x.get('comment') or '(no comment yet)')}</p></section>")
+    body = "".join(cases) or "<p>No appeal in this period.</p>"
+    index = "".join(f"<li><a href='#case-{i}'>{e(x['tournament'])}, board {e(x['board'])}</a>: "
+                    f"{e(x['decision'])} ({e(', '.join(x['laws']))})</li>" for i, x in enumerate(entries, start=1))
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<style>
+body{{font-family:Georgia,serif;margin:2em auto;color:#111;max-width:46em;line-height:1.45}}
+h1{{font-size:1.5em}} h2{{font-size:1.15em;border-bottom:1px solid #999;margin-top:2em}} h3{{font-size:1em;margin:.8em 0 .2em}}
+.law{{font-family:monospace}} .small{{font-size:.85em;color:#444}} .decision{{text-transform:uppercase}}
+.comment{{border-left:3px solid #bbb;padding-left:.6em;color:#333}}
+@media print{{.case{{page-break-before:always}} body{{margin:1cm}}}}
+</style></head><body>
+<h1>{e(title)}</h1><p class="small">{len(entries)} appeal(s), from the ledger's register (every event of
+each board is in its case file).</p><ol id="index">{index}</ol>
+{body}
+</body></html>
+"""
+
+
+RECEIVED_PREFIX = "received/"
+"""Case files received from tournaments run elsewhere are stored under this prefix
+(their board keeps its tournament's name: the register lists it with the others)."""
+
+
+def receive_casefile(ledger: Ledger, text: str, digest: Any) -> tuple[str, int]:
+    """Store a case file from another tournament's store once it is verified against that
+    tournament's published ``digest``: what it shows is the rendering of its events, every
+    event is under the digest (none unproved), and this ledger, replaying the table's,
+    director's and committee's facts in memory, reaches the same board (contract, result,
+    adjusted score, appeals). Then the facts are appended in one atomic batch under
+    ``received/<stream>`` (ids kept: receiving it again writes nothing). Anything else is
+    refused (``IntegrityError`` or ``BadInput``) with the reason, before a write."""
+    from ledger.casefile import check_rendering, document_of
+    from ledger.errors import IntegrityError
+    from ledger.service import parse_fact
+    from ledger.transparency import check_proof, read_casefile
+
+    events, proof = read_casefile(text)
+    problems = check_rendering(text)
+    check = check_proof(events, proof, digest)
+    problems += list(check.problems)
+    if not problems and check.not_covered:
+        problems.append(f"{len(check.not_covered)} event(s) (seq {', '.join(map(str, check.not_covered))}) are "
+                        "not under the published digest: ask the tournament for a later digest")
+    if problems:
+        raise IntegrityError(None, None, "case file refused, nothing stored: " + problems[0]
+                             + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""), kind="digest")
+    stream = RECEIVED_PREFIX + str(proof["stream"])
+    facts = []
+    for number, e in enumerate((e for e in events if e["actor"]["role"] != "system"), start=1):
+        facts.append(parse_fact({"type": e["type"], **e["data"], "id": e["id"], "actor": e["actor"]}, number))
+    shown = document_of(events)
+    with Ledger.open("sqlite:///:memory:", create=True) as replay:
+        replay.append(stream, facts)
+        mine = replay.state(stream)
+    for key in ("contract", "result", "adjusted", "appeals"):
+        if mine.get(key) != shown.get(key):
+            raise IntegrityError(None, None, f"case file refused, nothing stored: replayed by this ledger the "
+                                 f"board's {key} is {mine.get(key)!r}, the case file's {shown.get(key)!r}",
+                                 kind="digest")
+    result = ledger.append(stream, facts)
+    return stream, len(result.stored)

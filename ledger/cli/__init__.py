@@ -22,7 +22,7 @@ from typing import Any
 import click
 import structlog
 
-from ledger.cli import audit, bench, director, live, log, records
+from ledger.cli import audit, bench, director, federation, live, log, records
 from ledger.errors import LedgerError
 
 DEFAULT_DB = "sqlite:///ledger.db"
@@ -72,6 +72,7 @@ COMMAND_MODULES = (
     director,  # results open (docs/director.md)
     bench,  # bench bench-live
     live,  # user session serve (the live service)
+    federation,  # export-results appeals casebook casefile-pdf casefile-import (docs/federation.md)
 )
 """The modules whose ``COMMANDS`` the group carries, one line each."""
 
