@@ -137,6 +137,18 @@ def earlier_decisions(ledger: Ledger, stream: str, events: list[dict[str, Any]])
     return out
 
 
+def laws_words(laws: list[str]) -> str:
+    """The Laws of an appeal in our words (ledger/laws/paraphrases.py), as an HTML list."""
+    import html
+
+    from ledger.laws.paraphrases import paraphrase
+
+    items = [(law, paraphrase(law)) for law in laws]
+    return "<dl class='laws'>" + "".join(
+        f"<dt class='law'>{html.escape(law)}</dt><dd>{html.escape(found[1])}</dd>"
+        for law, found in items if found) + "</dl>"
+
+
 def casebook_html(entries: list[dict[str, Any]], title: str) -> str:
     """The casebook as a self-contained printable page: each appeal with its facts, the
     director's ruling, the appeal, the committee's decision and the federation's comment."""
@@ -155,7 +167,7 @@ def casebook_html(entries: list[dict[str, Any]], title: str) -> str:
             f"<p class='small'>Laws <span class='law'>{e(', '.join(x['laws']))}</span> · lodged "
             f"{e(x['lodged_at'][:10])} · decided {e(x['decided_at'][:10] or 'not yet')} · "
             f"<code>{e(x['stream'])}</code></p>"
-            f"<h3>Facts</h3><ul>{facts}</ul><p>Result at the table: {e(x['result'])}</p>"
+            f"{laws_words(x['laws'])}<h3>Facts</h3><ul>{facts}</ul><p>Result at the table: {e(x['result'])}</p>"
             f"<h3>The director's ruling</h3><p>{e(x['ruling'])}</p>{appellants}"
             f"<h3>Decision: <span class='decision'>{e(x['decision'])}</span></h3><p>{e(x['reasons'])}</p>"
             f"<p class='small'>Committee: {e(', '.join(x['members']) or 'not recorded')} · deposit "
@@ -171,6 +183,7 @@ body{{font-family:Georgia,serif;margin:2em auto;color:#111;max-width:46em;line-h
 h1{{font-size:1.5em}} h2{{font-size:1.15em;border-bottom:1px solid #999;margin-top:2em}} h3{{font-size:1em;margin:.8em 0 .2em}}
 .law{{font-family:monospace}} .small{{font-size:.85em;color:#444}} .decision{{text-transform:uppercase}}
 .comment{{border-left:3px solid #bbb;padding-left:.6em;color:#333}}
+dl.laws{{font-size:.9em;color:#333}} dl.laws dd{{margin-left:1.5em}}
 @media print{{.case{{page-break-before:always}} body{{margin:1cm}}}}
 </style></head><body>
 <h1>{e(title)}</h1><p class="small">{len(entries)} appeal(s), from the ledger's register (every event of

@@ -824,7 +824,7 @@ def board_timeline(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     table is one line; every other event is a line of its own."""
     out: list[dict[str, Any]] = []
     for e in events:
-        who = _actor(e["actor"])
+        who = "the ruling engine" if e["actor"]["role"] == "system" else _actor(e["actor"])
         kind = e["type"] if e["type"] in ("CallPlaced", "CardPlayed") and e["actor"]["role"] == "table" else None
         last = out[-1] if out else None
         if kind and last and last["kind"] == kind and last["who"] == who:
