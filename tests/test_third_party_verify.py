@@ -156,7 +156,8 @@ def test_the_documented_procedure_accepts_a_real_case_file(case):
 
 def test_the_documented_procedure_refuses_edits(case):
     text, digest = case
-    assert verify(text.replace("NS +680", "NS +710", 1), digest) == ["the result shown is not the events'"]
+    edited = re.sub(r'(<p id="result">[^<]*NS )\+680', r"\g<1>+710", text)
+    assert edited != text and verify(edited, digest) == ["the result shown is not the events'"]
     block = carried(text)
     block["events"][5]["data"]["call"] = "2H"
     forged = text.replace(re.search(r'<pre id="proof"[^>]*>(.*?)</pre>', text, re.S).group(1),
