@@ -39,7 +39,7 @@ def build_casefile(ledger: Ledger, stream: str, digest: Any = None, earlier: Any
 
 def _build_casefile(ledger: Ledger, stream: str, earlier: Any = None) -> dict[str, Any]:
     events = [e.envelope() for e in ledger.events(stream)]
-    state = ledger.state(stream)
+    state = document_of(events)  # the fold check-proof repeats from the file's events (issue 25)
     context = {"traveller": _traveller(ledger, state),
                "earlier": earlier(ledger, stream, events) if earlier is not None else []}
     return case_of(events, state, context)

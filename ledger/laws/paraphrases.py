@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 
 _BOTH: dict[str, str] = {
-    "9": "Any player may draw attention to an irregularity during the auction; during the play only the "
-         "declaring side and, within limits, the defenders; the director must be called at once.",
+    "9": "Any player may draw attention to an irregularity during the auction; during the play declarer or either defender may, dummy only where Laws 42 and 43 allow; the director is then called at once.",
     "10": "Only the director assesses rectification; players may not waive or apply one themselves.",
     "11": "The right to a rectification can be lost if the non-offending side acts before calling the director.",
     "12": "The director may award an adjusted score when the Laws cannot restore equity at the table.",
@@ -33,8 +32,6 @@ _BOTH: dict[str, str] = {
           "result stands or the board is replayed or scored artificially.",
     "16": "Players must not use information from partner other than the calls and plays; information from "
           "another table or from an extraneous source must be reported and may lead to an adjustment.",
-    "16B": "After partner's unmistakable hesitation, remark or mannerism, a player may not choose a call or "
-           "play it suggests over a logical alternative; opponents may reserve their rights and call the director.",
     "17": "The auction starts when a player looks at his cards; the dealer calls first and turns pass clockwise.",
     "17D": "Cards from a wrong board: the call made with them can be cancelled and the board redealt or scored artificially.",
     "18": "A bid names a number of tricks above six and a denomination; a higher bid outranks a lower one.",
@@ -45,8 +42,7 @@ _BOTH: dict[str, str] = {
     "22": "The auction ends after three passes following a call, or four passes at the start.",
     "23": "A player who, by an irregularity, forces partner to pass may see his side's score adjusted if the "
           "pass helped the offending side.",
-    "24": "A card exposed during the auction becomes a penalty card; for an honour or a card led prematurely "
-          "partner must pass once.",
+    "24": "A card exposed during the auction: a single low card carries no further rectification; an honour, a card led prematurely or two or more cards become penalty cards if the player defends, and partner must pass at his next turn.",
     "25": "A call may be changed only when it was unintended; a deliberate change of mind is handled by 25B.",
     "25A": "An unintended call (a slip of the hand) may be replaced by the intended one, without rectification, "
            "while partner has not called.",
@@ -65,9 +61,9 @@ _BOTH: dict[str, str] = {
     "31": "A bid out of rotation is cancelled; the offender may repeat it or his partner may have to pass.",
     "31A1": "A bid out of rotation at the right-hand opponent's turn: if that opponent passes, the offender "
             "must repeat his call and there is no further rectification.",
-    "32": "A double or redouble out of rotation is cancelled; the offender's partner must pass at his next turn.",
+    "32": "A double or redouble out of rotation, not accepted, is cancelled; the offender's partner may have to pass and lead restrictions may apply.",
     "33": "A call made at the same time as the correct player's is treated as made after it.",
-    "34": "A call ends the auction prematurely only when the Laws say so; a player's right to call is kept otherwise.",
+    "34": "When a pass out of rotation would end the auction before a player had his turn, the auction goes back to that player: he keeps his right to call.",
     "35": "Inadmissible calls (a double of partner, a bid above seven, a call when required to pass) are cancelled.",
     "36": "An inadmissible double or redouble is cancelled and the offender's partner must pass at his next turn.",
     "36B": "An inadmissible double or redouble is cancelled; the offender must make a legal call and his "
@@ -83,7 +79,7 @@ _BOTH: dict[str, str] = {
     "41A": "The opening lead is made face down by the defender on declarer's left.",
     "42": "Dummy may not take part in the play or comment, except to draw attention to certain irregularities "
           "after the hand ends.",
-    "43": "Dummy loses some rights after looking at another player's cards; he may not warn declarer.",
+    "43": "Dummy may not start a call for the director during play, take part in the play or look at a defender's hand; if he does, he loses rights the Law lists.",
     "44": "Each trick is led and followed clockwise; a player must follow suit if he can.",
     "45": "A card is played when it is detached and held face up near the table, or named; dummy's card when "
           "declarer names or touches it.",
@@ -93,15 +89,12 @@ _BOTH: dict[str, str] = {
            "played when held face up or named.",
     "45C1": "A defender's card held so that partner could see its face must be played.",
     "45C4": "A card named by declarer is played, unless the naming was an unintended slip of the tongue.",
-    "45C4b": "An incorrect designation may be changed when it was unintended, if corrected without pause.",
+    "45C4b": "An unintended designation (a slip of the tongue) may be corrected: in 1997 without pause for thought, in 2017 until the next player has played.",
     "45D": "A card dummy places without declarer's designation may be withdrawn before either side plays to the next trick.",
     "46": "Declarer should name suit and rank; an incomplete designation is completed according to the Law.",
     "47": "A card once played can be withdrawn only where the Laws allow it (to correct a revoke, after a "
           "correction of an irregularity, after misinformation).",
-    "47B": "A card played to correct an irregularity may be withdrawn.",
-    "47F": "A card played after a wrong explanation may be withdrawn without rectification, before the next "
-           "play to the trick.",
-    "47G": "A card played by a player who was not due to play may be withdrawn.",
+    "47B": "A card played illegally (a revoke corrected in time, a card played out of turn) is withdrawn to correct the illegal play.",
     "48": "Declarer's exposed cards are not penalty cards.",
     "49": "A defender's card exposed other than in normal play becomes a penalty card.",
     "50": "A penalty card stays face up on the table and must be played at the first legal opportunity, under "
@@ -112,20 +105,19 @@ _BOTH: dict[str, str] = {
     "53": "A lead out of turn may be accepted by either opponent; accepted, it becomes a correct lead.",
     "54": "An opening lead out of turn: declarer may accept it, become dummy, or refuse it with lead restrictions.",
     "55": "Declarer's lead out of turn may be accepted or refused by the defenders.",
-    "56": "A defender's lead out of turn not accepted becomes a penalty card.",
+    "56": "A defender's lead out of turn: Laws 53 and 54 say what follows.",
     "57": "A defender who plays before his turn: declarer may require or forbid partner to play a given suit "
           "or card.",
+    "57C": "A premature play by declarer, or by a defender obliged by a rectification to play, carries no "
+           "rectification of its own.",
     "57A": "When a defender leads or plays before partner has played, declarer may restrict partner's play to the trick.",
-    "57C2": "Declarer playing before his RHO does not create rectification for that defender.",
-    "57C3": "A premature play by declarer from either hand is not rectified: declarer plays on.",
-    "57D": "A premature play is not rectified if declarer had already played from both hands.",
     "58": "Simultaneous leads or plays: the card first chosen counts as played; the other is replaced.",
     "59": "A player who cannot play a card the Laws require plays any legal card.",
     "60": "A play after an irregularity by the opponents forfeits the right to rectification of it in some cases.",
     "61": "Failure to follow suit when able is a revoke; players may ask whether a player has no card of the suit led.",
     "61A": "Failing to follow suit when able, or to play a card the Laws require, is a revoke.",
     "62": "A revoke not yet established must be corrected; the card withdrawn may become a penalty card.",
-    "62C1": "A defender's revoked card corrected becomes a major penalty card.",
+    "62C1": "After a revoke is corrected, each non-offender may withdraw a card he played after it and before attention was drawn to it.",
     "63": "A revoke is established when the offending side plays to the next trick or makes a claim.",
     "63A": "A revoke becomes established once the offender or his partner plays to the next trick, or either claims.",
     "63A1": "A revoke becomes established when the offender or his partner plays to the following trick.",
@@ -168,6 +160,11 @@ _BOTH: dict[str, str] = {
 }
 
 _1997: dict[str, str] = {
+    "16A": "1997: after partner's unmistakable hesitation, remark or mannerism, a player may not choose a call or "
+           "play it suggests over a logical alternative; opponents may reserve their rights.",
+    "16B": "1997: information from another source than partner (another table, a remark overheard) must be "
+           "reported at once; the director may adjust.",
+    "47G": "1997: apart from the cases this Law lists, a card once played may not be withdrawn.",
     "12C1": "1997: the non-offenders get the most favourable result that was likely, the offenders the most "
             "unfavourable result that was at all probable (the two need not balance).",
     "12C2": "1997: an artificial adjusted score when no result can be obtained: average plus / average / "
@@ -181,12 +178,18 @@ _1997: dict[str, str] = {
           "correction is the lowest sufficient bid in the same denomination.",
     "43B2c": "1997: dummy who looked at a defender's cards cannot draw attention to their irregularity; declarer "
              "gets no rectification for it.",
-    "64A1": "1997: when the revoking side won the revoke trick, that trick and one more it won later are transferred.",
-    "64A2": "1997: when the revoking side won a trick after the revoke (not the revoke trick), one trick is "
-            "transferred.",
+    "64A1": "1997: when the revoker himself won the revoke trick, that trick is transferred, plus one more if his side won a later trick.",
+    "64A2": "1997: when the revoker did not win the revoke trick himself, one trick is transferred if his side won that trick or a later one.",
 }
 
 _2017: dict[str, str] = {
+    "16B": "2017: extraneous information from partner (a hesitation, a remark, a mannerism): a player may not "
+           "choose from logical alternatives one it demonstrably suggests.",
+    "16B1": "2017: after partner's unmistakable hesitation, remark or mannerism, a player may not choose a call or "
+            "play it suggests over a logical alternative.",
+    "16C": "2017: information from another source than partner (another table, a remark overheard) must be "
+           "reported at once; the director may adjust.",
+    "47F": "2017: apart from the cases this Law lists, a card once played may not be withdrawn.",
     "12C1": "2017: the director assigns the result likely without the infraction; he may weight several likely "
             "results to do equity.",
     "12C1b": "2017: the score assigned replaces the one obtained; it is the result likely without the infraction.",
@@ -194,8 +197,7 @@ _2017: dict[str, str] = {
     "12C2": "2017: an artificial adjusted score when no result can be obtained: 60%, 50% or 40% (or the "
             "session percentage if better) depending on fault.",
     "12C2c": "2017: a side awarded average plus gets at least 60%, or its session percentage if higher.",
-    "16B2": "2017: an opponent who believes partner used unauthorized information may reserve rights and call "
-            "the director, who decides later.",
+    "16B2": "2017: an opponent who believes a player made such information available may reserve his rights and call the director, who decides later.",
     "21B1a": "2017: a player may change a call made after a misexplanation, if partner has not called since.",
     "25A1": "2017: an unintended call may be changed while partner has not called, however it was noticed.",
     "25B1": "2017: a deliberate change of call may be accepted by the LHO; then the substitute stands.",
@@ -205,13 +207,8 @@ _2017: dict[str, str] = {
              "the auction going without further rectification, unless the director finds damage.",
     "43B3": "2017: dummy who looked at a defender's cards cannot draw attention to a defender's irregularity; "
             "declarer gets no rectification.",
-    "47F": "2017: a card played after a wrong explanation may be withdrawn until the next player plays.",
-    "64A1": "2017: when the revoker won the revoke trick, that trick and one more won later by his side are "
-            "transferred.",
-    "64A2": "2017: when the revoking side did not win the revoke trick but won a later one, one trick is "
-            "transferred to the other side.",
-    "64B8": "2017: when both sides revoked on the same board, no tricks are transferred.",
-    "62C3": "2017: revokes by both sides on one trick: the director adjusts if needed.",
+    "64A1": "2017: when the revoker himself won the revoke trick, that trick is transferred, plus one more if his side won a later trick.",
+    "64A2": "2017: when the revoker did not win the revoke trick himself, one trick is transferred to the other side if his side won that trick or a later one.",
 }
 
 _FFB: dict[str, str] = {
