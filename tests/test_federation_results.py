@@ -85,12 +85,17 @@ def test_usebio_of_a_teams_event_passes_the_checks_and_reads_back(events, capsys
     other = tmp_path / "other.db"
     code, out, _ = run(capsys, "--db", f"sqlite:///{other}", "import", str(path), "--json")
     report = json.loads(out)
-    assert code == 0 and report["disagreements"] == [] and report["checked"] == 8
+    assert code == 0 and report["disagreements"] == [] and report["checked"] == 9
     mine, theirs = _results(events, "Paris teams"), _results(f"sqlite:///{other}", "Paris teams")
     assert theirs["standings"] == mine["standings"] == [("Alpha", 1, 18.0, None), ("Beta", 2, -18.0, None)]
     # a retry writes nothing
     code, out, _ = run(capsys, "--db", f"sqlite:///{other}", "import", str(path), "--json")
     assert json.loads(out)["events"] == 0 and json.loads(out)["already_stored"] == 4
+    # a match total another program got wrong is named
+    path.write_text(text.replace("<TEAM_SCORE>18.00</TEAM_SCORE>", "<TEAM_SCORE>20.00</TEAM_SCORE>"),
+                    encoding="utf-8")
+    code, out, _ = run(capsys, "--db", f"sqlite:///{tmp_path / 'third.db'}", "import", str(path))
+    assert code == 0 and "DISAGREES: match Alpha v Beta: the file's TEAM_SCORE 20, the ledger's 18" in out
 
 
 def test_a_file_scored_by_another_program_has_every_disagreement_named(events, capsys, tmp_path):

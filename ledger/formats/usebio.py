@@ -313,6 +313,7 @@ class UsebioFile:
     teams: bool
     lines: tuple[Line, ...]
     places: dict[str, dict[str, Any]]  # participant name -> PLACE, TOTAL_SCORE, PERCENTAGE
+    matches: tuple[tuple[str, str, str | None], ...] = ()  # (team, opposing team, TEAM_SCORE)
 
 
 def read_usebio(text: str, tournament: str | None = None) -> UsebioFile:
@@ -390,7 +391,10 @@ def read_usebio(text: str, tournament: str | None = None) -> UsebioFile:
                 f["id"] = f"usebio-{number}-{i}-{n}" + (f"-{_text(match.find('TEAM_NUMBER'))}" if match is not None else "")
                 f["actor"] = {"role": "director", "name": "import:usebio"}
             lines.append(Line(number, i, ns, ew, facts, stated))
-    return UsebioFile(name, teams, tuple(lines), places)
+    matches = tuple((names.get(_text(m.find("TEAM_NUMBER")) or "", ""),
+                     names.get(_text(m.find("OPPOSING_TEAM_NUMBER")) or "", ""), _text(m.find("TEAM_SCORE")))
+                    for m in event.findall("MATCH"))
+    return UsebioFile(name, teams, tuple(lines), places, matches)
 
 
 @attrs.frozen
@@ -454,6 +458,19 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
             if mine is None or abs(mine - stated) > 0.01:
                 disagreements.append(f"{who}: the file's {key.replace('_', ' ').upper()} {stated:g}, the "
                                      f"ledger's {'none' if mine is None else format(mine, 'g')}")
+    for team, opponent, stated_text in parsed.matches:
+        stated = _figure(stated_text)
+        if stated is None:
+            continue
+        checked += 1
+        match = " v ".join(sorted((team, opponent)))
+        rooms = [r for b in doc["boards"] for r in b["results"] if r.get("match") == match
+                 or {r["ns"], r["ew"]} == {team, opponent}]
+        values = [r["imp_ns"] if r["ns"] == team else r["imp_ew"] for r in rooms]
+        mine = None if any(v is None for v in values) else sum(values) / 2
+        if mine is None or abs(mine - stated) > 0.05:
+            disagreements.append(f"match {team} v {opponent}: the file's TEAM_SCORE {stated:g}, the ledger's "
+                                 f"{'none' if mine is None else format(mine, 'g')}")
     ranked = {e["name"]: e for e in doc["standings"]}
     for name, place in parsed.places.items():
         e = ranked.get(name)
