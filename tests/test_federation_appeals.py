@@ -138,6 +138,24 @@ def test_a_case_file_as_pdf_draws_the_suits(federation, capsys, tmp_path):
     for code in (rb"(\253)", rb"(\252)", rb"(\251)", rb"(\250)"):
         assert code in text
     assert b"!! revoke" in text and b"64A2" in text
+    if CHROMIUM is None:
+        return
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:  # Chromium's own PDF viewer (PDFium) draws the pages: look at them
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=False,
+                                    args=["--no-sandbox", "--headless=new"])
+        try:
+            tab = browser.new_page(viewport={"width": 900, "height": 1100})
+            tab.goto(pdf.as_uri())
+            tab.wait_for_timeout(2500)
+            shot = tmp_path / "casefile-pdf.png"
+            tab.screenshot(path=str(shot))
+            assert shot.stat().st_size > 20_000  # a page drawn, not an empty frame
+            if SHOTS.is_dir():
+                tab.screenshot(path=str(SHOTS / "casefile-pdf.png"))
+        finally:
+            browser.close()
 
 
 @pytest.fixture
