@@ -58,6 +58,12 @@ def _fig(value: float | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
 
+def _played(row: dict[str, Any]) -> bool:
+    """A row with a result to write: a contract (or a pass-out) or an artificial score. A
+    table that has not played the board (or is still playing it) has no traveller line."""
+    return bool(row.get("contract")) or artificial(row) is not None
+
+
 def _line(parent: ET.Element, row: dict[str, Any], ns: int, ew: int, pairs: bool) -> None:
     line = _sub(parent, "TRAVELLER_LINE")
     _sub(line, "NS_PAIR_NUMBER", ns)
@@ -116,7 +122,7 @@ def write_usebio(out: TournamentOut) -> str:
     if out.teams:
         matches: dict[tuple[str, str], list[tuple[int, dict[str, Any]]]] = {}
         for board in out.boards:
-            for row in board.rows:
+            for row in (r for r in board.rows if _played(r)):
                 key = tuple(sorted((row["ns"] or "", row["ew"] or "")))
                 matches.setdefault(key, []).append((board.number, row))  # type: ignore[arg-type]
         for (home, visit), rows in sorted(matches.items()):
@@ -136,7 +142,7 @@ def write_usebio(out: TournamentOut) -> str:
         for board in out.boards:
             board_el = _sub(event, "BOARD")
             _sub(board_el, "BOARD_NUMBER", board.number)
-            for r in board.rows:
+            for r in (r for r in board.rows if _played(r)):
                 _line(board_el, r, out.numbers.get(r["ns"], 0), out.numbers.get(r["ew"], 0), pairs=True)
     handset = _sub(root, "HANDSET")
     for board in out.boards:
@@ -405,6 +411,7 @@ class UsebioImport:
     already_stored: int
     checked: int  # figures compared
     disagreements: tuple[str, ...]
+    not_compared: tuple[str, ...] = ()  # participants with no traveller line in the file
 
 
 def _figure(text: str | None) -> float | None:
@@ -466,13 +473,18 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
         match = " v ".join(sorted((team, opponent)))
         rooms = [r for b in doc["boards"] for r in b["results"] if r.get("match") == match
                  or {r["ns"], r["ew"]} == {team, opponent}]
-        values = [r["imp_ns"] if r["ns"] == team else r["imp_ew"] for r in rooms]
-        mine = None if any(v is None for v in values) else sum(values) / 2
+        values = [v for v in (r["imp_ns"] if r["ns"] == team else r["imp_ew"] for r in rooms) if v is not None]
+        mine = sum(values) / 2 if values else None  # a board with one room scored has no IMPs (as written)
         if mine is None or abs(mine - stated) > 0.05:
             disagreements.append(f"match {team} v {opponent}: the file's TEAM_SCORE {stated:g}, the ledger's "
                                  f"{'none' if mine is None else format(mine, 'g')}")
     ranked = {e["name"]: e for e in doc["standings"]}
+    in_lines = {n for line in parsed.lines for n in (line.ns, line.ew)}
+    not_compared = []
     for name, place in parsed.places.items():
+        if name not in in_lines:  # no traveller line in the file: nothing for the ledger to rank it on
+            not_compared.append(name)
+            continue
         e = ranked.get(name)
         if e is None:
             disagreements.append(f"{name}: ranked by the file, not by the ledger")
@@ -486,7 +498,8 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
             if mine is None or abs(mine - stated) > tolerance:
                 disagreements.append(f"{name}: the file's {tag} {stated:g}, the ledger's "
                                      f"{'none' if mine is None else format(mine, 'g')}")
-    return UsebioImport(parsed.name, tuple(streams), events, retried, checked, tuple(disagreements))
+    return UsebioImport(parsed.name, tuple(streams), events, retried, checked, tuple(disagreements),
+                        tuple(not_compared))
 
 
 def report_text(report: UsebioImport, as_json: bool = False) -> str:
@@ -496,10 +509,13 @@ def report_text(report: UsebioImport, as_json: bool = False) -> str:
     if as_json:
         return json.dumps({"tournament": report.tournament, "format": "usebio", "streams": list(report.streams),
                            "events": report.events, "already_stored": report.already_stored,
-                           "checked": report.checked, "disagreements": list(report.disagreements)},
+                           "checked": report.checked, "disagreements": list(report.disagreements),
+                           "not_compared": list(report.not_compared)},
                           ensure_ascii=False)
     lines = [f"{report.tournament}: {len(report.streams)} traveller line(s) held ({report.events} events, "
              f"{report.already_stored} already stored); {report.checked} figure(s) of the file checked by the "
              f"ledger's scorer, {len(report.disagreements)} disagree"]
     lines += [f"DISAGREES: {d}" for d in report.disagreements]
+    if report.not_compared:
+        lines.append(f"NOTE: not compared, no traveller line in the file: {', '.join(report.not_compared)}")
     return "\n".join(lines)
