@@ -24,11 +24,12 @@ DIRECTOR_TYPES = {"FindingMade", "RulingGiven", "RulingOverridden", "AdjustedSco
 APPEAL_TYPES = {"AppealLodged", "AppealDecided"}
 
 
-def build_casefile(ledger: Ledger, stream: str, digest: Any = None) -> dict[str, Any]:
+def build_casefile(ledger: Ledger, stream: str, digest: Any = None, earlier: Any = None) -> dict[str, Any]:
     """The case file of one stream, as plain JSON data; with a published
     ``digest`` (``ledger.merkle.Digest``) it carries the inclusion proof of the
-    board's events (``proof``, checked by ``cli.py check-proof``)."""
-    case = _build_casefile(ledger, stream)
+    board's events (``proof``, checked by ``cli.py check-proof``). ``earlier``
+    (``ledger.appeals.earlier_decisions``) adds the earlier decisions on the same Laws."""
+    case = _build_casefile(ledger, stream, earlier)
     if digest is not None:
         from ledger.transparency import prove_stream
 
@@ -36,9 +37,25 @@ def build_casefile(ledger: Ledger, stream: str, digest: Any = None) -> dict[str,
     return case
 
 
-def _build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
+def _build_casefile(ledger: Ledger, stream: str, earlier: Any = None) -> dict[str, Any]:
     events = [e.envelope() for e in ledger.events(stream)]
-    state = ledger.state(stream)
+    state = document_of(events)  # the fold check-proof repeats from the file's events (issue 25)
+    context = {"traveller": _traveller(ledger, state),
+               "earlier": earlier(ledger, stream, events) if earlier is not None else []}
+    return case_of(events, state, context)
+
+
+def case_of(events: list[dict[str, Any]], state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+    """The case file from the board's events, their folded state document and what comes
+    from other boards (``context``: the traveller, earlier decisions on the same Laws).
+    A pure function: ``check-proof`` calls it again on the events a case file embeds."""
+    case = _case_body(events, state, context)
+    case.update(readable_sections(events, state, context))
+    return case
+
+
+def _case_body(events: list[dict[str, Any]], state: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+    stream = state["stream"]
     explanations = [e for e in events if e["type"] in ("ExplanationGiven", "ExplanationCorrected")]
     rectifications = [e for e in events if e["actor"]["role"] == "system"]
     return {
@@ -71,7 +88,7 @@ def _build_casefile(ledger: Ledger, stream: str) -> dict[str, Any]:
         "appeal_status": state["appeals"],
         "irregular_boards": state["irregular_boards"],
         "procedural_penalties": state["procedural_penalties"],
-        "traveller": _traveller(ledger, state),
+        "traveller": context.get("traveller") or [],
         "review": state["review"],
         "result": state["result"],
         "adjusted": state["adjusted"],
@@ -397,10 +414,19 @@ def _auction(case: dict[str, Any]) -> str:
 def _tricks(case: dict[str, Any]) -> str:
     if not case["tricks"]:
         return "<p>No card played.</p>"
+    marks = case.get("irregular_cards") or {}
+
+    def cell(c: dict[str, Any]) -> str:
+        mark = marks.get(str(c.get("seq")))
+        if mark:  # issue 25: the irregular card marked in the grid, in words
+            return (f"<td class='irregular' style='background:#fde2e2;border:2px solid #b00'>"
+                    f"{_e(c['seat'])} {_card(c['card'])} <b>‼ {_e(mark)}</b> "
+                    f"<span class='law small'>{_e(c['law'])}</span></td>")
+        return f"<td>{_e(c['seat'])} {_card(c['card'])} <span class='law small'>{_e(c['law'])}</span></td>"
+
     rows = "".join(
         f"<tr><td>{t['number']}</td><td>{_e(t['leader'])}</td>"
-        + "".join(f"<td>{_e(c['seat'])} {_card(c['card'])} <span class='law small'>{_e(c['law'])}</span></td>"
-                  for c in t["cards"])
+        + "".join(cell(c) for c in t["cards"])
         + "<td></td>" * (4 - len(t["cards"])) + f"<td>{_e(t['winner'] or '')}</td></tr>"
         for t in case["tricks"])
     return f'<table id="tricks"><tr><th>#</th><th>led by</th><th colspan="4">cards</th><th>won by</th></tr>{rows}</table>'
@@ -458,9 +484,17 @@ def _options(case: dict[str, Any]) -> str:
     if not case["options"]:
         return "<p>None.</p>"
     items = []
+    status = {st["seq"]: st for st in case.get("option_status") or []}
     for o in case["options"]:
         offered = o["offered"]
         chosen = o["chosen"][0] if o["chosen"] else None
+        st = status.get(offered["seq"])
+        if chosen is None and st and st["status"] == "cancelled":  # issue 25: cancelled, with why
+            items.append(f"<li class='cancelled'>seq {offered['seq']}: to {_e(offered['data']['to'])}: "
+                         f"<s>{_e(', '.join(offered['data']['options']))}</s> "
+                         f"<span class='law'>{_e(offered['law'])}</span> — <b>cancelled</b>: "
+                         f"{_e(st['reason'])}</li>")
+            continue
         words = option_words(chosen["data"]["option"], offered["law"]) if chosen else None
         suit = f" {chosen['data']['suit']}" if chosen and chosen["data"].get("suit") else ""
         took = (f"{_e(chosen['data']['seat'])} chose <b>{_e(chosen['data']['option'])}{_e(suit)}</b>"
@@ -630,6 +664,7 @@ NS {_e(b.get('ns') or '—')} · EW {_e(b.get('ew') or '—')} · scoring {_e(b.
 <h2>The deal</h2>{_compass(case)}
 <h2>The auction</h2>{_auction(case)}<p>Contract: <b id="contract">{_e(contract_text)}</b></p>
 <h2>The play</h2>{_tricks(case)}
+<h2>Timeline of the board</h2>{_timeline_html(case)}
 <h2>Irregularities and rectifications</h2>{_irregularities(case)}
 <h2>Play rulings in words</h2>{_play_rulings(case)}
 <h2>Irregular boards and information (Laws 13 to 16)</h2>{_board_facts(case)}
@@ -640,6 +675,8 @@ NS {_e(b.get('ns') or '—')} · EW {_e(b.get('ew') or '—')} · scoring {_e(b.
 <h2>Findings and rulings</h2>{_list(case['director'])}
 <h2>Appeals</h2>{_list(case['appeals'], 'No appeal lodged.')}
 <h2>The appeal form</h2>{_appeal_form_html(case)}
+<h2>The Laws cited, in our words</h2>{_laws_in_words_html(case)}
+<h2>Earlier decisions on these Laws</h2>{_earlier_html(case)}
 <h2>Every decision and what became of it</h2>{_decisions(case)}
 <h2>Result</h2><p id="result">{result_text}</p>
 <p id="adjusted">Adjusted score in force: {_e(_adjusted_text(case['adjusted']))}</p>
@@ -660,9 +697,280 @@ def _proof_html(case: dict[str, Any]) -> str:
         return ""
     import json
 
-    carried = json.dumps({"proof": proof, "events": case["events"]}, ensure_ascii=False)
+    carried = json.dumps({"proof": proof, "events": case["events"], "context": case.get("context"),
+                          "renderer": case.get("renderer")}, ensure_ascii=False)
     return (f'\n<h2>Proof of publication</h2><p id="proof-summary">The events of this board are in '
             f'the log the tournament published as digest <code>{_e(proof["digest"])}</code> '
             f'({len(proof["events"])} event(s) proved). To check, with no database: '
-            f'<code>python cli.py check-proof THIS-FILE --digest {_e(proof["digest"])}</code></p>'
+            f'<code>python cli.py check-proof THIS-FILE --digest {_e(proof["digest"])}</code> '
+            'It re-renders this page from those events and names the first difference. The '
+            'traveller and the earlier decisions come from other boards: carried, not proved here.</p>'
             f'\n<pre id="proof" class="small" style="white-space:pre-wrap;word-break:break-all">{_e(carried)}</pre>')
+
+
+# -- issue 25: what a committee reads without help, and the rendering check -----------------
+
+RENDERER = "ledger-casefile/2"
+"""The version of the rendering ``check-proof`` re-runs: a case file written by another
+version is re-rendered only by that version (the check says so)."""
+
+
+def readable_sections(events: list[dict[str, Any]], state: dict[str, Any],
+                      context: dict[str, Any]) -> dict[str, Any]:
+    """The fields a committee reads without help: every Law cited in our words, the
+    board's timeline, what became of each option offered, the irregular cards of the
+    play, the earlier decisions on the same Laws, and what came from other boards."""
+    from ledger.laws.paraphrases import paraphrase
+
+    words = []
+    for law in cited_laws(events, state):
+        found = paraphrase(law)
+        words.append({"law": law, "from": found[0] if found else None,
+                      "text": found[1] if found else "no paraphrase kept for this Law"})
+    return {
+        "renderer": RENDERER,
+        "context": context,
+        "laws_in_words": words,
+        "timeline": board_timeline(events),
+        "option_status": option_status(events, state),
+        "irregular_cards": irregular_cards(events, state),
+        "earlier": context.get("earlier") or [],
+    }
+
+
+def irregular_cards(events: list[dict[str, Any]], state: dict[str, Any]) -> dict[str, str]:
+    """{seq of a card: what was irregular about it}: the irregularities the state lists
+    and the engine recorded (a revoke, a card led out of turn...), by the card's seq."""
+    cards = {c["seq"] for t in state["tricks"] for c in t["cards"]}
+    out: dict[str, str] = {}
+    for i in state["irregularities"]:
+        if i.get("seq") in cards:
+            out[str(i["seq"])] = i["kind"].replace("_", " ") + (f" ({i['law']})" if i.get("law") else "")
+    for e in events:
+        if e["type"] == "IrregularityRecorded" and e["data"].get("about") in cards:
+            out.setdefault(str(e["data"]["about"]), e["data"]["kind"].replace("_", " ")
+                           + (f" ({e['law']})" if e["law"] else ""))
+    return out
+
+
+def option_status(events: list[dict[str, Any]], state: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each option offered (in order): chosen, still waiting, or cancelled, and why.
+    An option the Laws let lapse leaves no event of its own: the seq where it stopped
+    being pending is found by folding the board up to each later event."""
+    from ledger.laws.paraphrases import paraphrase
+    from ledger.service import fold_events
+
+    stored = [stored_event(e) for e in events]
+    ids = {e["id"]: e["seq"] for e in events}
+    pending_now = {p["seq"] for p in state.get("pending") or []}
+    out = []
+    for offer in (e for e in events if e["type"] == "OptionsOffered"):
+        seq = offer["seq"]
+        chosen = next((c for c in events if c["type"] == "OptionChosen" and c["seq"] > seq
+                       and c["data"]["option"] in offer["data"]["options"]), None)
+        cancel = next((c for c in events if c["type"] in ("RulingOverridden", "EntryVoided")
+                       and (c["data"]["about"] if isinstance(c["data"]["about"], int)
+                            else ids.get(c["data"]["about"])) == seq), None)
+        if chosen is not None:
+            out.append({"seq": seq, "status": "chosen", "at_seq": chosen["seq"], "reason": ""})
+        elif cancel is not None:
+            out.append({"seq": seq, "status": "cancelled", "at_seq": cancel["seq"],
+                        "reason": f"cancelled by the {_actor(cancel['actor'])} (seq {cancel['seq']}): "
+                                  + _decision_words(cancel)})
+        elif seq in pending_now:
+            out.append({"seq": seq, "status": "waiting", "at_seq": None,
+                        "reason": f"waiting for {offer['data']['to']}’s choice"})
+        else:
+            lapse = None
+            for k in range(seq + 1, len(stored) + 1):
+                folded = fold_events(stored[:k])
+                if folded is not None and seq not in {p.seq for p in folded.pending}:
+                    lapse = events[k - 1]
+                    break
+            rule = paraphrase(offer["law"] or "")
+            if lapse is None:
+                reason = "no longer offered"
+            elif lapse["type"] == "OptionChosen":
+                reason = f"another option was chosen instead (seq {lapse['seq']})"
+            elif lapse["actor"]["role"] == "table":
+                reason = (f"cancelled: play went on without a choice ({_timeline_words(lapse)}, seq "
+                          f"{lapse['seq']}), so the option lapsed")
+            else:
+                reason = (f"cancelled by the {_actor(lapse['actor'])}: {lapse['type']} "
+                          f"(seq {lapse['seq']}{', ' + lapse['law'] if lapse['law'] else ''})")
+            if rule:
+                reason += f" [{rule[0]}: {rule[1]}]"
+            out.append({"seq": seq, "status": "cancelled", "at_seq": lapse["seq"] if lapse else None,
+                        "reason": reason})
+    return out
+
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def _timeline_words(e: dict[str, Any]) -> str:
+    d, t = e["data"], e["type"]
+    if t == "CallPlaced":
+        return f"{d.get('seat')} called {d.get('call')}"
+    if t == "CardPlayed":
+        return f"{d.get('seat')} played {d.get('card')}"
+    if t in DECISION_TYPES:
+        return _decision_words(e)
+    return _CAMEL.sub(" ", t).lower() + (f": {_fact_words(d)}" if d else "")
+
+
+def board_timeline(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The board in order, who did what, in words: a run of calls or of cards by the
+    table is one line; every other event is a line of its own."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        who = "the ruling engine" if e["actor"]["role"] == "system" else _actor(e["actor"])
+        kind = e["type"] if e["type"] in ("CallPlaced", "CardPlayed") and e["actor"]["role"] == "table" else None
+        last = out[-1] if out else None
+        if kind and last and last["kind"] == kind and last["who"] == who:
+            last["what"] += ", " + _timeline_words(e)
+            last["to_seq"], last["until"] = e["seq"], e["at"]
+            continue
+        out.append({"kind": kind, "seq": e["seq"], "to_seq": e["seq"], "at": e["at"], "until": e["at"],
+                    "who": who, "law": e["law"], "what": _timeline_words(e)})
+    return out
+
+
+def stored_event(env: dict[str, Any]) -> Any:
+    """A case file's event envelope as the store's event (to fold it)."""
+    from ledger.store.base import Actor, StoredEvent
+
+    return StoredEvent(stream=env["stream"], seq=env["seq"], id=env["id"], type=env["type"], v=env["v"],
+                       data=env["data"], actor=Actor(env["actor"]["role"], env["actor"].get("name")),
+                       at=env["at"], causes=tuple(env["causes"]), law=env["law"], prev=env["prev"],
+                       hash=env["hash"], position=env.get("position"))
+
+
+def document_of(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The state document of a board from its events alone (as ``Ledger.state`` gives it)."""
+    from ledger.service import chain_ok, fold_events
+    from projections.document import to_document
+
+    stored = [stored_event(e) for e in events]
+    folded = fold_events(stored)
+    if folded is None:
+        raise ValueError("no event")
+    doc = to_document(folded, verified=chain_ok(stored))
+    by_seq = {e.seq: e for e in stored}
+    for entry in doc.get("voided") or []:
+        target, void = by_seq.get(entry["seq"]), by_seq.get(entry["by_seq"])
+        entry["type"] = target.type if target else None
+        entry["by"] = void.actor.to_json() if void else None
+        entry["at"] = void.at if void else None
+    return doc
+
+
+def rerender(carried: dict[str, Any]) -> dict[str, Any]:
+    """The case file the embedded events give: ``carried`` holds ``events``, ``context``
+    and ``proof`` (as the HTML's proof block and the JSON carry them)."""
+    import json
+
+    events = carried["events"]
+    case = case_of(events, document_of(events), carried.get("context") or {})
+    if carried.get("proof") is not None:
+        case["proof"] = carried["proof"]
+    return json.loads(json.dumps(case, ensure_ascii=False))
+
+
+def check_rendering(text: str) -> list[str]:
+    """Is what the case file shows the rendering of the events it embeds? Re-renders
+    it (HTML or JSON) and names the first difference; [] when identical."""
+    import json
+
+    from ledger.transparency import carried_block
+
+    carried = carried_block(text)
+    renderer = carried.get("renderer")
+    if renderer != RENDERER:
+        return [f"the case file was written by renderer {renderer!r}; this check re-renders "
+                f"{RENDERER!r} only: use that version of the ledger to re-render it"]
+    try:
+        rebuilt = rerender(carried)
+    except Exception as exc:  # any failure to fold the file's events is a finding, not a crash
+        return [f"the events the case file embeds do not fold into a board ({type(exc).__name__}: "
+                f"{str(exc)[:120]})"]
+    if text.lstrip().startswith("{"):
+        shown = json.loads(text)
+        where = _first_difference(shown, rebuilt, "")
+        if where is None:
+            return []
+        path, found, expected = where
+        return [f"the visible content differs from the rendering of its events: at {path} the file "
+                f"shows {_cut(found)}, the events give {_cut(expected)}"]
+    expected = render_html(rebuilt)
+    if text == expected:
+        return []
+    at = next((i for i, (x, y) in enumerate(zip(text, expected)) if x != y), min(len(text), len(expected)))
+    line = text.count("\n", 0, at) + 1
+    titles = re.findall(r"<h2>(.*?)</h2>", expected[:at])
+    section = f" in section “{html.unescape(titles[-1])}”" if titles else ""
+    return [f"the visible content differs from the rendering of its events at line {line}{section}: "
+            f"the file shows {_cut(_visible(text, at))}, the events give {_cut(_visible(expected, at))}"]
+
+
+def _visible(page: str, at: int) -> str:
+    """The text of ``page`` around character ``at``, tags removed."""
+    window = page[max(0, at - 60):at + 60]
+    return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", window)).split())
+
+
+def _cut(value: Any, limit: int = 120) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _first_difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(b) + [k for k in a if k not in b]:
+            if key not in a or key not in b:
+                return (f"{path}.{key}".lstrip("."), a.get(key, "(nothing)"), b.get(key, "(nothing)"))
+            found = _first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = _first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        if len(a) != len(b):
+            return (f"{path} (length)".lstrip("."), len(a), len(b))
+        return None
+    return None if a == b and type(a) is type(b) else (path.lstrip("."), a, b)
+
+
+
+def _laws_in_words_html(case: dict[str, Any]) -> str:
+    items = case.get("laws_in_words") or []
+    if not items:
+        return "<p>No Law cited.</p>"
+    return ("<p class='small'>Short paraphrases written for this ledger, not the Laws’ text; the Laws "
+            "decide.</p><dl id='laws-in-words'>" + "".join(
+                f"<dt class='law'>{_e(w['law'])}"
+                + (f" <span class='small'>(from {_e(w['from'])})</span>" if w.get("from") and w["from"] != w["law"]
+                   else "") + f"</dt><dd>{_e(w['text'])}</dd>" for w in items) + "</dl>")
+
+
+def _earlier_html(case: dict[str, Any]) -> str:
+    items = case.get("earlier") or []
+    if not items:
+        return "<p id='earlier'>No earlier appeal in this store was decided on these Laws.</p>"
+    return "<ul id='earlier'>" + "".join(
+        f"<li>{_e(x['decided_at'][:10])} · {_e(x['tournament'])}, board {_e(x['board'])} "
+        f"(<code>{_e(x['stream'])}</code>): <b>{_e(x['decision'])}</b> — {_e(x['reasons'])} "
+        f"<span class='law'>{_e(', '.join(x['laws']))}</span></li>" for x in items) + "</ul>"
+
+
+def _timeline_html(case: dict[str, Any]) -> str:
+    rows = "".join(
+        f"<tr><td class='small'>{_e(t['at'][11:19])}</td><td>{t['seq']}"
+        + (f"–{t['to_seq']}" if t["to_seq"] != t["seq"] else "") + f"</td><td>{_e(t['who'])}</td>"
+        f"<td>{_e(t['what'])}</td><td class='law'>{_e(t['law'] or '')}</td></tr>"
+        for t in case.get("timeline") or [])
+    return ("<table id='timeline'><tr><th>time (UTC)</th><th>seq</th><th>who</th><th>what</th>"
+            f"<th>Law</th></tr>{rows}</table>")

@@ -824,6 +824,9 @@ class AppealDecided(Event):
     text: str = F(_free_text)
     members: tuple[str, ...] | None = Opt(_names, _list_plain)
     """The committee's members, by name (optional; docs/EXTENSIONS.md)."""
+    deposit: str | None = Opt(_one_of("returned", "kept"))
+    """What became of the appellants' deposit (optional; Law 93 lets a committee keep it
+    when the appeal had no merit; the appeals register lists it)."""
 
 
 # --------------------------------------------------------------------------

@@ -37,8 +37,8 @@ from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result
 from projections.state import TableState
 
-FORMATS = ("pbn", "lin", "bws")
-_SUFFIXES = {".pbn": "pbn", ".lin": "lin", ".bws": "bws"}
+FORMATS = ("pbn", "lin", "bws", "usebio")
+_SUFFIXES = {".pbn": "pbn", ".lin": "lin", ".bws": "bws", ".xml": "usebio"}  # usebio: ledger/formats/usebio.py
 
 
 @attrs.frozen

@@ -124,7 +124,7 @@ def prove_stream(store: EventStore, stream: str, digest: Digest) -> dict[str, An
         return [merkle.inclusion_path(i, m, subtree) for _, i in covered]
 
     paths = all_paths(_subtrees(store, all_paths)) if covered else []
-    return {
+    proof = {
         "format": PROOF_FORMAT,
         "digest": str(digest) if digest.full else f"{m}:{stored_root(store, m).hex()}",
         "stream": stream,
@@ -134,6 +134,31 @@ def prove_stream(store: EventStore, stream: str, digest: Digest) -> dict[str, An
         "not_covered": [e.seq for e in events if e.position not in indexes
                         or indexes[e.position] >= m],
     }
+    later = [(e, indexes[e.position]) for e in events
+             if e.position in indexes and indexes[e.position] >= m]
+    if later:
+        proof["after_digest"] = _after_digest(store, m, size, later)
+    return proof
+
+
+def _after_digest(store: EventStore, m: int, n: int, later: list[tuple[Any, int]]) -> dict[str, Any]:
+    """What places the events appended after a digest of ``m`` events *after* it: the
+    tree of ``n`` events now, the RFC 9162 consistency proof from ``m`` to ``n``, and each
+    event's inclusion path in the tree of ``n`` at a leaf index of ``m`` or more. An event
+    the digest covers cannot be passed off as appended later (``check_proof``)."""
+    def plan(subtree: merkle.Subtree) -> list[Any]:
+        out: list[Any] = [merkle.inclusion_path(i, n, subtree) for _, i in later]
+        if m > 0:
+            out.append(merkle.consistency_proof(m, n, subtree))
+        out.append(subtree(0, n))
+        return out
+
+    computed = plan(_subtrees(store, plan))
+    root = computed[-1]
+    consistency = computed[-2] if m > 0 else []
+    return {"tree_size": n, "root": root.hex(), "consistency": [p.hex() for p in consistency],
+            "events": [{"seq": e.seq, "leaf_index": i, "path": [p.hex() for p in path]}
+                       for (e, i), path in zip(later, computed[:len(later)], strict=True)]}
 
 
 # --- checking a case file, with no database ------------------------------------------
@@ -174,6 +199,19 @@ def read_casefile(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
                        "`cli.py casefile STREAM --digest D`", field="CASEFILE", value=text[:80])
     _check_shape(case["events"], case["proof"])
     return case["events"], case["proof"]
+
+
+def carried_block(text: str) -> dict[str, Any]:
+    """What a case file embeds to be re-rendered and proved: ``events``, ``proof``,
+    ``context`` (what came from other boards) and ``renderer`` (the JSON case file
+    itself, or the HTML's ``<pre id="proof">`` block). Bad input when absent."""
+    read_casefile(text)  # the shape checks, with their messages
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return dict(json.loads(stripped))
+    block = _PROOF_BLOCK.search(text)
+    assert block is not None
+    return dict(json.loads(html.unescape(block.group(1))))
 
 
 def _is_int(value: object) -> bool:
@@ -254,4 +292,61 @@ def check_proof(events: list[dict[str, Any]], proof: dict[str, Any], digest: Dig
                         "after the digest")
     if later and covered and min(later) < max(covered):
         problems.append("an event declared appended after the digest comes before a proved one")
+    problems += _check_after_digest(proof, digest, [s for s in later if s in recomputed], recomputed)
     return ProofCheck(stream, tuple(covered), tuple(sorted(later)), tuple(problems))
+
+
+def _check_after_digest(proof: dict[str, Any], digest: Digest, later: list[int],
+                        recomputed: dict[int, str]) -> list[str]:
+    """An event declared appended after the digest must be shown to be after it: the
+    proof's later tree extends the digest (RFC 9162 consistency proof) and the event sits
+    in that tree at a leaf index past the digest's size. Otherwise it is an event the
+    digest may cover, and such an event must match its leaf: refused."""
+    if not later:
+        return []
+    m = digest.size
+    block = proof.get("after_digest")
+    first = min(later)
+
+    def refused(why: str) -> list[str]:
+        return [f"seq {', '.join(map(str, sorted(later)))}: declared appended after the digest, but "
+                f"{why}; an event inside the digest's {m} events must match its leaf, whatever the "
+                f"file says of it (first such event: seq {first})"]
+
+    if not isinstance(block, dict):
+        return refused("the file carries nothing that places them after it")
+    try:
+        n = int(block["tree_size"])
+        new_root = bytes.fromhex(block["root"])
+        consistency = [bytes.fromhex(p) for p in block.get("consistency", [])]
+        full = str(proof.get("digest", ""))
+        old_root = bytes.fromhex(full.split(":", 1)[1]) if ":" in full else b""
+        entries = {e["seq"]: (int(e["leaf_index"]), [bytes.fromhex(p) for p in e["path"]])
+                   for e in block["events"]}
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return refused("its after_digest block is not readable")
+    if n <= m:
+        return refused(f"the later tree it names ({n} events) is not larger than the digest")
+    if m > 0 and not (digest.matches(old_root) and len(old_root) == 32
+                      and merkle.verify_consistency(m, n, old_root, new_root, consistency)):
+        return refused("the later tree it names is not proved to extend the published digest")
+    out = []
+    last_index = m - 1
+    for seq in sorted(later):
+        entry = entries.get(seq)
+        if entry is None:
+            out.append(f"seq {seq}: declared appended after the digest but has no place in the later "
+                       "tree: it may be an event the digest covers, rewritten")
+            continue
+        index, path = entry
+        root = merkle.root_from_inclusion(index, n, merkle.leaf_hash(recomputed[seq]), path)
+        if index < m:
+            out.append(f"seq {seq}: its leaf {index} is inside the digest's {m} events: it must be "
+                       "proved under the digest")
+        elif root != new_root:
+            out.append(f"seq {seq}: declared appended after the digest, but it is not the event at "
+                       f"leaf {index} of the later tree (changed?)")
+        elif index <= last_index:
+            out.append(f"seq {seq}: its leaf {index} does not come after the previous event's")
+        last_index = max(last_index, index)
+    return out

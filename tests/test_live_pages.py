@@ -103,3 +103,30 @@ def test_the_table_page_words_an_irregularity_as_its_family_does(setup):
     words = IRREGULARITY_WORDS["inadmissible_call"]
     assert words != "inadmissible call"  # the family's words say more than the identifier
     assert f"Irregularity: {words} by S" in panel
+
+
+def test_the_committee_reads_the_appeals_register_with_filters(setup):
+    """Issue 25: the register page for the committee role (every appeal of the store)."""
+    client, site = setup
+    t1 = bearer(site.tokens[1])
+    assert client.post(f"/api/streams/{T1_B1}/events", json=[{"type": "BoardOpened"}], headers=t1).status_code == 201
+    csrf = sign_in(client, "alice")
+    r = client.post(f"/api/streams/{T1_B1}/events", headers={"X-CSRF-Token": csrf},
+                    json=[{"type": "RulingGiven", "text": "score stands", "laws": ["2017:16B1"]},
+                          {"type": "AppealLodged", "side": "EW", "text": "the hesitation was normal"}])
+    assert r.status_code == 201
+    client.cookies.clear()
+    csrf = sign_in(client, "carol")
+    r = client.post(f"/api/streams/{T1_B1}/events", headers={"X-CSRF-Token": csrf},
+                    json=[{"type": "AppealDecided", "decision": "upheld", "text": "ruling stands",
+                           "members": ["Carol", "Dan"], "deposit": "kept"}])
+    assert r.status_code == 201
+    page = client.get("/committee/register").text
+    assert "1 appeal." in page and "score stands" in page and "Carol, Dan · deposit kept" in page
+    assert "2017:16B1" in page and f"/committee/casefile/{T1_B1}" in page
+    assert "0 appeals." in client.get("/committee/register?law=64").text
+    assert "1 appeal." in client.get("/committee/register?law=16&outcome=upheld").text
+    bad = client.get("/committee/register?since=yesterday")
+    assert bad.status_code == 400 and "as year-month-day" in bad.text
+    client.cookies.clear()
+    assert client.get("/committee/register", follow_redirects=False).status_code in (303, 401)

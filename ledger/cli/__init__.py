@@ -22,7 +22,7 @@ from typing import Any
 import click
 import structlog
 
-from ledger.cli import audit, bench, director, event, heads, live, log, records
+from ledger.cli import audit, bench, director, event, federation, heads, live, log, records
 from ledger.errors import LedgerError
 
 DEFAULT_DB = "sqlite:///ledger.db"
@@ -74,6 +74,7 @@ COMMAND_MODULES = (
     bench,  # bench bench-live
     live,  # user session serve (the live service)
     event,  # register players boards swiss print (a whole event: docs/director.md)
+    federation,  # export-results appeals casebook casefile-pdf casefile-import (docs/federation.md)
 )
 """The modules whose ``COMMANDS`` the group carries, one line each."""
 

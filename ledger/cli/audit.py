@@ -88,22 +88,31 @@ def prove(ctx: click.Context, stream: str, digest_text: str, output: str | None)
 @click.pass_context
 def check_proof_cmd(ctx: click.Context, casefile_path: str, digest_text: str) -> None:
     """Is the board in CASEFILE (HTML or JSON) the one under the published digest? No database."""
+    from ledger.casefile import check_rendering
     from ledger.transparency import check_proof, read_casefile
 
     digest = parse_digest(digest_text)
-    events, proof = read_casefile(read_input(casefile_path))
-    result = check_proof(events, proof, digest)
+    text = read_input(casefile_path)
+    events, proof = read_casefile(text)
+    shown = check_rendering(text)  # first: what the file shows is the rendering of its events
+    for problem in shown:
+        click.echo(f"FAILED: {problem}", err=True)
+    result = check_proof(events, proof, digest)  # then: are those events the published ones?
     for problem in result.problems:
         click.echo(f"FAILED: {problem}", err=True)
-    if not result.ok:
+    if shown or not result.ok:
         ctx.exit(1)
+    click.echo("ok: what the case file shows is the rendering of the events it embeds")
     seqs = result.covered
     click.echo(f"ok: stream {result.stream!r} seq {seqs[0]}-{seqs[-1]} are in the log published as "
                f"{digest.short()} ({len(seqs)} event(s), each recomputed from its content)"
                if seqs else f"ok: no event of {result.stream!r} is under this digest")
     if result.not_covered:
         click.echo(f"not covered: seq {', '.join(map(str, result.not_covered))} appended after "
-                   "the digest was taken")
+                   f"the digest was taken ({len(result.not_covered)} event(s) unproved by this "
+                   "digest, each placed after it by a consistency proof; a later digest proves them)")
+    else:
+        click.echo("0 event(s) unproved: every event of the case file is under the digest")
 
 
 

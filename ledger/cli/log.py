@@ -234,11 +234,12 @@ def rebuild(ctx: click.Context, streams: tuple[str, ...], jobs: int | None) -> N
 def casefile(ctx: click.Context, stream: str, fmt: str, output: str | None,
              digest_text: str | None) -> None:
     """The appeal case file of a board: deal, auction, play, every event, rulings, integrity."""
+    from ledger.appeals import earlier_decisions
     from ledger.casefile import build_casefile, render_html
 
     digest = parse_digest(digest_text) if digest_text else None
     with open_ledger(ctx) as ledger:
-        case = build_casefile(ledger, stream, digest=digest)
+        case = build_casefile(ledger, stream, digest=digest, earlier=earlier_decisions)
     text = render_html(case) if fmt == "html" else json.dumps(case, ensure_ascii=False, indent=1)
     if output:
         Path(output).write_text(text, encoding="utf-8")

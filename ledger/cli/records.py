@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from ledger.cli.common import open_ledger, rich_console
+from ledger.cli.common import open_ledger, read_input, rich_console
 from ledger.errors import BadInput
 
 EXIT_SOME_RECORDS_FAILED = 2
@@ -23,8 +23,8 @@ EXIT_SOME_RECORDS_FAILED = 2
 
 @click.command("import")
 @click.argument("file")
-@click.option("--format", "fmt", type=click.Choice(["pbn", "lin", "bws"]), default=None,
-              help="pbn, lin or bws (a Bridgemate database; default: from the file name).")
+@click.option("--format", "fmt", type=click.Choice(["pbn", "lin", "bws", "usebio"]), default=None,
+              help="pbn, lin, bws (a Bridgemate database) or usebio (default: from the file name; .xml is USEBIO 1.2).")
 @click.option("--tournament", default=None,
               help="Tournament name (default: the file's Event / vg, else the file name).")
 @click.option("--tables", default=None,
@@ -40,6 +40,13 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
     from ledger.records import detect_format, import_bws, parse_tables
 
     fmt = detect_format(file, fmt)
+    if fmt == "usebio":  # results scored by another program, checked by ours (docs/federation.md)
+        from ledger.formats.usebio import import_usebio, read_usebio, report_text
+
+        parsed = read_usebio(read_input(file), tournament)
+        with open_ledger(ctx, create=True) as ledger:
+            click.echo(report_text(import_usebio(ledger, parsed), as_json))
+        return
     if fmt == "bws":
         if tables is not None:
             raise BadInput("--tables is for PBN hand records; a Bridgemate session has its "

@@ -932,6 +932,25 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         check_stream_id(stream)
         return HTMLResponse(render_html(build_casefile(ledger, stream)))
 
+    @app.get("/committee/register", response_class=HTMLResponse, include_in_schema=False)
+    def committee_register(request: Request, law: str = "", tournament: str = "", since: str = "",
+                           until: str = "", outcome: str = "") -> Response:
+        """The appeals register of the store (issue 25, ledger/appeals.py), filtered."""
+        from ledger.appeals import OUTCOMES, register
+
+        who = need(request, ("committee", "director"))
+        if not isinstance(who, Person):
+            return who
+        asked = {"law": law.strip(), "tournament": tournament.strip(), "since": since.strip(),
+                 "until": until.strip(), "outcome": outcome.strip()}
+        bad = [k for k in ("since", "until") if asked[k] and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", asked[k])]
+        if asked["outcome"] and asked["outcome"] not in OUTCOMES:
+            bad.append("outcome")
+        entries = [] if bad else register(ledger, **{k: v or None for k, v in asked.items()})
+        page = env.get_template("register.html").render(who=who, csrf=who.csrf, entries=entries, asked=asked,
+                                                        bad=bad, outcomes=OUTCOMES, title="Appeals register")
+        return HTMLResponse(page, status_code=400 if bad else 200)
+
     @app.get("/static/live.js", include_in_schema=False)
     def live_js() -> Response:
         return Response((TEMPLATES / "live.js").read_text(encoding="utf-8"),
