@@ -139,7 +139,7 @@ def test_the_pbn_results_file_read_back_by_our_reader_gives_the_same_results(eve
     code, out, err = run(capsys, "--db", f"sqlite:///{other}", "import", str(path), "--json")
     report = json.loads(out)
     assert code == 0, err
-    assert report["check_mismatches"] == 0 and report["imported"] == 8
+    assert report["check_mismatches"] == 0 and report["imported"] == 8, report["checks"]
     assert _results(f"sqlite:///{other}", "Lyon pairs") == _results(events, "Lyon pairs")
 
 

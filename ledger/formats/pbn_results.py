@@ -42,8 +42,16 @@ def _cell(value: object) -> str:
     return _quote(text) if any(ch.isspace() for ch in text) or '"' in text else text
 
 
-def score_row(row: dict[str, Any], decimals: int = 2) -> dict[str, str]:
-    """One table's ScoreTable cells (every column we know)."""
+def _pct_ew(row: dict[str, Any], top: float | None) -> float | None:
+    """East-West's percentage: from its own matchpoints on an adjusted row (an artificial
+    A+/A+ does not balance, so it is not 100 less North-South's), else 100 less NS's."""
+    if row.get("adjusted") and row.get("mp_ew") is not None and top:
+        return 100 * row["mp_ew"] / top
+    return None if row.get("pct_ns") is None else 100 - row["pct_ns"]
+
+
+def score_row(row: dict[str, Any], decimals: int = 2, top: float | None = None) -> dict[str, str]:
+    """One table's ScoreTable cells (every column we know); ``top`` is the board's top."""
     art = artificial(row)
     score = row.get("score_ns")
     cells: dict[str, Any] = {
@@ -51,7 +59,7 @@ def score_row(row: dict[str, Any], decimals: int = 2) -> dict[str, str]:
         "Contract": None, "Declarer": None, "Result": None, "Lead": None, "Score_NS": None, "Score_EW": None,
         "MP_NS": number(row.get("mp_ns"), decimals), "MP_EW": number(row.get("mp_ew"), decimals),
         "Percentage_NS": number(row.get("pct_ns"), decimals),
-        "Percentage_EW": number(None if row.get("pct_ns") is None else 100 - row["pct_ns"], decimals),
+        "Percentage_EW": number(_pct_ew(row, top), decimals),
         "IMP_NS": number(row.get("imp_ns"), decimals), "IMP_EW": number(row.get("imp_ew"), decimals),
         "Adjusted": adjusted_mark(row),
     }
@@ -70,8 +78,10 @@ def score_row(row: dict[str, Any], decimals: int = 2) -> dict[str, str]:
 def score_table_lines(rows: Sequence[dict[str, Any]], columns: Sequence[str], decimals: int) -> list[str]:
     head = ";".join(f"{c}\\{_WIDTH.get(c, '5R')}" for c in columns)
     lines = [f'[ScoreTable "{head}"]']  # the column names' backslashes as PBN writes them
+    scored = sum(1 for r in rows if r.get("mp_ns") is not None or r.get("mp_ew") is not None)
+    top = 2.0 * (scored - 1) if scored > 1 else None  # 2 a table beaten (Law 78A), as the reader's check
     for row in rows:
-        cells = score_row(row, decimals)
+        cells = score_row(row, decimals, top)
         lines.append(" ".join(cells.get(c, "-") for c in columns))
     return lines
 
