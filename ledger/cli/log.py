@@ -39,10 +39,16 @@ def init(ctx: click.Context) -> None:
 def append(ctx: click.Context, stream: str, file: str | None, expected_seq: int | None,
            as_json: bool) -> None:
     """Append the JSON Lines facts in FILE (or stdin) as one atomic batch."""
-    from ledger.service import parse_jsonl
+    from ledger.retry import split_envelopes
+    from ledger.service import json_lines, parse_fact
 
-    facts = parse_jsonl(read_input(file))
+    lines = json_lines(read_input(file))
     with open_ledger(ctx) as ledger:
+        lines, envelope_seqs = split_envelopes(ledger.store, stream, lines)  # log --json sent back
+        if not lines and envelope_seqs:
+            click.echo("already stored (retry): seq " + " ".join(map(str, envelope_seqs)))
+            return
+        facts = [parse_fact(obj, number) for number, obj in lines]
         result = ledger.append(stream, facts, expected_seq=expected_seq)
     if as_json:
         for e in result.stored:
