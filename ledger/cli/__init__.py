@@ -43,9 +43,15 @@ def configure_logging(level: str | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level_name, logging.WARNING)),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,  # sys.stderr as it is when a line is logged
         cache_logger_on_first_use=False,
     )
+
+
+def _stderr_logger(*_args: Any) -> structlog.PrintLogger:
+    """A logger on the standard error of the moment (not the one of the first call: a
+    program, or a test, may have replaced it since, and the old one may be closed)."""
+    return structlog.PrintLogger(file=sys.stderr)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -143,5 +143,22 @@ const Live = (() => {
     live("");
   }
 
+  // No inline script (the Content-Security-Policy allows none): each page says what it
+  // is with data-live="..." and this file starts it.
+  function boot() {
+    for (const sel of document.querySelectorAll("select[data-submit-on-change]")) {
+      sel.addEventListener("change", () => sel.form.submit());
+    }
+    const el = document.querySelector("[data-live]");
+    if (!el) return;
+    const kind = el.dataset.live;
+    if (kind === "table") table(el, el.dataset.token);
+    else if (kind === "console") console_(el, el.dataset.panelUrl, el.dataset.prefix);
+    else if (kind === "board") board(el);
+    else if (kind === "committee") committee(el);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+
   return {post, follow, table, console: console_, board, committee};
 })();
