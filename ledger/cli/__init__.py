@@ -22,7 +22,8 @@ from typing import Any
 import click
 import structlog
 
-from ledger.cli import audit, bench, director, live, log, records
+from ledger.cli import audit, backup, bench, director, live, log, records
+from ledger import damage
 from ledger.errors import LedgerError
 
 DEFAULT_DB = "sqlite:///ledger.db"
@@ -78,6 +79,7 @@ COMMAND_MODULES = (
     director,  # results open (docs/director.md)
     bench,  # bench bench-live
     live,  # user session serve (the live service)
+    backup,  # backup restore (docs/reliability.md, "A second copy")
 )
 """The modules whose ``COMMANDS`` the group carries, one line each."""
 
@@ -90,6 +92,18 @@ def _attach(group: click.Group, modules: tuple[ModuleType, ...]) -> None:
 
 
 _attach(cli, COMMAND_MODULES)
+
+
+def _db_of(argv: list[str] | None) -> str:
+    """The ``--db`` a command line names (else ``$LEDGER_DB``, else the default): the file
+    the words about a damaged store or a full disk name."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        if arg == "--db" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--db="):
+            return arg[5:]
+    return os.environ.get("LEDGER_DB") or DEFAULT_DB
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,6 +119,16 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("aborted", err=True)
         return 1
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        said = damage.describe(exc, _db_of(argv))  # a damaged file or a full disk, in words
+        click.echo(f"error: {said or exc}", err=True)
         return exc.exit_code
+    except Exception as exc:  # never a traceback: a damaged store, a full disk, or a fault
+        said = damage.describe(exc, _db_of(argv))
+        if said is None:
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            said = (f"unexpected failure ({type(exc).__name__}: {first}); nothing more was written "
+                    "than the command reported. Run with --log-level debug for the details.")
+            structlog.get_logger("ledger.cli").debug("unexpected_failure", exc_info=True)
+        click.echo(f"error: {said}", err=True)
+        return 1
     return rv if isinstance(rv, int) else 0

@@ -157,13 +157,28 @@ def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> N
     digest = parse_digest(digest_text) if digest_text else None
     if digest is not None and stream:
         raise BadInput("--digest covers the whole log: give no STREAM", field="STREAM", value=stream)
-    with open_ledger(ctx) as ledger:
-        report = verify_store(ledger.store, stream)
-        if digest is not None:
-            from ledger.transparency import check_digest
+    from ledger import damage
+    from ledger.service import Ledger
 
-            against = check_digest(ledger.store, digest)
-            report = attrs.evolve(report, problems=report.problems + against.problems)
+    def check(url: str) -> Any:
+        with Ledger.open(url, busy_timeout=ctx.obj.get("busy_timeout")) as ledger:
+            report = verify_store(ledger.store, stream)
+            against = None
+            if digest is not None:
+                from ledger.transparency import check_digest
+
+                against = check_digest(ledger.store, digest)
+                report = attrs.evolve(report, problems=report.problems + against.problems)
+        return report, against
+
+    try:
+        report, against = check(ctx.obj["db"])
+    except Exception as exc:  # a full disk: read the file without its lock files when that is safe
+        fallback = damage.readonly_url(exc, ctx.obj["db"])
+        if fallback is None:
+            raise
+        click.echo(f"note: {fallback[1]}", err=True)
+        report, against = check(fallback[0])
     for p in report.problems:
         click.echo(f"FAILED: {p.where()} ({p.kind}): {p.reason}", err=True)
     if report.problems:
