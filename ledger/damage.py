@@ -83,7 +83,9 @@ def kind(exc: BaseException) -> tuple[str, str] | None:
         if name == "SQLITE_FULL" or name in WRITE_FAILURES:
             return "full", f"{name}: SQLite could not write"
         if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or name in READ_FAILURES:
-            return "damaged", f"damaged ({name}: {str(link).strip()[:80]})"
+            text = str(link).strip().lower()
+            said = next((words for needle, words in DAMAGE.items() if needle in text), None)
+            return "damaged", said or f"damaged ({name}: {text[:80]})"
     texts = _messages(exc)
     for text in texts:
         for needle, words in DAMAGE.items():

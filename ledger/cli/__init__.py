@@ -24,7 +24,7 @@ import structlog
 
 from ledger.cli import audit, backup, bench, director, live, log, records
 from ledger import damage
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, StoreUnavailable
 
 DEFAULT_DB = "sqlite:///ledger.db"
 
@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("aborted", err=True)
         return 1
     except LedgerError as exc:
-        said = damage.describe(exc, _db_of(argv))  # a damaged file or a full disk, in words
+        # a damaged file or a full disk, in words (the store's failure, not a finding about it)
+        said = damage.describe(exc, _db_of(argv)) if isinstance(exc, StoreUnavailable) else None
         click.echo(f"error: {said or exc}", err=True)
         return exc.exit_code
     except Exception as exc:  # never a traceback: a damaged store, a full disk, or a fault
