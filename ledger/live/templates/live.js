@@ -29,6 +29,8 @@ const Live = (() => {
     es.onopen = () => live("live");
     es.onerror = () => live("reconnecting…");
     es.addEventListener("ledger", (e) => onEvent(JSON.parse(e.data)));
+    // The director withdrew this device's access: the server ends the feed; say why.
+    es.addEventListener("revoked", (e) => { es.close(); live("closed"); say(JSON.parse(e.data).message); });
     return es;
   }
 
