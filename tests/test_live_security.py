@@ -364,7 +364,7 @@ def test_a_revoked_tokens_open_feed_is_closed_at_once(store_url):
     server = Server(store_url)
     try:
         url = server.base + f"/api/streams/{T1_B1}/events"
-        r = httpx.post(url, headers=bearer(token), json=[{"type": "BoardOpened"}])
+        r = httpx.post(url, headers=bearer(token), json=[{"type": "BoardOpened"}], timeout=60)
         assert r.status_code == 201, r.text
         lines: list[str] = []
         ended = threading.Event()
@@ -372,7 +372,7 @@ def test_a_revoked_tokens_open_feed_is_closed_at_once(store_url):
 
         def follow() -> None:
             with httpx.stream("GET", server.base + "/api/feed", params={"token": token, "after": 0},
-                              timeout=30) as feed:
+                              timeout=90) as feed:
                 for line in feed.iter_lines():
                     lines.append(line)
                     if line.startswith("data: ") and '"seq": 1' in line:
@@ -381,23 +381,23 @@ def test_a_revoked_tokens_open_feed_is_closed_at_once(store_url):
 
         reader = threading.Thread(target=follow, daemon=True)
         reader.start()
-        assert first.wait(10), lines
+        assert first.wait(60), lines
         accounts.revoke_table_tokens(site.engine, site.session.id, 1)  # `session token --revoke`
         revoked_at = time.monotonic()
         # The director logs on the table's board: the revoked device must not hear of it.
-        director = httpx.Client(base_url=server.base)
+        director = httpx.Client(base_url=server.base, timeout=60)  # a loaded machine is slow
         csrf_form = re.search(r'name="csrf" value="([^"]+)"', director.get("/login").text).group(1)
         director.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": csrf_form})
         ws = accounts.web_session(site.engine, director.cookies.get("ledger_session"))
         r = director.post(url, json=[{"type": "RulingGiven", "laws": ["2017:12C1"], "text": "secret ruling"}],
                           headers={"X-CSRF-Token": ws.csrf})
         assert r.status_code == 201, r.text
-        assert ended.wait(10), "the feed stayed open after the revocation"
-        assert time.monotonic() - revoked_at < 8
+        assert ended.wait(60), "the feed stayed open after the revocation"
+        assert time.monotonic() - revoked_at < 30  # seconds: a few on a quiet machine
         data = [json.loads(line[6:]) for line in lines if line.startswith("data: ")]
         assert [d.get("seq") for d in data if "seq" in d] == [1]  # nothing after the revocation
         assert "withdrawn" in data[-1]["message"] and "event: revoked" in lines
-        again = httpx.get(server.base + "/api/feed", params={"token": token})
+        again = httpx.get(server.base + "/api/feed", params={"token": token}, timeout=60)
         assert again.status_code == 403 and "revoked" in again.json()["message"]
         director.close()
     finally:
