@@ -28,11 +28,12 @@ from typing import Any, Iterable
 
 import attrs
 
+from ledger import damage
 from ledger.errors import IntegrityError, StreamNotFound
 from ledger.hashing import canonical_json, hash_of
 from ledger.store.base import GENESIS, Actor, EventStore, RawEvent, StoredEvent
 
-KINDS = ("unreadable", "undecodable", "not_canonical", "content", "missing", "duplicate", "prev",
+KINDS = ("damaged", "unreadable", "undecodable", "not_canonical", "content", "missing", "duplicate", "prev",
          "order", "head", "deleted", "no_head", "merkle", "digest")
 
 _TEXT = ("stream", "id", "type", "actor_role", "at", "prev", "hash", "data", "causes")
@@ -132,7 +133,8 @@ def verify_store(store: EventStore, stream: str | None = None) -> Report:
     chains: dict[str, list[_Row]] = defaultdict(list)
     count = 0
     by_position: dict[Any, tuple[str | None, int | None, Any]] = {}
-    raws = store.iter_raw(stream=stream)
+    gaps: list[tuple[int, int | None, str]] = []  # positions a damaged file does not give back
+    raws = damage.tolerant_rows(store, stream, gaps)
     for raw in raws:
         count += 1
         event, found = decode_row(raw)
@@ -144,16 +146,75 @@ def verify_store(store: EventStore, stream: str | None = None) -> Report:
         elif not found:  # pragma: no cover - decode_row reports these
             problems.append(IntegrityError(None, None, "row unreadable", kind="unreadable",
                                            position=raw.position))
-    heads = store.heads(stream)
-    if stream is not None and not chains and not heads:
+    heads, unread = _read_or_say(store.heads, "the stream heads (table stream_heads)", stream)
+    problems.extend(unread)
+    if stream is not None and not chains and not heads and not gaps and not unread:
         raise StreamNotFound(stream)
     for name, rows in chains.items():
         problems.extend(check_chain(name, rows))
-    problems.extend(check_heads(chains, heads))
+    if not unread:
+        problems.extend(check_heads(chains, heads))
     if stream is None:
-        problems.extend(check_tree(store, by_position))
+        tree, unread = _read_or_say(getattr(store, "iter_tree"), "the Merkle tree (tables merkle_leaves, merkle_nodes)")
+        problems.extend(unread or check_tree(store, by_position, tree))
+    if gaps:
+        problems = _damaged(store, gaps, problems)
     names = set(chains) | {h.stream for h in heads if isinstance(h.stream, str)}
     return Report(tuple(sorted(problems, key=_order)), len(names), count)
+
+
+def _read_or_say(read: Any, what: str, *args: Any) -> tuple[Any, list[IntegrityError]]:
+    """``read(*args)``, or nothing and a ``damaged`` finding when the file cannot give it."""
+    try:
+        return read(*args), []
+    except Exception as exc:
+        found = damage.kind(exc)
+        if found is None:
+            raise
+        return [], [IntegrityError(None, None, f"{what} cannot be read: the file is {found[1]}; "
+                                   "not checked", kind="damaged")]
+
+
+def _damaged(store: Any, gaps: list[tuple[int, int | None, str]], problems: list[IntegrityError]
+             ) -> list[IntegrityError]:
+    """One ``damaged`` finding per stream (its seqs, from the Merkle leaves when they can be
+    read) or per range of positions; the chain's and the tree's findings about the same
+    unread rows (seqs "missing", leaves "deleted") are left out: they were not deleted."""
+    def inside(position: Any) -> bool:
+        return isinstance(position, int) and any(
+            first <= position and (after is None or position < after) for first, after, _ in gaps)
+
+    try:
+        leaves = store.iter_tree()[0]
+    except Exception as exc:
+        if damage.kind(exc) is None:
+            raise
+        leaves = []
+    lost: dict[str, list[int]] = defaultdict(list)
+    for _index, position, _hash, leaf_stream, leaf_seq in leaves:
+        if inside(position) and isinstance(leaf_stream, str) and _is_int(leaf_seq):
+            lost[leaf_stream].append(leaf_seq)
+    words = gaps[0][2]
+    found = []
+    for name, seqs in sorted(lost.items()):
+        found.append(IntegrityError(name, min(seqs), f"{len(seqs)} event(s) cannot be read: the file "
+                                    f"is {words} where they are stored", kind="damaged",
+                                    last_seq=max(seqs)))
+    for first, after, gap_words in gaps:
+        if not any(inside(p) for _i, p, *_r in leaves):
+            end = f"-{after - 1}" if after is not None and after - 1 > first else "" if after else " onwards"
+            found.append(IntegrityError(None, None, f"positions {first}{end} cannot be read: the file is "
+                                        f"{gap_words}", kind="damaged", position=first))
+
+    def about_lost(p: IntegrityError) -> bool:
+        seqs = lost.get(p.stream or "", [])
+        if p.kind in ("missing", "head") and seqs and isinstance(p.seq, int):
+            return p.seq >= min(seqs)
+        if p.kind == "merkle":
+            return (isinstance(p.seq, int) and p.seq in seqs) or inside(p.position)
+        return False
+
+    return [p for p in problems if not about_lost(p)] + found
 
 
 def check_chain(stream: str, rows: Iterable[_Row]) -> list[IntegrityError]:
@@ -213,14 +274,14 @@ def check_heads(chains: dict[str, list[_Row]], heads: Iterable[Any]) -> list[Int
     return problems
 
 
-def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int | None, Any]]
-               ) -> list[IntegrityError]:
+def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int | None, Any]],
+               tree: Any = None) -> list[IntegrityError]:
     """The stored Merkle tree: one leaf per event in position order, each the
     leaf of the event's hash as stored, each node the hash of its children."""
     from ledger import merkle
 
     problems = []
-    leaves, nodes = store.iter_tree()  # type: ignore[attr-defined]
+    leaves, nodes = tree if tree is not None else store.iter_tree()  # type: ignore[attr-defined]
     rows = dict(by_position)
     leaf_hashes: list[bytes] = []
     last_position = None

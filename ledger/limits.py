@@ -35,32 +35,146 @@ MAX_INT = 2 ** 53 - 1
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
-def _parse_int(text: str) -> int:
+class _Refused:
+    """A number the decoder read but the limits refuse: kept in place by the decoder
+    and named by its field path afterwards (``board``, ``tricks``, ``about.n``)."""
+
+    __slots__ = ("text", "reason")
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+_DIGITS = f"a number must be finite and have at most {MAX_NUMBER_DIGITS} digits"
+
+
+def _parse_int(text: str) -> Any:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise _NumberRefused(text)
+        return _Refused(text, _DIGITS)
     return int(text)
 
 
-def _parse_float(text: str) -> float:
+def _parse_float(text: str) -> Any:
     if len(text) > MAX_NUMBER_DIGITS + 8:
-        raise _NumberRefused(text)
+        return _Refused(text, _DIGITS)
     value = float(text)
     if not math.isfinite(value):
-        raise _NumberRefused(text)
+        return _Refused(text, _DIGITS)
     return value
 
 
 def _parse_constant(text: str) -> Any:
-    raise _NumberRefused(text)  # NaN, Infinity, -Infinity: not JSON
-
-
-class _NumberRefused(Exception):
-    def __init__(self, text: str) -> None:
-        self.text = text
+    return _Refused(text, _DIGITS)  # NaN, Infinity, -Infinity: not JSON
 
 
 _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,
                             parse_constant=_parse_constant)
+
+#: JSON's own whitespace (RFC 8259): what is stripped around a line, nothing else
+#: (U+2028, U+2029, U+0085 are characters a string may hold, not line ends).
+JSON_SPACE = " \t\r\n"
+
+
+def split_lines(text: str) -> list[str]:
+    """JSON Lines as the format defines them: split on ``\\n`` only, a ``\\r``
+    before it removed. U+2028, U+2029, U+0085, form feeds... inside a string
+    stay where they are (``str.splitlines`` would cut there)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _nesting_path(text: str) -> str:
+    """The field path where ``text`` (JSON too deep for the decoder) first nests
+    deeper than MAX_DEPTH: a scan that follows strings, keys and indexes."""
+    stack: list[list[Any]] = []  # [kind, key or index]
+    i, n = 0, len(text)
+    expect_key = False
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            if expect_key and stack and stack[-1][0] == "{":
+                try:
+                    stack[-1][1] = json.loads(text[i:j + 1])
+                except ValueError:
+                    stack[-1][1] = text[i + 1:j]
+                expect_key = False
+            i = j + 1
+            continue
+        if c in "[{":
+            if len(stack) >= MAX_DEPTH:
+                break
+            stack.append([c, 0 if c == "[" else ""])
+            expect_key = c == "{"
+        elif c in "]}":
+            if stack:
+                stack.pop()
+        elif c == ",":
+            if stack and stack[-1][0] == "[":
+                stack[-1][1] += 1
+            elif stack:
+                expect_key = True
+        i += 1
+    return _path(stack)
+
+
+def _path(stack: list[list[Any]]) -> str:
+    out = ""
+    for kind, where in stack:
+        if kind == "[":
+            out += f"[{where}]"
+        else:
+            out += f".{where}" if out else str(where)
+    return out or "line"
+
+
+def _refused_in(obj: Any, path: str = "", depth: int = 0) -> tuple[str, _Refused] | None:
+    """The first refused number of a parsed value, with its field path."""
+    if isinstance(obj, _Refused):
+        return path or "line", obj
+    if depth > MAX_DEPTH:
+        return None  # check_value names it
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found = _refused_in(value, f"{path}.{key}" if path else str(key), depth + 1)
+            if found:
+                return found
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            found = _refused_in(value, f"{path}[{i}]" if path else f"[{i}]", depth + 1)
+            if found:
+                return found
+    return None
+
+
+def load_json(text: str, line: int | None, *, field: str = "line") -> Any:
+    """Parse ``text`` within the limits of nesting and numbers; a refusal names the
+    field path of the value (``board``, ``about.tricks``, ``[3].n``; ``field`` when
+    the text as a whole is at fault)."""
+    try:
+        obj = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"malformed JSON: {exc.msg} at column {exc.colno}"
+                       + (f" of line {exc.lineno}" if exc.lineno > 1 else ""), field=field,
+                       value=text, line=line) from None
+    except RecursionError:
+        raise BadInput(f"arrays or objects nested deeper than {MAX_DEPTH} levels",
+                       field=_nesting_path(text), value=text, line=line) from None
+    except ValueError as exc:  # e.g. Python's own limit on the digits of an integer
+        raise BadInput(f"unreadable number: {exc}", field=field, value=text, line=line) from None
+    found = _refused_in(obj)
+    if found is not None:
+        path, refused = found
+        raise BadInput(refused.reason, field=path, value=refused.text, line=line)
+    return obj
 
 
 def load_line(text: str, line: int) -> Any:
@@ -69,20 +183,7 @@ def load_line(text: str, line: int) -> Any:
     if len(text) > MAX_LINE:
         raise BadInput(f"the line is {len(text)} characters long; the limit is {MAX_LINE}",
                        field="line", value=text, line=line)
-    try:
-        obj = _DECODER.decode(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"malformed JSON: {exc.msg} at column {exc.colno}", field="line",
-                       value=text, line=line) from None
-    except RecursionError:
-        raise BadInput(f"arrays or objects nested deeper than {MAX_DEPTH} levels", field="line",
-                       value=text, line=line) from None
-    except _NumberRefused as exc:
-        raise BadInput(f"a number must be finite and have at most {MAX_NUMBER_DIGITS} digits",
-                       field="line", value=exc.text, line=line) from None
-    except ValueError as exc:  # e.g. Python's own limit on the digits of an integer
-        raise BadInput(f"unreadable number: {exc}", field="line", value=text, line=line) from None
-    return obj
+    return load_json(text, line)
 
 
 def check_value(obj: Any, line: int | None, path: str = "", depth: int = 0) -> None:

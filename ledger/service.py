@@ -181,8 +181,8 @@ def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str 
 def json_lines(text: str) -> list[tuple[int, Mapping[str, Any]]]:
     """(line number, object) for each JSON line; blank lines and ``#`` lines skipped."""
     out = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
+    for number, raw in enumerate(limits.split_lines(text), start=1):
+        stripped = raw.strip(limits.JSON_SPACE)  # JSON's whitespace only: U+2028 is a character
         if not stripped or stripped.startswith("#"):
             continue
         obj = limits.load_line(stripped, number)

@@ -21,16 +21,16 @@ BAD_LINES = {
     "bell-in-actor-name": (CALL % '"t\\u0007"', "actor.name", "control character U+0007"),
     "lone-surrogate": (CALL % '"\\ud800"', "actor.name", "lone surrogate"),
     "long-string": (CALL % json.dumps("x" * (limits.MAX_STRING + 1)), "actor.name", "characters; the limit"),
-    "deep-nesting-line": ("[" * 100_000 + "]" * 100_000, "line", None),
+    "deep-nesting-line": ("[" * 100_000 + "]" * 100_000, "line", None),  # the line length
     "deep-nesting-field": (CALL % ('{"a":' * 30 + "1" + "}" * 30), "actor.name", "nested deeper"),
     "long-line": ('{"type": "CallPlaced", "pad": "' + "y" * limits.MAX_LINE + '"}', "line",
                   "characters long"),
     "huge-int-digits": ('{"type": "CallPlaced", "seat": "S", "call": "1NT", "n": ' + "9" * 5000 + "}",
-                        "line", "at most 20 digits"),
+                        "n", "at most 20 digits"),
     "int-beyond-2**53": ('{"type": "BoardOpened", "tournament": "c", "board": 9007199254740993, '
                          f'"deal": "{DEAL}"}}', "board", "an integer must be between"),
-    "float-overflow": ('{"type": "CallPlaced", "seat": "S", "call": "1NT", "n": 1e400}', "line", "finite"),
-    "nan": ('{"type": "CallPlaced", "seat": "S", "call": "1NT", "n": NaN}', "line", "finite"),
+    "float-overflow": ('{"type": "CallPlaced", "seat": "S", "call": "1NT", "n": 1e400}', "n", "finite"),
+    "nan": ('{"type": "CallPlaced", "seat": "S", "call": "1NT", "n": NaN}', "n", "finite"),
     "nul-in-key": ('{"type": "CallPlaced", "seat": "S", "call": "1NT", "a\\u0000": 1}', "a\x00", "control"),
 }
 

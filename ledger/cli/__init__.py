@@ -22,8 +22,9 @@ from typing import Any
 import click
 import structlog
 
-from ledger.cli import audit, bench, director, event, federation, heads, live, log, records
-from ledger.errors import LedgerError
+from ledger.cli import audit, backup, bench, director, event, federation, heads, live, log, records
+from ledger import damage
+from ledger.errors import LedgerError, StoreUnavailable
 
 DEFAULT_DB = "sqlite:///ledger.db"
 
@@ -43,9 +44,15 @@ def configure_logging(level: str | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level_name, logging.WARNING)),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,  # sys.stderr as it is when a line is logged
         cache_logger_on_first_use=False,
     )
+
+
+def _stderr_logger(*_args: Any) -> structlog.PrintLogger:
+    """A logger on the standard error of the moment (not the one of the first call: a
+    program, or a test, may have replaced it since, and the old one may be closed)."""
+    return structlog.PrintLogger(file=sys.stderr)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,6 +82,7 @@ COMMAND_MODULES = (
     live,  # user session serve (the live service)
     event,  # register players boards swiss print (a whole event: docs/director.md)
     federation,  # export-results appeals casebook casefile-pdf casefile-import (docs/federation.md)
+    backup,  # backup restore (docs/reliability.md, "A second copy")
 )
 """The modules whose ``COMMANDS`` the group carries, one line each."""
 
@@ -87,6 +95,18 @@ def _attach(group: click.Group, modules: tuple[ModuleType, ...]) -> None:
 
 
 _attach(cli, COMMAND_MODULES)
+
+
+def _db_of(argv: list[str] | None) -> str:
+    """The ``--db`` a command line names (else ``$LEDGER_DB``, else the default): the file
+    the words about a damaged store or a full disk name."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        if arg == "--db" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--db="):
+            return arg[5:]
+    return os.environ.get("LEDGER_DB") or DEFAULT_DB
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,6 +122,17 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("aborted", err=True)
         return 1
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        # a damaged file or a full disk, in words (the store's failure, not a finding about it)
+        said = damage.describe(exc, _db_of(argv)) if isinstance(exc, StoreUnavailable) else None
+        click.echo(f"error: {said or exc}", err=True)
         return exc.exit_code
+    except Exception as exc:  # never a traceback: a damaged store, a full disk, or a fault
+        said = damage.describe(exc, _db_of(argv))
+        if said is None:
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            said = (f"unexpected failure ({type(exc).__name__}: {first}); nothing more was written "
+                    "than the command reported. Run with --log-level debug for the details.")
+            structlog.get_logger("ledger.cli").debug("unexpected_failure", exc_info=True)
+        click.echo(f"error: {said}", err=True)
+        return 1
     return rv if isinstance(rv, int) else 0

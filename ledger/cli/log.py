@@ -39,10 +39,16 @@ def init(ctx: click.Context) -> None:
 def append(ctx: click.Context, stream: str, file: str | None, expected_seq: int | None,
            as_json: bool) -> None:
     """Append the JSON Lines facts in FILE (or stdin) as one atomic batch."""
-    from ledger.service import parse_jsonl
+    from ledger.retry import split_envelopes
+    from ledger.service import json_lines, parse_fact
 
-    facts = parse_jsonl(read_input(file))
+    lines = json_lines(read_input(file))
     with open_ledger(ctx) as ledger:
+        lines, envelope_seqs = split_envelopes(ledger.store, stream, lines)  # log --json sent back
+        if not lines and envelope_seqs:
+            click.echo("already stored (retry): seq " + " ".join(map(str, envelope_seqs)))
+            return
+        facts = [parse_fact(obj, number) for number, obj in lines]
         result = ledger.append(stream, facts, expected_seq=expected_seq)
     if as_json:
         for e in result.stored:
@@ -151,13 +157,28 @@ def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> N
     digest = parse_digest(digest_text) if digest_text else None
     if digest is not None and stream:
         raise BadInput("--digest covers the whole log: give no STREAM", field="STREAM", value=stream)
-    with open_ledger(ctx) as ledger:
-        report = verify_store(ledger.store, stream)
-        if digest is not None:
-            from ledger.transparency import check_digest
+    from ledger import damage
+    from ledger.service import Ledger
 
-            against = check_digest(ledger.store, digest)
-            report = attrs.evolve(report, problems=report.problems + against.problems)
+    def check(url: str) -> Any:
+        with Ledger.open(url, busy_timeout=ctx.obj.get("busy_timeout")) as ledger:
+            report = verify_store(ledger.store, stream)
+            against = None
+            if digest is not None:
+                from ledger.transparency import check_digest
+
+                against = check_digest(ledger.store, digest)
+                report = attrs.evolve(report, problems=report.problems + against.problems)
+        return report, against
+
+    try:
+        report, against = check(ctx.obj["db"])
+    except Exception as exc:  # a full disk: read the file without its lock files when that is safe
+        fallback = damage.readonly_url(exc, ctx.obj["db"])
+        if fallback is None:
+            raise
+        click.echo(f"note: {fallback[1]}", err=True)
+        report, against = check(fallback[0])
     for p in report.problems:
         click.echo(f"FAILED: {p.where()} ({p.kind}): {p.reason}", err=True)
     if report.problems:

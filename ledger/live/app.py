@@ -22,11 +22,9 @@ line, field and value; 403 role or scope; 404 unknown stream; 409 stale
 from __future__ import annotations
 
 import contextlib
-import hmac
 import json
 import os
 import re
-import secrets
 import threading
 import time
 from contextlib import asynccontextmanager, nullcontext
@@ -47,7 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger.errors import (BadInput, ConcurrencyError, LedgerError, NotAllowed, StoreBusy, StoreUnavailable,
                            StreamNotFound)
-from ledger.live import accounts, views
+from ledger.live import accounts, security, signin, views
 from ledger.live.accounts import Refused, TableGrant, User
 from ledger.live.db import Notifier, live_engine, read_engine
 from ledger.live.feed import Feed, brief, read_after
@@ -62,8 +60,6 @@ MAX_BODY = 256 * 1024
 """Largest request body accepted (413 beyond): a whole board is about 20 KiB."""
 MAX_LINES = 500
 COOKIE = "ledger_session"
-LOGIN_CSRF_COOKIE = "ledger_login_csrf"
-"""The sign-in form's CSRF token (double submit: this cookie and the form's ``csrf`` field)."""
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines",
                "application/json-lines")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -160,8 +156,6 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                threads: int = 16) -> FastAPI:
     ledger = ledger or Ledger.open(db_url)
     limits = limits or Limits()
-    signin_address = Buckets(limits.signin_per_address)
-    signin_name = Buckets(limits.signin_per_name)
     table_appends = Buckets(limits.table_appends)
     engine = live_engine(db_url)  # the live tables' own engine: the store is reached via `ledger`
     reads = read_engine(engine)  # one-statement reads (tokens, cookies): one round trip each
@@ -314,11 +308,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         except UnicodeDecodeError:
             raise BadInput("the body is not UTF-8 text", field="body", value=body[:40]) from None
         if kind == "application/json":
-            try:
-                doc = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise BadInput(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                               field="body", value=text[:80]) from None
+            doc = security.json_body(text)  # nesting and numbers within the input limits
             if isinstance(doc, Mapping):
                 doc = [doc]
             if not isinstance(doc, list):
@@ -672,6 +662,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
         async def follow() -> AsyncIterator[str]:
             position = start
             yield f"retry: 1000\n: from position {position}\n\n"
+            checked = time.monotonic()
             while True:
                 if await request.is_disconnected():
                     return
@@ -681,11 +672,16 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
                     found = [brief(e) for e in envelopes]
                 else:
                     found, scanned = window
+                if isinstance(who, Table) and (found or time.monotonic() - checked > 1):
+                    checked = time.monotonic()  # a revoked token's feed ends before it tells more
+                    if not await run_in_threadpool(security.token_still_valid, reads, who.token_key):
+                        yield security.REVOKED
+                        return
                 for item in found:
                     yield f"id: {item['position']}\nevent: ledger\ndata: {json.dumps(item)}\n\n"
                 position = max(position, scanned)
                 if not found or position >= feed.last:
-                    if not await feed.wait_beyond(position, timeout=15):
+                    if not await feed.wait_beyond(position, timeout=5 if isinstance(who, Table) else 15):
                         yield ": keep-alive\n\n"
 
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -774,51 +770,6 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             return RedirectResponse("/login", status_code=303)
         return RedirectResponse("/director" if who.user.role == "director" else "/committee",
                                 status_code=303)
-
-    def login_form(next: str, error: str | None, status: int,
-                   headers: dict[str, str] | None = None) -> HTMLResponse:
-        """The sign-in form with a fresh CSRF token (in the form and in its cookie)."""
-        token = secrets.token_urlsafe(32)
-        page = env.get_template("login.html").render(title="Sign in", error=error, next=next,
-                                                     csrf=token)
-        response = HTMLResponse(page, status_code=status, headers=headers)
-        response.set_cookie(LOGIN_CSRF_COOKIE, token, httponly=True, samesite="strict",
-                            secure=secure_cookies, max_age=3600, path="/login")
-        return response
-
-    @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
-    def login_page(next: str = "") -> HTMLResponse:
-        return login_form(next, None, 200)
-
-    @app.post("/login", include_in_schema=False)
-    async def login(request: Request) -> Response:
-        body = (await request.body())[:4096].decode("utf-8", "replace")
-        form = {k: v[0] for k, v in parse_qs(body).items()}
-        sent, kept = form.get("csrf", ""), request.cookies.get(LOGIN_CSRF_COOKIE, "")
-        if not sent or not kept or not hmac.compare_digest(sent.encode(), kept.encode()):
-            return login_form(form.get("next", ""), "missing or wrong CSRF token of the sign-in "
-                              "form: sign in from this page", 403)
-        address = request.client.host if request.client else "unknown"
-        try:
-            signin_address.take(address)
-            signin_name.take(form.get("name", "").lower())
-        except RateLimited as exc:
-            return login_form(form.get("next", ""), str(exc), 429,
-                              {"Retry-After": str(exc.retry_after)})
-        try:
-            user = await run_in_threadpool(accounts.authenticate, engine, form.get("name", ""),
-                                           form.get("password", ""))
-        except Refused as exc:
-            return login_form(form.get("next", ""), exc.reason, 401)
-        cookie, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
-        target = form.get("next", "")
-        if not target.startswith("/") or target.startswith("//") or "\\" in target:
-            target = "/director" if user.role == "director" else "/committee"
-        response = RedirectResponse(target, status_code=303)
-        response.delete_cookie(LOGIN_CSRF_COOKIE, path="/login")
-        response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", secure=secure_cookies,
-                            max_age=accounts.SESSION_HOURS * 3600, path="/")
-        return response
 
     @app.post("/logout", include_in_schema=False)
     async def logout(request: Request) -> Response:
@@ -955,6 +906,9 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     def live_js() -> Response:
         return Response((TEMPLATES / "live.js").read_text(encoding="utf-8"),
                         media_type="text/javascript")
+
+    signin.install(app, env=env, engine=engine, secure=secure_cookies, session_cookie=COOKIE)
+    security.install(app, secure=secure_cookies, pages=env, error_body=error_body)  # headers, ids, errors
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:

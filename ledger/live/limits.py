@@ -1,10 +1,11 @@
 """Rate limits of the live service: token buckets kept in the process.
 
-Two things are limited (each refused with HTTP 429, ``error: "rate_limited"``,
-the limit named in the message, and ``Retry-After``):
-
-* sign-in attempts, per client address and per user name (password guessing);
-* appends made with a table token, per token (a runaway or hostile terminal).
+What is limited here (refused with HTTP 429, ``error: "rate_limited"``, the
+limit named in the message, and ``Retry-After``): appends made with a table
+token, per token (a runaway or hostile terminal). Sign-in attempts are no
+longer limited by buckets (a bucket per user name let a guesser keep the owner
+out): ``ledger/live/throttle.py`` slows them instead; the two ``signin_*``
+limits below are kept for callers that still pass them and are not applied.
 
 A bucket holds ``burst`` tokens and gains ``rate`` a second; each attempt takes
 one. Memory is bounded: at most ``max_keys`` buckets, the least recently used

@@ -91,6 +91,8 @@ const Live = (() => {
     es.onopen = () => { live("live", "live"); if (lost && onOpen) onOpen(); lost = false; };
     es.onerror = () => { lost = true; live("offline: reconnecting…", "offline"); };
     es.addEventListener("ledger", (e) => onEvent(JSON.parse(e.data)));
+    // The director withdrew this device's access: the server ends the feed; say why.
+    es.addEventListener("revoked", (e) => { es.close(); live("closed"); say(JSON.parse(e.data).message); });
     return es;
   }
 
@@ -450,6 +452,8 @@ const Live = (() => {
     live("");
   }
 
+  // No inline script (the Content-Security-Policy allows none): each page says what it
+  // is with data-live="..." and this file starts it.
   function boot() {
     for (const sel of document.querySelectorAll("select[data-submit-on-change]")) {
       sel.addEventListener("change", () => sel.form.submit());
