@@ -375,8 +375,14 @@ def test_a_board_from_four_seat_devices(store_url, tmp_path, browser, capsys):
         dealer = truth.state(stream)["board"]["dealer"]
         order = [SEATS[(SEATS.index(dealer) + i) % 4] for i in range(4)]
         for seat, call in zip(order, ["1NT", "Pass", "Pass", "Pass"]):
+            # every device shows the ledger's last entry first, so that the tap's wait below
+            # waits for this call and not for a feed refresh of the one before (on a loaded machine)
+            for s in SEATS:
+                expect(pages[s].locator(".panel")).to_have_attribute("data-seq", str(truth.state(stream)["seq"]))
             expect(pages[seat].locator("#caller")).to_have_text(dict(N="North", E="East", S="South", W="West")[seat])
             taps[seat].tap(f'[data-call="{call}"]', wait=True)
+        for s in SEATS:
+            expect(pages[s].locator(".panel")).to_have_attribute("data-seq", str(truth.state(stream)["seq"]))
         state = truth.state(stream)
         declarer, dummy = state["contract"]["declarer"], state["dummy"]
         for s in SEATS:
