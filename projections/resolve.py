@@ -30,6 +30,7 @@ JUDGMENT_FIELDS: dict[type[ev.Event], frozenset[str]] = {
     ev.CardHeld: frozenset({"partner_could_see", "face_up_near_table"}),
     ev.DummyCardCalled: frozenset({"lowest_winner"}),
     ev.DesignationChanged: frozenset({"inadvertent", "without_pause"}),
+    ev.ClaimDisputed: frozenset({"immediate"}),  # spec 1.3: 68B2
 }
 """The judgment (J) fields of spec section 3, per fact type: booleans."""
 

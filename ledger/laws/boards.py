@@ -150,6 +150,18 @@ def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) ->
                                  "played it may be a revoke", card=event.card))
 
 
+@handles(ev.DefectiveTrickFound)
+def on_defective_trick(state: TableState, step: Step[ev.DefectiveTrickFound]) -> TableState:
+    """Spec 1.3 (67A, 67B): the reading of a defective trick (the stream read again with the trick closed
+    at three cards) is not built yet: the finding is stored as logged and listed for the director."""
+    from projections.state import Irregularity
+    event = step.event
+    return state.add_irregularity(Irregularity(
+        "unprocessed", step.seq, event.TYPE, offender=str(event.seat),
+        detail=f"{event.seat} did not play to trick {event.trick} (Law 67): not ruled by the ledger yet, "
+               "the director rectifies it"))
+
+
 @handles(ev.WrongBoardPlayed)
 def on_wrong_board_played(state: TableState, step: Step[ev.WrongBoardPlayed]) -> TableState:
     seq, event = step.seq, step.event
