@@ -85,8 +85,8 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
                 cancelled.add(target)
     out = []
     for r in records:
-        if isinstance(r.event, (ev.FindingMade, ev.EntryVoided)) and isinstance(r.event.about, str):
-            target = ids.get(r.event.about)  # the state names the fact by its seq
+        if refers_by_id(r.event):  # spec section 3: every `about` may be an event id; the state names seqs
+            target = ids.get(r.event.about)  # type: ignore[attr-defined]
             if target is not None:
                 r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))
         if r.seq in findings:
@@ -95,5 +95,12 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
     return out
 
 
+def refers_by_id(event: ev.Event) -> bool:
+    """The event names another by its id (``about`` a string, spec section 3): the fold reads it as
+    the seq of that event (:func:`resolve`)."""
+    return isinstance(getattr(event, "about", None), str)
+
+
 def needs_refold(records: Iterable[Recorded]) -> bool:
-    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)) for r in records)
+    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)) or refers_by_id(r.event)
+               for r in records)
