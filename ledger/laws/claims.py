@@ -346,17 +346,6 @@ def claim_rules(state) -> list[Prescription]:
     return out
 
 
-def open_objections(state: TableState) -> list[Objection]:
-    """Objections within the Correction Period the director has not answered (``cli.py open``)."""
-    claim = state.claim
-    if claim is None or state.correction_period_ended is not None:
-        return []
-    answered = claim.settled_seq if claim.status == "ruled" else None
-    return [o for o in claim.objections if o.law.endswith(("69B", "71", "70"))
-            and (answered is None or o.seq > answered) and claim.status != "disputed"
-            and any(r.about == claim.seq and not r.resolved and r.seq > o.seq for r in state.review)]
-
-
 def claim_document(state: TableState) -> dict[str, Any] | None:
     """The state document's ``claim`` (spec 1.3, 10.D)."""
     claim = state.claim
@@ -383,3 +372,41 @@ def claim_document(state: TableState) -> dict[str, Any] | None:
                   "cards": [{"seat": str(p.seat), "card": str(p.card)} for p in t.cards],
                   "winner": str(t.winner) if t.winner else None} for t in claim.line],
     }
+
+
+# -- words for people -------------------------------------------------------------------------
+
+OBJECTION_WORDS = {
+    "68B2": "objected at once to his partner's concession: no claim and no concession, play continued",
+    "70": "disputed the claim: the director rules",
+    "69B": "withdrew his side's agreement within the Correction Period",
+    "71": "questioned his side's concession within the Correction Period",
+    "79C": "objected after the Correction Period: no effect",
+}
+
+
+def claim_history(claim: dict[str, Any]) -> list[str]:
+    """The claim's history in plain words (the readable state, the case file): who agreed or
+    objected and when, whether the agreement is established, the director's line beside his award."""
+    out = []
+    for a in claim.get("agreements") or ():
+        out.append(f"{a['by']} agreed (seq {a['seq']})")
+    if claim.get("agreements") and claim.get("status") == "agreed":
+        est = claim.get("established_seq")
+        out.append(f"agreement established (seq {est}, Law 69A)" if claim.get("established")
+                   else "agreement not established yet (Law 69A: until the agreeing side calls on the next board "
+                        "or the round ends)")
+    for o in claim.get("objections") or ():
+        law = str(o.get("law") or "")
+        out.append(f"{o['by']} {OBJECTION_WORDS.get(law.split(':')[-1], 'objected')} (seq {o['seq']}, {law})")
+    law = str(claim.get("law") or "")
+    if law.endswith(("69B", "71")) and claim.get("settled_tricks") is not None and claim.get("status") == "agreed":
+        out.append(f"rescored: {claim['settled_tricks']} of the {claim['remaining']} tricks to the claimer's side "
+                   f"({law}: what no legal play could lose)")
+    if claim.get("line"):
+        tricks = "; ".join(f"trick {t['number']}: " + " ".join(f"{c['seat']} {c['card']}" for c in t["cards"])
+                           + f" (won by {t['winner']})" for t in claim["line"])
+        out.append(f"the director's line of play: {tricks}")
+    if claim.get("outstanding_trumps"):
+        out.append("trumps the opponents held at the claim: " + " ".join(claim["outstanding_trumps"]))
+    return out
