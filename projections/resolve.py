@@ -88,7 +88,7 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
         if refers_by_id(r.event):  # spec section 3: every `about` may be an event id; the state names seqs
             target = ids.get(r.event.about)  # type: ignore[attr-defined]
             if target is not None:
-                r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))
+                r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))  # type: ignore[misc]  # events are attrs classes
         if r.seq in findings:
             r = attrs.evolve(r, event=attrs.evolve(r.event, **findings[r.seq]))  # type: ignore[misc]  # events are attrs classes
         out.append((r, r.seq not in cancelled))
