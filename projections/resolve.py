@@ -98,7 +98,12 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
 def refers_by_id(event: ev.Event) -> bool:
     """The event names another by its id (``about`` a string, spec section 3): the fold reads it as
     the seq of that event (:func:`resolve`)."""
-    return isinstance(getattr(event, "about", None), str)
+    return isinstance(getattr(event, "about", None), str) and not isinstance(event, KEPT_AS_ID)
+
+
+KEPT_AS_ID = (ev.AttentionDrawn, ev.DirectorCalled, ev.RightsReserved)
+"""Facts whose id reference the revoke rules read as they are (``ProcedureFact.detail``: attention
+drawn "about" an id names the revoke in question, 64B2 reads it so); not rewritten to a seq."""
 
 
 def needs_refold(records: Iterable[Recorded]) -> bool:
