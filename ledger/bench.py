@@ -122,7 +122,35 @@ def run_bench(boards: int = 200, db: str | None = None, seed: int = 2026,
         "append_event_ms_at_10": round(statistics.median(early), 3),
         "append_event_ms_at_end": round(statistics.median(late), 3),
     }
-    return figures | imported
+    return figures | imported | claim_floor_figures(seed)
+
+
+CLAIM_FLOOR_POSITIONS = 200
+"""Positions timed by :func:`claim_floor_figures` (issue 22)."""
+
+
+def claim_floor_figures(seed: int = 2026, positions: int = CLAIM_FLOOR_POSITIONS,
+                        tricks: int = 5) -> dict[str, Any]:
+    """The cost of ``G(side)`` (``ledger.laws.fewest``, Laws 69B and 71) with ``tricks`` tricks left:
+    random positions (five cards a hand, a random trump suit or none, a random leader), each side's
+    floor computed once: the median and the slowest, in milliseconds."""
+    from ledger.bridge import DECK, SEATS, SUITS, Side
+    from ledger.laws.fewest import fewest_tricks
+    rng = random.Random(seed)
+    times: list[float] = []
+    for _ in range(positions):
+        cards = rng.sample(DECK, 4 * tricks)
+        hands = [cards[i * tricks:(i + 1) * tricks] for i in range(4)]
+        trump = rng.choice(list(SUITS) + [None])
+        leader = rng.choice(SEATS)
+        for side in (Side.parse("NS"), Side.parse("EW")):
+            t = time.perf_counter()
+            fewest_tricks(hands, [], leader, trump, side)
+            times.append((time.perf_counter() - t) * 1000)
+    return {"claim_floor_tricks": tricks, "claim_floor_positions": len(times),
+            "claim_floor_ms_p50": round(statistics.median(times), 3),
+            "claim_floor_ms_p99": round(percentile(times, 0.99), 3),
+            "claim_floor_ms_max": round(max(times), 3)}
 
 
 REALBRIDGE = Path(__file__).resolve().parents[2] / "shared" / "bridge-data" / \

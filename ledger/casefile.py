@@ -590,7 +590,10 @@ def _claim_html(case: dict[str, Any]) -> str:
                      f"(seq {c.get('settled_seq')})" + (f": {_e(c['ruling_text'])}" if c.get("ruling_text") else ""))
     else:
         parts.append(_e(c["status"]))
-    return f"<p id='claim'>{'; '.join(parts)} <span class='law'>{_e(c.get('law') or '')}</span></p>"
+    from ledger.laws.claims import claim_history  # issue 22: the claim's history, the director's line
+    history = "".join(f"<li>{_e(line)}</li>" for line in claim_history(c))
+    history = f"<ul id='claim-history'>{history}</ul>" if history else ""
+    return f"<p id='claim'>{'; '.join(parts)} <span class='law'>{_e(c.get('law') or '')}</span></p>{history}"
 
 
 def _voided_html(case: dict[str, Any]) -> str:

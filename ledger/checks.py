@@ -64,6 +64,40 @@ def check_fact(state, event: ev.Event) -> None:
         _check_dealt(state, event.seat, event.card, event.TYPE)
     elif isinstance(event, ev.ResultReported):
         _check_reported(state, event)
+    elif isinstance(event, ev.ClaimRuled):
+        _check_claim_ruled(state, event)
+    elif isinstance(event, ev.CorrectionPeriodEnded) and state.correction_period_ended is not None:
+        raise BadInput(f"the Correction Period already ended (seq {state.correction_period_ended}); "
+                       "CorrectionPeriodEnded comes once per board", field="type", value=event.TYPE,
+                       event_type=event.TYPE)
+    elif isinstance(event, ev.DefectiveTrickFound):
+        _check_defective(state, event)
+
+
+def _check_claim_ruled(state, event: ev.ClaimRuled) -> None:
+    """Spec 1.3 (10.C): a ruling needs a claim that stands, at most the tricks that remained, and a line
+    (when given) that is legal card by card and gives the claimer's side exactly the tricks awarded."""
+    from ledger.laws.claims import OPEN, line_error
+    claim = state.claim
+    if claim is None or claim.status not in OPEN:
+        why = "no claim was made" if claim is None else "the claim is void (68B2): play continued"
+        raise BadInput(f"no claim to rule on: {why}", field="type", value=event.TYPE, event_type=event.TYPE)
+    if event.tricks > claim.remaining:
+        raise BadInput(f"{claim.remaining} tricks remained when the claim was made", field="tricks",
+                       value=event.tricks, event_type=event.TYPE)
+    error = line_error(state, event)
+    if error is not None:
+        raise BadInput(error, field="line", value=[str(c) for c in event.line or ()], event_type=event.TYPE)
+
+
+def _check_defective(state, event: ev.DefectiveTrickFound) -> None:
+    """Spec 1.3: a defective trick is one the other three completed: it must have three cards or more
+    without ``seat``'s, and a later card must have been logged (the trick was quitted)."""
+    tricks = [t for t in state.tricks if t.number == event.trick]
+    if not tricks or len(state.tricks) <= event.trick and not (state.tricks[-1].complete):
+        raise BadInput(f"trick {event.trick} is not complete yet (or not begun): a trick is found defective "
+                       "once the others have played to it and play went on", field="trick",
+                       value=event.trick, event_type=event.TYPE)
 
 
 def withdrawn_or_voided(state):

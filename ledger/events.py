@@ -583,6 +583,9 @@ class ClaimAgreed(Event):
 @frozen
 class ClaimDisputed(Event):
     by: Seat = F(Seat.parse)
+    immediate: bool | None = Opt(_bool, _plain)
+    """Spec 1.3 (J): whether the objection came at once (68B2); unknown: true when it is the first
+    fact after the claim."""
 
 
 # Procedure
@@ -725,11 +728,34 @@ class OptionChosen(Event):
     suit: Suit | None = Opt(Suit.parse)
 
 
+def _line(value: object) -> tuple[Card, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of cards")
+    return tuple(Card.parse(v) for v in value)
+
+
 @register("director", DIRECTOR_ROLES)
 @frozen
 class ClaimRuled(Event):
     tricks: int = F(_int(0, 13), _plain)
     text: str | None = Opt(_free_text)
+    line: tuple[Card, ...] | None = Opt(_line, _list_str)
+    """Spec 1.3: the director's line of play, every remaining card in the order he rules it played
+    from the position when the claim was made (70); checked card by card on append."""
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class CorrectionPeriodEnded(Event):
+    """Spec 1.3: the Correction Period of this board has expired (79C1); once per stream."""
+
+
+@register("director", DIRECTOR_ROLES)
+@frozen
+class DefectiveTrickFound(Event):
+    """Spec 1.3: the director established that ``seat`` did not play to trick ``trick`` (67)."""
+    trick: int = F(_int(1, 13), _plain)
+    seat: Seat = F(Seat.parse)
 
 
 @register("director", RULING_ROLES)
@@ -968,6 +994,15 @@ class TricksTransferred(Event):
 class DirectorReviewRequired(Event):
     reason: str = F(_text)
     about: int | None = Opt(_int(1), _plain)
+
+
+@register("rectification", SYSTEM_ROLES)
+@frozen
+class ClaimRescored(Event):
+    """Spec 1.3: the tricks of the remaining ones now credited to the claimer's side (Law 71 at the
+    agreement or on the conceding side's objection, 69B on the agreeing side's), proved by ``G``."""
+    about: int = F(_int(1), _plain)
+    tricks: int = F(_int(0, 13), _plain)
 
 
 @register("rectification", SYSTEM_ROLES)

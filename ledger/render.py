@@ -662,7 +662,11 @@ def _claim_line(claim: Mapping[str, Any]) -> str:
                  f"{_seat(claim.get('seat'))}'s side (seq {claim.get('settled_seq')}){reasons}")
     elif status == "disputed":
         text += "; the director is to rule"
-    return text + _law(claim.get("law"))
+    elif status == "void":
+        text += "; void (68B2): play continued"
+    from ledger.laws.claims import claim_history  # issue 22: the claim's history in words
+    history = claim_history(dict(claim))
+    return text + _law(claim.get("law")) + "".join(f"\n  - {line}" for line in history)
 
 
 def _artificial_value(value: Any) -> str:

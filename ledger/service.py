@@ -36,7 +36,7 @@ from ledger.store.base import Actor, EventStore, Snapshot, StoredEvent, StoreTra
 from projections import snapshot as snapshots
 from projections.document import to_document
 from projections.state import TableState
-from projections.resolve import Recorded
+from projections.resolve import Recorded, refers_by_id
 from projections.table import evolve, fold_log
 
 REFOLDING = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)
@@ -361,7 +361,7 @@ class Ledger:
             stored = self._stored(stream, seq, event_id, event, actor, at, causes, law, prev)
             written.append(stored)
             prev = stored.hash
-            if isinstance(event, REFOLDING):
+            if isinstance(event, REFOLDING) or refers_by_id(event):  # an id `about` is read as its seq
                 state = fold_log(stream, history())
             else:
                 state = evolve(state, stream, recorded(stored, event))
@@ -641,7 +641,7 @@ def state_after(stream: str, snap: Snapshot, tail: Sequence[StoredEvent]) -> Tab
     them makes the fold look back (a finding, an override, a void: refold)."""
     if tail and (tail[0].seq != snap.seq + 1 or tail[0].prev != snap.hash):
         return None
-    if any(e.type in _REFOLDING_TYPES for e in tail):
+    if any(e.type in _REFOLDING_TYPES or isinstance(e.data.get("about"), str) for e in tail):
         return None
     state: TableState | None = snapshots.load(snap.state)
     if state is None or state.seq != snap.seq or state.head != snap.hash:

@@ -18,6 +18,7 @@ from typing import Any
 from ledger.bridge import SEATS
 from ledger.laws.boards import board_document
 from ledger.laws.calls import call_rulings
+from ledger.laws.claims import claim_document
 from ledger.laws.cards import card_rulings_document
 from ledger.laws.leads import leads_out_of_turn_document
 from ledger.laws.premature import play_restrictions_document as play_restrictions, premature_document as premature_plays
@@ -94,15 +95,8 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
                    for r in state.review if not r.resolved],
         "findings": [{"seq": f.seq, "about": f.about, "field": f.field, "value": f.value}
                      for f in state.findings],
-        "claim": None if state.claim is None else {
-            "seq": state.claim.seq, "seat": str(state.claim.seat), "tricks": state.claim.tricks,
-            "remaining": state.claim.remaining, "status": state.claim.status,
-            "settled_tricks": state.claim.settled_tricks,
-            "statement": state.claim.statement, "disputed_seq": state.claim.disputed_seq,
-            "disputed_by": str(state.claim.disputed_by) if state.claim.disputed_by else None,
-            "settled_seq": state.claim.settled_seq, "ruling_text": state.claim.ruling_text,
-            "law": state.cite("70") if state.claim.status == "ruled" else
-            state.cite("69A") if state.claim.status == "agreed" else state.cite("68")},
+        "claim": claim_document(state),
+        "correction_period_ended": state.correction_period_ended,
         "procedural_penalties": [{"side": side, "amount": amount} for side, amount in state.penalties],
         "result_cancelled": state.result_cancelled,
         "decisions": decisions_document(state),

@@ -27,7 +27,7 @@ from ledger.bridge import Card, Seat, Strain
 from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity,
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity, NotMade,
                                PlayedCard, Result, TableState, Trick, replace)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -138,6 +138,19 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     return None
 
 
+def claim_stands(state: TableState) -> bool:
+    """A claim or concession stands (not void under 68B2): play has ceased (68D)."""
+    return state.claim is not None and state.claim.status != "void"
+
+
+def after_claim(state: TableState, seq: int, seat: Seat, card: Card) -> TableState:
+    """68D (spec 1.3): a card after a claim is not a play: no penalty card, no revoke, no option;
+    kept among the plays not made (in 2017 the director's evidence, 70D3)."""
+    reason = "after a claim: play has ceased (no penalty card, no revoke)"
+    return replace(state, plays_not_made=state.plays_not_made + (NotMade(seq, seat, str(card), reason,
+                                                                            state.cite("68D")),))
+
+
 def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
     trick = state.current_trick
     if trick is None or trick.complete:
@@ -175,14 +188,14 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     Returns the state and whether the card went on the trick."""
     if state.phase == AUCTION:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} exposed during the auction"), False
+    if claim_stands(state):
+        return after_claim(state, seq, seat, card), False
     if state.phase == ENDED:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} after play ended"), False
     if not state.holds(seat, card):
         return _unprocessed(state, seq, type_, seat, f"{card} is not in {seat}'s remaining hand"), False
     if state.face_down_lead is not None:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
-    if state.claim is not None:
-        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} played after a claim (68D)"), False
     standing = INTERCEPTORS["standing"](state, seq, seat, card) if seat is not state.turn else None
     if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
         return standing, False
@@ -214,6 +227,8 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
 @handles(LeadFaceDown)
 def on_lead_face_down(state: TableState, step: Step[LeadFaceDown]) -> TableState:
     seq, ev = step.seq, step.event
+    if claim_stands(state):
+        return after_claim(state, seq, ev.seat, ev.card)
     if state.phase != OPENING_LEAD or state.face_down_lead is not None:
         return _unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
     returned = INTERCEPTORS["face_down"](state, seq, ev)  # 41A: the wrong defender leads face down

@@ -30,6 +30,7 @@ JUDGMENT_FIELDS: dict[type[ev.Event], frozenset[str]] = {
     ev.CardHeld: frozenset({"partner_could_see", "face_up_near_table"}),
     ev.DummyCardCalled: frozenset({"lowest_winner"}),
     ev.DesignationChanged: frozenset({"inadvertent", "without_pause"}),
+    ev.ClaimDisputed: frozenset({"immediate"}),  # spec 1.3: 68B2
 }
 """The judgment (J) fields of spec section 3, per fact type: booleans."""
 
@@ -84,15 +85,27 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
                 cancelled.add(target)
     out = []
     for r in records:
-        if isinstance(r.event, (ev.FindingMade, ev.EntryVoided)) and isinstance(r.event.about, str):
-            target = ids.get(r.event.about)  # the state names the fact by its seq
+        if refers_by_id(r.event):  # spec section 3: every `about` may be an event id; the state names seqs
+            target = ids.get(r.event.about)  # type: ignore[attr-defined]
             if target is not None:
-                r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))
+                r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))  # type: ignore[misc]  # events are attrs classes
         if r.seq in findings:
             r = attrs.evolve(r, event=attrs.evolve(r.event, **findings[r.seq]))  # type: ignore[misc]  # events are attrs classes
         out.append((r, r.seq not in cancelled))
     return out
 
 
+def refers_by_id(event: ev.Event) -> bool:
+    """The event names another by its id (``about`` a string, spec section 3): the fold reads it as
+    the seq of that event (:func:`resolve`)."""
+    return isinstance(getattr(event, "about", None), str) and not isinstance(event, KEPT_AS_ID)
+
+
+KEPT_AS_ID = (ev.AttentionDrawn, ev.DirectorCalled, ev.RightsReserved)
+"""Facts whose id reference the revoke rules read as they are (``ProcedureFact.detail``: attention
+drawn "about" an id names the revoke in question, 64B2 reads it so); not rewritten to a seq."""
+
+
 def needs_refold(records: Iterable[Recorded]) -> bool:
-    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)) for r in records)
+    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)) or refers_by_id(r.event)
+               for r in records)

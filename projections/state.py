@@ -121,6 +121,31 @@ class Claim:
     """Seq of the ClaimAgreed or ClaimRuled that settled it."""
     ruling_text: str | None = None
     """The director's reasons (ClaimRuled.text)."""
+    law: str | None = None
+    """What settled it (spec 1.3, 10.D): 69A agreed, 70 ruled, 69B / 71 rescored, 68B2 void."""
+    agreements: tuple[tuple[int, Seat], ...] = ()
+    """Every ClaimAgreed (seq, by): the second defender's agreement is recorded too (69A)."""
+    objections: tuple["Objection", ...] = ()
+    """Every ClaimDisputed with its reading by moment and author (spec 1.3, 10.B)."""
+    position: tuple[tuple[tuple[Card, ...], ...], tuple[PlayedCard, ...], Seat | None] | None = None
+    """The position when the claim was made: the hands (N E S W), the trick in progress, the seat to
+    play; the floor ``G`` (69B, 71) and the director's line (70) start from it."""
+    line: tuple[Trick, ...] = ()
+    """The director's line of play as tricks (ClaimRuled.line), not among the tricks played."""
+    prior_phase: str | None = None
+    """The phase when the claim was made: play resumes in it after 68B2."""
+    ruled_tricks: int | None = None
+    """The tricks the director awarded (ClaimRuled), before any later rescoring."""
+
+
+@attrs.frozen
+class Objection:
+    """A ClaimDisputed and its reading (spec 1.3): ``law`` 68B2, 70, 69B, 71 or 79C."""
+
+    seq: int
+    by: Seat
+    law: str
+    immediate: bool | None = None
 
 
 @attrs.frozen
@@ -287,6 +312,8 @@ class TableState:
     """Seqs of DummySpreadStarted facts (41D; 54A/54C after a lead out of turn)."""
     procedure: tuple["ProcedureFact", ...] = ()
     """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): ledger.laws.revokes."""
+    correction_period_ended: int | None = None
+    """Seq of CorrectionPeriodEnded (79C1; spec 1.3): no objection to a claim has effect after it."""
     voided: tuple["Voided", ...] = ()
     """Entries voided as entry errors (EntryVoided): the fold skipped them (projections.resolve)."""
     memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)

@@ -90,6 +90,13 @@ def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = No
         items.append(("claim", claim.disputed_seq or claim.seq,
                       f"claim by {claim.seat} of {claim.tricks} of {claim.remaining} tricks disputed: "
                       "the director rules (ClaimRuled)", state.cite("70")))
+    if claim is not None and claim.status in ("agreed", "ruled") and state.correction_period_ended is None:
+        for objection in claim.objections:  # spec 1.3: an objection within the Correction Period the director has not answered
+            if objection.law.endswith(("69B", "71")) and any(
+                    r.about == claim.seq and not r.resolved and r.seq > objection.seq for r in state.review):
+                items.append(("claim", objection.seq, f"claim by {claim.seat} of {claim.tricks} of {claim.remaining} "
+                              f"tricks: {objection.by} objected within the Correction Period ({objection.law}); the "
+                              "director rules (ClaimRuled) before the Correction Period ends", objection.law))
     for i in state.irregularities:
         if i.kind == "unprocessed":
             items.append(("unprocessed", i.seq, f"{i.type} stored as logged: {i.detail}", None))

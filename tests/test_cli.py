@@ -229,6 +229,8 @@ def test_bench_prints_the_spec_figures_as_json(capsys, monkeypatch):
                 "append_event_ms_p50", "append_event_ms_p99", "fold_board_ms_p50"):
         assert figures[key] > 0, key
     assert figures["events"] >= 3 * 60
+    assert figures["claim_floor_tricks"] == 5 and figures["claim_floor_positions"] == 400  # issue 22: G's cost
+    assert 0 < figures["claim_floor_ms_p50"] <= figures["claim_floor_ms_p99"] <= figures["claim_floor_ms_max"]
 
 
 def test_a_missing_file_is_bad_input(db, capsys):

@@ -286,6 +286,8 @@ def test_an_agreement_by_the_claimers_partner_is_not_an_agreement():
     assert doc["phase"] == "play" and doc["irregularities"][-1]["type"] == "ClaimAgreed"
 
 
-def test_a_card_played_after_a_claim_is_unprocessed():
+def test_a_card_played_after_a_claim_is_not_a_play():
+    """Spec 1.3 (68D): no play, no irregularity; kept among the plays not made with its Law."""
     doc = doc_of(claim_facts() + cards(("S", "C3")))
-    assert "after a claim" in doc["irregularities"][-1]["detail"] and len(doc["tricks"]) == 1
+    assert doc["plays_not_made"][-1]["law"].endswith(":68D") and doc["plays_not_made"][-1]["card"] == "C3"
+    assert len(doc["tricks"]) == 1 and not [i for i in doc["irregularities"] if i["kind"] == "unprocessed"]

@@ -53,7 +53,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("leads out of turn", leads.LAWS, (leads.leads_out_of_turn,), "ledger.laws.leads"),
     Family("premature plays", premature.LAWS, (premature.premature_plays,), "ledger.laws.premature"),
     Family("penalty cards", penalty.LAWS, (penalty.penalty_cards,), "ledger.laws.penalty"),
-    Family("claims", claims.LAWS, (claims.disputed_claim,), "ledger.laws.claims"),
+    Family("claims", claims.LAWS, (claims.claim_rules,), "ledger.laws.claims"),
     Family("revokes and dummy", revokes.LAWS,
            (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "ledger.laws.revokes"),
     Family("results", results.LAWS, (results.record_result,), "ledger.laws.results"),

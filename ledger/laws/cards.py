@@ -215,7 +215,10 @@ def _in_auction(state: TableState, seq: int, ev) -> TableState | None:
 
 
 def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> TableState | None:
-    """A card fact before the auction closed or after play ended: not ruled here."""
+    """A card fact before the auction closed or after play ended: not ruled here; after a claim,
+    not a play and no penalty card (68D, spec 1.3)."""
+    if state.phase != AUCTION and play.claim_stands(state):
+        return play.after_claim(state, seq, seat, ev.card)
     if state.phase == AUCTION and isinstance(ev, CardDropped):
         read = _in_auction(state, seq, ev)  # Law 24
         if read is not None:

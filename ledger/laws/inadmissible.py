@@ -45,7 +45,7 @@ OBLIGED_LHO = "obliged_lho_called"
 LHO_CANCELLED = "lho_call_cancelled"
 
 LHO_FIRST = {DOUBLE: (DOUBLE_LHO, {"1997": "35A", "2017": "36A"}),
-             ABOVE_SEVEN: (ABOVE_SEVEN_LHO, {"1997": "35C", "2017": "38D"}),
+             ABOVE_SEVEN: (ABOVE_SEVEN_LHO, {"1997": "35C", "2017": "38B"}),  # 38D removes only 26B, 72C
              AFTER_CLOSE: (AFTER_CLOSE_LHO, {"1997": "35D", "2017": "39B"}),
              "obliged_to_pass": (OBLIGED_LHO, {"1997": "35B", "2017": "37A"})}
 """The reading of each inadmissible call when its maker's LHO called over it before rectification."""
@@ -63,6 +63,9 @@ def _law_36(state: TableState) -> str:
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 36 and 39 read it (None: not this family's call)."""
     seat, call = ev.seat, ev.call
+    later = _after_above_seven(state, seq, ev)
+    if later is not None:
+        return later
     first = _lho_called_first(state, seq, ev)
     if first is not None:
         return first
@@ -172,6 +175,24 @@ def _lho_called_first(state: TableState, seq: int, ev: CallPlaced) -> TableState
     return reading.in_turn(state, seq, seat, call, ev.TYPE)
 
 
+def _after_above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
+    """2017 38B: a bid of more than seven is cancelled together with
+    every call made after it before anyone drew attention to it or called the director; the calls after
+    the LHO's are cancelled too, whoever makes them: they are not calls out of rotation. The auction
+    resumes with the offender's LHO once the rectification begins (AttentionDrawn, DirectorCalled,
+    RulingGiven)."""
+    if state.phase != AUCTION or state.edition != "2017":  # 1997 35C not verified: as before (decision 8)
+        return None
+    bid = next((r for r in reversed(state.calls) if r.ruling == ABOVE_SEVEN_LHO), None)
+    if bid is None or any(f.seq > bid.seq and f.type in RECTIFICATION for f in state.procedure):
+        return None
+    law = state.cite(LHO_FIRST[ABOVE_SEVEN][1][state.edition])
+    return reading.record_call(state, CallRecord(
+        seq, ev.seat, ev.call, LHO_CANCELLED, law=law, first_call=bid.call,
+        detail=f"made after {bid.seat}'s bid of more than seven before rectification: cancelled with it (38B), "
+               "not a call out of rotation"))
+
+
 def _above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     """Law 38 (both editions; 1997 read as 2017 38B/38C, LAWS-DIGEST 14.12 decision 8): the bid is
     cancelled, a Pass is entered for its maker, both members of his side pass to the end."""
@@ -190,7 +211,7 @@ reading.NOT_ENTERED.update({
     DOUBLE_LHO: lambda r: "inadmissible double or redouble: cancelled with the calls after it (LHO called over it)",
     ABOVE_SEVEN_LHO: lambda r: "a bid of more than seven: cancelled, Pass substituted (LHO called over it)",
     AFTER_CLOSE_LHO: lambda r: "call after the final pass: cancelled (LHO called over it)",
-    LHO_CANCELLED: lambda r: f"cancelled: made over {r.seat.rho}'s inadmissible {r.first_call} before rectification",
+    LHO_CANCELLED: lambda r: f"cancelled: made after the inadmissible {r.first_call} before rectification",
 })
 
 RULING_WORDS.update({

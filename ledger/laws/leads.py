@@ -59,7 +59,7 @@ from ledger.laws.revokes import lapse_62c1, law_for
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
 
-LAWS = ("41", "53", "54", "55", "56")
+LAWS = ("41", "53", "54", "55", "56", "60")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
 CITATIONS = {
@@ -118,6 +118,14 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         return unprocessed(state, seq, type_, seat,
                             f"{card} of {seat} while {oot.seat}'s lead out of turn {oot.card} awaits the "
                             f"ruling (9B2)"), False
+    refused = _refused_declarer_lead(state)
+    if refused is not None and not _declaring(state, seat) and seat is not state.turn:
+        # 60B: a defender's card after declarer's lead out of turn was refused, before declarer led from
+        # the correct hand: a major penalty card, not a lead out of turn (spec 1.3)
+        law = state.cite("60B")
+        state = _not_made(state, seq, seat, card, f"played before declarer led from {refused.correct} after his "
+                          "lead out of turn was refused: a major penalty card", law)
+        return attrs.evolve(state, exposures=state.exposures + (Exposure(seq, seat, card, "lead_out_of_turn", law),)), False
     if state.contract is None or not _leading(state):
         return state, None
     if seat is state.turn:
@@ -140,6 +148,19 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
         kind, law_cited = "defender_lead", state.cite("53")
     oot = OutOfTurn(seq, seat, card, kind, correct, law=law_cited)
     return attrs.evolve(state, out_of_turn=state.out_of_turn + (oot,)), False
+
+
+def _refused_declarer_lead(state: TableState) -> OutOfTurn | None:
+    """Declarer's lead out of turn refused, the correct hand his own or dummy's (55B2), and nobody has led
+    since: the moment of 60B."""
+    oot = state.out_of_turn[-1] if state.out_of_turn else None
+    if oot is None or oot.kind != "declarer_lead" or oot.status != "refused" or oot.settled is None \
+            or not _declaring(state, oot.correct) or not _leading(state):
+        return None
+    settled = oot.settled
+    if any(p.seq > settled for t in state.tricks for p in t.cards):
+        return None
+    return oot
 
 
 def accept(state: TableState, oot: OutOfTurn, seq: int, how: str, law: str) -> TableState:
