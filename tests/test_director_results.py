@@ -120,3 +120,51 @@ def test_ties_share_a_rank_computed_from_unrounded_matchpoints(ledger):
     assert all("direction" not in row for row in doc["standings"])
     assert {(row["name"], row["rank"], row["tied"]) for row in doc["standings"]} == {
         ("A", 1, True), ("B", 1, True), ("C", 1, True), ("D", 1, True)}
+
+
+def _scenario_facts(name):
+    """The facts of a scenario file (comments, expectations and refused lines left out)."""
+    from pathlib import Path
+    path = Path(__file__).parent / "scenarios" / name
+    facts = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fact = json.loads(line)
+        if "type" in fact and "expect_error" not in fact:
+            facts.append({k: v for k, v in fact.items() if k != "comment"})
+    return facts
+
+
+@pytest.mark.parametrize("scenario, law", [("calls-27d-2017-score-stands.jsonl", "2017:27D"),
+                                           ("calls-27b1b-1997-score-stands.jsonl", "1997:27B1b")])
+def test_a_27d_question_closed_by_score_stands_lets_strict_publish(store_url, capsys, scenario, law):
+    """2017 27D (1997 27B1(b)): the director's ruling citing the Law, the score standing, answers
+    the end-of-play question without an adjusted score; before it ``results --strict`` refuses."""
+    facts = _scenario_facts(scenario)
+    ruling = next(i for i, f in enumerate(facts) if f["type"] == "RulingGiven" and law in f["laws"])
+    assert facts[ruling]["id"] == "ruling" and "score stands" in facts[ruling]["text"]
+    tournament = facts[0]["tournament"]
+    facts[0] = {**facts[0], "ns": "NS1", "ew": "EW1"}  # the pairs, for the results
+    with Ledger.open(store_url, create=True) as led:
+        led.append("law27d/t1/b5", facts[:ruling])
+        before = led.state("law27d/t1/b5")
+    assert before["phase"] == "ended" and len(before["review"]) == 1
+    assert law in (before["review"][0]["law"], before["review"][0]["reason"].split(" ")[0])
+    capsys.readouterr()
+    assert main(["--db", store_url, "open", tournament]) == 0
+    assert law.split(":")[1] in capsys.readouterr().out
+    assert main(["--db", store_url, "results", tournament, "--strict"]) == 1
+    assert "results not published: 1 check(s) open (open_questions)" in capsys.readouterr().err
+    with Ledger.open(store_url) as led:
+        led.append("law27d/t1/b5", facts[ruling:])
+        state = led.state("law27d/t1/b5")
+    assert state["review"] == [] and state["adjusted"] is None
+    assert state["result"]["text"] == {"2017:27D": "4H E =", "1997:27B1b": "4S N ="}[law]
+    capsys.readouterr()
+    assert main(["--db", store_url, "open", tournament]) == 0
+    assert law.split(":")[1] not in capsys.readouterr().out
+    assert main(["--db", store_url, "results", tournament, "--strict"]) == 0
+    out = capsys.readouterr().out
+    assert "open director questions" not in out
+    assert {"2017:27D": "-420", "1997:27B1b": "620"}[law] in out

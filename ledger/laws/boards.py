@@ -51,6 +51,7 @@ from ledger.laws.base import Citations, Prescription, cited
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, Irregularity, NotMade, TableState
+from projections.waiting import with_edition
 
 LAWS = ("13", "14", "15", "16", "17D", "67")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -250,11 +251,15 @@ def _answers(reason: str, law: str) -> bool:
 
 def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven) -> TableState:
     """The director's ruling citing a Law answers the open questions asked under it
-    (e.g. "2017:13B ... the director decides whether the deal can be played")."""
+    (e.g. "2017:13B ... the director decides whether the deal can be played"). A reason that
+    begins with a bare Law (``"27D ..."``, as Law 27's family words its end-of-play question)
+    is read in the board's edition (``"2017:27D ..."``): a ruling citing ``2017:27D`` (the
+    score stands, 12B1 gives no adjustment) answers it without an adjusted score."""
     if not event.laws:
         return state
     review = tuple(attrs.evolve(r, resolved=True)
-                   if not r.resolved and any(_answers(r.reason, law) for law in event.laws) else r
+                   if not r.resolved
+                   and any(_answers(with_edition(r.reason, state.edition), law) for law in event.laws) else r
                    for r in state.review)
     return attrs.evolve(state, review=review)
 
