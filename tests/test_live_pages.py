@@ -130,3 +130,33 @@ def test_the_committee_reads_the_appeals_register_with_filters(setup):
     assert bad.status_code == 400 and "as year-month-day" in bad.text
     client.cookies.clear()
     assert client.get("/committee/register", follow_redirects=False).status_code in (303, 401)
+
+
+def test_the_director_closes_a_27d_question_with_a_ruling_from_the_board_page(store_url):
+    """2017 27D: after an insufficient bid corrected by the lowest sufficient bid in the same
+    denomination (27B1a) the engine asks the director; the board page offers to close the
+    question with a ruling citing 27D (no adjusted score), and what that form sends closes it."""
+    site = make_site(store_url)
+    with TestClient(create_app(site.url, ledger=site.ledger)) as client:
+        t1 = bearer(site.tokens[1])
+        facts = [{"type": "BoardOpened"}, {"type": "CallPlaced", "seat": "N", "call": "1S"},
+                 {"type": "CallPlaced", "seat": "E", "call": "1H"},
+                 {"type": "OptionChosen", "seat": "S", "option": "refuse"},
+                 {"type": "CallPlaced", "seat": "E", "call": "2H", "same_denomination": True}]
+        for fact in facts:
+            r = client.post(f"/api/streams/{T1_B1}/events", json=[fact], headers=t1)
+            assert r.status_code == 201, r.text
+        csrf = sign_in(client, "alice")
+        page = client.get(f"/director/board/{T1_B1}").text
+        assert 'data-kind="review"' in page and "27D" in page
+        form = page[page.index('data-type="RulingGiven" data-done="Ruling recorded" id="form-review-ruling-'):]
+        form = form[:form.index("</form>")]
+        assert 'name="laws" data-list="1" value="2017:27D"' in form and "Close with this ruling" in form
+        # what live.js sends for that form: the Law from its hidden field, the text typed
+        r = client.post(f"/api/streams/{T1_B1}/events", headers={"X-CSRF-Token": csrf},
+                        json=[{"type": "RulingGiven", "laws": ["2017:27D"], "text": "no damage: the score stands"}])
+        assert r.status_code == 201, r.text
+        page = client.get(f"/director/board/{T1_B1}").text
+        assert 'id="form-review-ruling-' not in page and 'data-kind="review"' not in page
+        assert "no damage: the score stands" in page  # in the log, in sentences
+        assert site.ledger.state(T1_B1)["review"] == []
