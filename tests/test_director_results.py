@@ -168,3 +168,19 @@ def test_a_27d_question_closed_by_score_stands_lets_strict_publish(store_url, ca
     out = capsys.readouterr().out
     assert "open director questions" not in out
     assert {"2017:27D": "-420", "1997:27B1b": "620"}[law] in out
+
+
+def test_a_ruling_citing_27b1a_does_not_answer_the_question_a_finding_answers(store_url):
+    """2017 27B1a asked of the director (is 2H the lowest sufficient bid in the same denomination?):
+    a finding answers it (the call is entered or not); a ruling citing 27B1a leaves it open."""
+    facts = _scenario_facts("calls-27d-2017-score-stands.jsonl")[:5]
+    facts[4] = {k: v for k, v in facts[4].items() if k != "same_denomination"}  # the table did not say
+    with Ledger.open(store_url, create=True) as led:
+        led.append("law27d/t1/b5", facts)
+        asked = led.state("law27d/t1/b5")["review"]
+        assert [r["reason"][:5] for r in asked] == ["27B1a"]
+        led.append("law27d/t1/b5", [{"type": "RulingGiven", "laws": ["2017:27B1a"], "text": "play on"}])
+        assert led.state("law27d/t1/b5")["review"] == asked
+        led.append("law27d/t1/b5", [{"type": "FindingMade", "about": asked[0]["about"], "field": "same_denomination",
+                                     "value": True}])
+        assert [r["reason"][:3] for r in led.state("law27d/t1/b5")["review"]] == ["27D"]

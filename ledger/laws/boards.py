@@ -257,9 +257,13 @@ def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven) -> Table
     score stands, 12B1 gives no adjustment) answers it without an adjusted score."""
     if not event.laws:
         return state
+    undecided = {c.seq for c in state.calls if c.ruling == "undecided"}  # a judgment field asked: a finding answers
+
+    def read(r) -> str:
+        return r.reason if r.about in undecided else with_edition(r.reason, state.edition)
+
     review = tuple(attrs.evolve(r, resolved=True)
-                   if not r.resolved
-                   and any(_answers(with_edition(r.reason, state.edition), law) for law in event.laws) else r
+                   if not r.resolved and any(_answers(read(r), law) for law in event.laws) else r
                    for r in state.review)
     return attrs.evolve(state, review=review)
 
