@@ -70,11 +70,11 @@ AUCTION_RECORD_LAWS = ("24A", "24B", "24C")
 card faced at the opening lead, 2017 54E / 1997 24, is not one: it goes back to the hand)."""
 
 CITATIONS: Citations = {
-    "card exposed during the auction": {"1997": "24", "2017": "24E"},
+    "major penalty card, partner on lead": {"1997": "50D2", "2017": "50D2"},
 }
-"""The family's citations per edition (``ledger.laws.base.cited``): the Law that makes a card
-exposed during the auction a penalty card (2017 24E at the end of the auction; 1997 24, declarer's
-choice, asked when the auction closes: LAWS-DIGEST 14.12 decision 9)."""
+"""The family's citations per edition (``ledger.laws.base.cited``). The Law that makes a card
+exposed during the auction a penalty card (2017 24E; 1997 24, declarer's choice) is the Law 24
+family's (``ledger.laws.exposed``), which designates it; this family reads it from the record."""
 
 PICKUP_OPTIONS = ("require_suit", "forbid_suit")
 LEAD_OPTIONS = ("require_suit", "forbid_suit", "leave_penalty_card")
@@ -192,9 +192,8 @@ def auction_cards(state: TableState) -> list[Exposure]:
                if r.card is not None and law_of(r.law) in AUCTION_RECORD_LAWS and r.seat.side is not contract.side]
     if not records:
         return []
-    law = cited(state, CITATIONS, "card exposed during the auction")
-    if state.edition == "1997":
-        chosen = next((c for c in state.choices if c.law == law), None)
+    if state.edition == "1997":  # declarer's one choice for all the cards (LAWS-DIGEST 14.12 decision 9)
+        chosen = next((c for c in state.choices if law_of(c.law) == "24"), None)
         if chosen is None or chosen.option != "treat_as_penalty_card":
             return []
     out = []
@@ -202,7 +201,7 @@ def auction_cards(state: TableState) -> list[Exposure]:
         assert r.card is not None
         single = sum(1 for x in records if x.seat is r.seat) == 1
         how = "auction_minor" if single and law_of(r.law) == "24A" else "auction_major"
-        out.append(Exposure(r.seq, r.seat, r.card, how, law))
+        out.append(Exposure(r.seq, r.seat, r.card, how, r.law or ""))
     return out
 
 
@@ -517,7 +516,7 @@ def _lead_offers(state, hist: list[History]) -> list[Prescription]:
             about = min(h.exposure.seq for h in majors)
         else:
             about = max(p.seq for p in state.tricks[number - 2].cards)
-        law = state.cite("50D2")
+        law = cited(state, CITATIONS, "major penalty card, partner on lead")
         out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=LEAD_OPTIONS, law=law,
                                                about=about), tuple(sorted({h.exposure.seq for h in majors})), law))
     return out
