@@ -8,6 +8,7 @@ from the Laws."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -147,3 +148,21 @@ def test_the_same_restriction_imposed_twice_on_a_board_is_emitted_twice(ledger):
     assert [(r.data["suit"], r.data["mode"]) for r in restrictions] == [("H", "must_not"), ("H", "must_not")]
     assert doc["lead_restrictions"] == [{"seat": "W", "suit": "H", "mode": "must_not", "lasts": "while_on_lead"}]
     assert pcs(doc) == []
+
+
+LAW_24_AT_THE_LEAD = sorted((Path(__file__).parent / "scenarios").glob("exposed-24e-2017-*.jsonl")) + [
+    Path(__file__).parent / "scenarios" / "exposed-24-1997-treated-as-penalty-card-partner-on-lead-50d2.jsonl"]
+
+
+@pytest.mark.parametrize("path", LAW_24_AT_THE_LEAD, ids=[p.stem for p in LAW_24_AT_THE_LEAD])
+def test_law_24_cards_give_declarer_the_50d2_choice_on_both_stores(backend, path):
+    """2017 24E (1997 24 on treat_as_penalty_card): a card a future defender exposed during the
+    auction is a penalty card when it closes; with his partner on opening lead declarer has the
+    50D2 choice (51B with two suits) before the lead. The scenario's expectations, on each store."""
+    from ledger.scenario import Checked, replay_text
+
+    checked: list[Checked] = []
+    with replay_text(path.read_text(encoding="utf-8"), backend.url, checked):
+        pass
+    assert len(checked) == 1 and checked[0].expectations >= 5
+    assert checked[0].mismatches == (), [str(m) for m in checked[0].mismatches]

@@ -45,7 +45,7 @@ import attrs
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
-from ledger.laws.base import Prescription
+from ledger.laws.base import Citations, Prescription, cited
 from ledger.laws.revokes import exposures, law_for
 from ledger.laws.cards import dummy_first_attention, locate, replace_card
 from projections.fold import Step, handles
@@ -61,6 +61,20 @@ DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn",
 INADVERTENT = frozenset({"dropped", "fifth_card"})
 """Exposures by accident (50B: minor when a single card below honour rank)."""
 PENALTY_HOWS = DELIBERATE | INADVERTENT
+
+AUCTION_HOWS = frozenset({"auction_major", "auction_minor"})
+"""Cards a future defender exposed during the auction (Law 24), penalty cards once the
+auction closes: 2017 24E; 1997 24 when declarer chose ``treat_as_penalty_card``."""
+AUCTION_RECORD_LAWS = ("24A", "24B", "24C")
+"""The Laws a card exposed during the auction is recorded under (the record's own Law; a
+card faced at the opening lead, 2017 54E / 1997 24, is not one: it goes back to the hand)."""
+
+CITATIONS: Citations = {
+    "major penalty card, partner on lead": {"1997": "50D2", "2017": "50D2"},
+}
+"""The family's citations per edition (``ledger.laws.base.cited``). The Law that makes a card
+exposed during the auction a penalty card (2017 24E; 1997 24, declarer's choice) is the Law 24
+family's (``ledger.laws.exposed``), which designates it; this family reads it from the record."""
 
 PICKUP_OPTIONS = ("require_suit", "forbid_suit")
 LEAD_OPTIONS = ("require_suit", "forbid_suit", "leave_penalty_card")
@@ -165,6 +179,32 @@ def _played_after(state: TableState, seat: Seat, card: Card, seq: int) -> int | 
     return None
 
 
+def auction_cards(state: TableState) -> list[Exposure]:
+    """The cards a defender exposed during the auction that are penalty cards since it closed
+    (2017 24E; 1997 24 on ``treat_as_penalty_card``), read as exposures: ``auction_minor`` for a
+    single card below honour rank not led (24A, 50B), ``auction_major`` otherwise. The Law 24
+    family designates them; this reading lets Laws 50 and 51 follow them (50D2 at the opening
+    lead included)."""
+    contract = state.contract
+    if contract is None or not state.card_records:
+        return []
+    records = [r for r in state.card_records
+               if r.card is not None and law_of(r.law) in AUCTION_RECORD_LAWS and r.seat.side is not contract.side]
+    if not records:
+        return []
+    if state.edition == "1997":  # declarer's one choice for all the cards (LAWS-DIGEST 14.12 decision 9)
+        chosen = next((c for c in state.choices if law_of(c.law) == "24"), None)
+        if chosen is None or chosen.option != "treat_as_penalty_card":
+            return []
+    out = []
+    for r in records:
+        assert r.card is not None
+        single = sum(1 for x in records if x.seat is r.seat) == 1
+        how = "auction_minor" if single and law_of(r.law) == "24A" else "auction_major"
+        out.append(Exposure(r.seq, r.seat, r.card, how, r.law or ""))
+    return out
+
+
 def history(state: TableState) -> list[History]:
     """Every penalty card the board has had, in order of exposure."""
     if state.contract is None:
@@ -187,11 +227,25 @@ def history(state: TableState) -> list[History]:
         elif played is not None:
             h = attrs.evolve(h, cleared=played, cleared_how="played")
         base.append(h)
+    for e in auction_cards(state):  # 2017 24E, 1997 24: penalty cards since the auction closed
+        if not_rectified(state, e.seq):
+            continue
+        h = History(e, "minor")
+        played = _played_after(state, e.seat, e.card, e.seq)
+        picked = next(((s, t) for s, t, owner, suit in pickups
+                       if owner is e.seat and suit is e.card.suit and s > e.seq), None)
+        if picked is not None and (played is None or picked[0] < played):
+            h = attrs.evolve(h, cleared=picked[0], cleared_how="picked_up", pickup=picked[0],
+                             pickup_trick=picked[1])
+        elif played is not None:
+            h = attrs.evolve(h, cleared=played, cleared_how="played")
+        base.append(h)
+    base.sort(key=lambda h: h.exposure.seq)
     out = []
     for h in base:
         e = h.exposure
         others = [o for o in base if o is not h and o.seat is h.seat]
-        deliberate = e.how in DELIBERATE or e.card.is_honour
+        deliberate = e.how in DELIBERATE or e.how == "auction_major" or e.card.is_honour
         if deliberate or any(o.alive_at(e.seq) for o in others):
             h = attrs.evolve(h, initial="major")
         else:
@@ -370,11 +424,15 @@ def penalty_cards(state) -> list[Prescription]:
     hist = history(state)
     for h in hist:
         e = h.exposure
+        auction = e.how in AUCTION_HOWS  # designated by the Law 24 family when the auction closed
         law = e.law if e.how in ("lead_out_of_turn", "premature") else state.cite("50B")
-        out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind=h.initial), (e.seq,), law))
+        if not auction:
+            out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind=h.initial), (e.seq,), law))
         if h.upgraded is not None:
             out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind="major"),
                                     (e.seq, h.upgraded), state.cite("50B")))
+        if auction and h.cleared_how == "played":
+            continue  # a played card leaves the penalty cards with the hand (``alive``), as before
         if h.cleared is not None:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
@@ -458,7 +516,7 @@ def _lead_offers(state, hist: list[History]) -> list[Prescription]:
             about = min(h.exposure.seq for h in majors)
         else:
             about = max(p.seq for p in state.tricks[number - 2].cards)
-        law = state.cite("50D2")
+        law = cited(state, CITATIONS, "major penalty card, partner on lead")
         out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=LEAD_OPTIONS, law=law,
                                                about=about), tuple(sorted({h.exposure.seq for h in majors})), law))
     return out
