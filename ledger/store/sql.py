@@ -81,8 +81,12 @@ PG_WRITERS = 8
 POSITION_LOCK_KEY = 0x4C454447504F5301
 
 #: Class (first key) of the PostgreSQL advisory locks of streams ("LDGS"); the
-#: second key is ``hashtext(stream)`` (a collision only makes two streams wait
-#: for each other). Two-key locks never collide with the one-key position lock.
+#: second key is ``hashtext(schema/stream)`` (a collision only makes two streams wait
+#: for each other). Two-key locks never collide with the one-key position lock. The
+#: schema is in the key because advisory locks are the database's, not the schema's: two
+#: ledgers in two schemas of one database (the tests' layout) writing batches over streams
+#: of the same names could otherwise deadlock, each holding one's stream lock and waiting
+#: for the position lock the other holds.
 STREAM_LOCK_CLASS = 0x4C444753
 
 #: PostgreSQL, tree integrated behind the log: the smallest transaction id of the ledger's
@@ -571,7 +575,7 @@ class SqlTransaction:
             self._lock_pending = False
             driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
             with driver.pipeline():  # type: ignore[union-attr]
-                self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '/' || %s))",
                                   (STREAM_LOCK_CLASS, self.stream))
                 self._cur.execute(self._sql.head, (self.stream,))
         else:
@@ -586,7 +590,7 @@ class SqlTransaction:
             self.flush_tree()
         if self._lock_pending:
             self._lock_pending = False
-            self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+            self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '/' || %s))",
                               (STREAM_LOCK_CLASS, self.stream))
 
     def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
