@@ -269,8 +269,9 @@ class Call:
 
     def outranks(self, other: "Call") -> bool:
         """For bids: is this bid sufficient over ``other`` (Law 18D)?"""
-        assert self.is_bid and other.is_bid
-        return (self.level, self.strain.rank) > (other.level, other.strain.rank)  # type: ignore[operator]
+        assert self.level is not None and self.strain is not None, "outranks: not a bid"
+        assert other.level is not None and other.strain is not None, "outranks: not a bid"
+        return (self.level, self.strain.rank) > (other.level, other.strain.rank)
 
     @classmethod
     def parse(cls, text: object) -> "Call":

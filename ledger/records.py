@@ -296,10 +296,10 @@ def _hand_records(records: list[GameRecord], pbn_records: Sequence[pbn_format.Pb
                            f"record {record.number} is a table's record (it has {played})",
                            field="--tables", value=",".join(tables), line=record.line)
     out = []
-    for record in records:
+    for game in records:
         for table in tables:
-            opened = {**record.facts[0], "table": table}
-            out.append(attrs.evolve(record, table=table, facts=[opened]))
+            opened = {**game.facts[0], "table": table}
+            out.append(attrs.evolve(game, table=table, facts=[opened]))
     return out
 
 
@@ -525,9 +525,9 @@ def compare_result(state: TableState, stated: dict[str, Any] | None) -> str:
                             + _result_text(stated.get("contract"), stated.get("risk"),
                                            stated.get("declarer"), stated.get("tricks"),
                                            stated.get("score_ns")))
-    got = {"contract": result.contract, "risk": result.risk,
-           "declarer": str(result.declarer) if result.declarer else None,
-           "tricks": result.tricks, "score_ns": result.score_ns}
+    got: dict[str, Any] = {"contract": result.contract, "risk": result.risk,
+                           "declarer": str(result.declarer) if result.declarer else None,
+                           "tricks": result.tricks, "score_ns": result.score_ns}
     differs = [key for key in ("contract", "risk", "declarer", "tricks", "score_ns")
                if stated.get(key) is not None and got[key] != stated[key]
                and not (key == "risk" and got["contract"] == "Pass")]

@@ -340,10 +340,10 @@ def session_records(tables: Mapping[str, list[dict[str, Any]]],
             continue
         if len(facts) == 1 and all(not _flag(r.get("Erased")) for r in rows):
             not_played.append(at)
-        key = (section, table, rnd, board)
-        if calls.get(key):
+        board_key = (section, table, rnd, board)
+        if calls.get(board_key):
             try:
-                facts = _played(facts, calls[key], cards.get(key, []), stated, opened)
+                facts = _played(facts, calls[board_key], cards.get(board_key, []), stated, opened)
             except ValueError as exc:
                 problems.append(BwsProblem(number, at, str(exc)))
                 continue
@@ -361,7 +361,9 @@ def _reported(row: Row) -> dict[str, Any] | None:
         raise ValueError(f"Contract {contract_text!r} is not a contract (like '4 S', '3 NT x', 'PASS')")
     if contract == "Pass":
         return {"type": "ResultReported", "contract": "Pass"}
-    level, strain, risk = contract  # type: ignore[misc]
+    if isinstance(contract, str):  # read_contract gives a str only for a pass-out, handled above
+        raise ValueError(f"Contract {contract_text!r} is not a contract (like '4 S', '3 NT x', 'PASS')")
+    level, strain, risk = contract
     seat = _text(row.get("NS/EW")).upper()
     if seat not in SEATS:
         raise ValueError(f"NS/EW (declarer's seat) {_text(row.get('NS/EW'))!r} is not N, E, S or W")

@@ -75,7 +75,7 @@ def game_text(stored: list[StoredEvent], state: TableState) -> list[str]:
                        and e.seat is declarer for _, e in events)
     result_ruled = any(isinstance(e, ev.RulingGiven) and e.text.startswith(RESULT_RULING_PREFIX)
                        for _, e in events)
-    declarer, contract, result, score = _outcome(state, become_dummy, result_ruled, declarer)
+    declarer_tag, contract, result, score = _outcome(state, become_dummy, result_ruled, declarer)
     lines = [
         _tag("Event", board.tournament), _tag("Site", ""), _tag("Date", ""),
         _tag("Board", board.board),
@@ -83,7 +83,7 @@ def game_text(stored: list[StoredEvent], state: TableState) -> list[str]:
         _tag("Dealer", board.dealer), _tag("Vulnerable", board.vulnerability),
         _tag("Deal", board.deal.to_pbn()),
         _tag("Scoring", board.scoring or ""),
-        _tag("Declarer", declarer), _tag("Contract", contract), _tag("Result", result),
+        _tag("Declarer", declarer_tag), _tag("Contract", contract), _tag("Result", result),
         _tag("Table", board.table),
     ]
     if board.room:
@@ -178,8 +178,8 @@ def _play(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> list
         if isinstance(e, ev.CardPlayed) and stored.seq not in counted:
             position = next((i for i, seq in enumerate(counted_seqs) if seq > stored.seq),
                             len(plays))
-            trick = (position + 3) // 4 if position % 4 else position // 4
-            before.setdefault(trick, []).append((e.seat, str(e.card)))
+            trick_number = (position + 3) // 4 if position % 4 else position // 4
+            before.setdefault(trick_number, []).append((e.seat, str(e.card)))
     reported = reported_result(events)
     if not plays and not before and reported is not None and reported.lead is not None \
             and reported.declarer is not None:
@@ -260,8 +260,8 @@ def _commentary(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -
     for irregularity in irregularities(state):  # each revoke's as read now (ledger.laws.revokes)
         kind = getattr(irregularity, "kind", "irregularity")
         detail = getattr(irregularity, "detail", "") or kind
-        law = getattr(irregularity, "law", None)
-        cited = f", {law}" if law else ""
+        irregularity_law = getattr(irregularity, "law", None)
+        cited = f", {irregularity_law}" if irregularity_law else ""
         lines.append(f"Irregularity: seq {getattr(irregularity, 'seq', '?')} {kind}{cited}: {detail}")
     return ["{" + line.replace("}", ")") + "}" for line in lines]
 

@@ -229,7 +229,7 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
     first_counted = True
     for seat, card, counted in play_sequence(record):
         facts.append({"type": "CardPlayed", "seat": seat, "card": card})
-        if counted and first_counted and marked:
+        if counted and first_counted and marked and declarer is not None:  # marked: declarer known (above)
             # 54A: the auction's declarer spreads his own hand and becomes dummy.
             facts.append({"type": "DummySpreadStarted", "seat": partner_of(declarer)})
         first_counted = first_counted and not counted

@@ -623,8 +623,9 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
                                "^L (lead out of turn); a trick has one lead", "Play")
         if out_of_turn:
             leader = out_of_turn[0]
-        trick = [(seat, by_seat[seat]) for seat in (next_seat(leader, k) for k in range(4))
-                 if by_seat[seat] is not None]
+        trick = [(seat, card) for seat, card in ((s, by_seat[s]) for s in
+                                                 (next_seat(leader, k) for k in range(4)))
+                 if card is not None]
         if tricks and len(tricks[-1]) < 4 and trick:
             raise record.error(f"Play: trick {number} follows an incomplete trick", "Play")
         for seat, card in trick:
@@ -637,7 +638,7 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
                                    "Play", card)
         if not trick:
             continue
-        tricks.append(trick)  # type: ignore[arg-type]
+        tricks.append(trick)
         if len(trick) == 4:
             leader = trick_winner_seat(trick, trump)  # type: ignore[arg-type]
     if len(tricks) > 13:
