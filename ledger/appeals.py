@@ -209,7 +209,7 @@ def receive_casefile(ledger: Ledger, text: str, digest: Any) -> tuple[str, int]:
     from ledger.casefile import check_rendering, document_of
     from ledger.errors import IntegrityError
     from ledger.service import parse_fact
-    from ledger.transparency import check_proof, read_casefile
+    from ledger.audit.transparency import check_proof, read_casefile
 
     events, proof = read_casefile(text)
     problems = check_rendering(text)

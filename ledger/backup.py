@@ -96,9 +96,9 @@ def check(url: str, digest: Any = None) -> tuple[Any, Any]:
     own digest when it verified))."""
     import attrs
 
-    from ledger.audit import verify_store
+    from ledger.audit.verify import verify_store
     from ledger.service import Ledger
-    from ledger.transparency import check_digest, current_digest
+    from ledger.audit.transparency import check_digest, current_digest
 
     with Ledger.open(url) as ledger:
         report = verify_store(ledger.store)

@@ -26,12 +26,12 @@ APPEAL_TYPES = {"AppealLodged", "AppealDecided"}
 
 def build_casefile(ledger: Ledger, stream: str, digest: Any = None, earlier: Any = None) -> dict[str, Any]:
     """The case file of one stream, as plain JSON data; with a published
-    ``digest`` (``ledger.merkle.Digest``) it carries the inclusion proof of the
+    ``digest`` (``ledger.audit.merkle.Digest``) it carries the inclusion proof of the
     board's events (``proof``, checked by ``cli.py check-proof``). ``earlier``
     (``ledger.appeals.earlier_decisions``) adds the earlier decisions on the same Laws."""
     case = _build_casefile(ledger, stream, earlier)
     if digest is not None:
-        from ledger.transparency import prove_stream
+        from ledger.audit.transparency import prove_stream
 
         case["proof"] = prove_stream(ledger.store, stream, digest)
     return case
@@ -885,7 +885,7 @@ def check_rendering(text: str) -> list[str]:
     it (HTML or JSON) and names the first difference; [] when identical."""
     import json
 
-    from ledger.transparency import carried_block
+    from ledger.audit.transparency import carried_block
 
     carried = carried_block(text)
     renderer = carried.get("renderer")

@@ -105,7 +105,7 @@ class IntegrityError(LedgerError):
     """What is stored does not match its hash chain (or what surrounds it). Exit code 1.
 
     ``stream`` and ``seq`` name the event (``last_seq`` ends a range of seqs);
-    ``kind`` says what broke (``ledger.audit`` lists the kinds); ``position``
+    ``kind`` says what broke (``ledger.audit.verify`` lists the kinds); ``position``
     is the store-wide position when that is what names the row.
     """
 

@@ -24,7 +24,7 @@ import attrs
 from ledger import events as ev
 from ledger.errors import BadInput
 from ledger.hashing import event_hash
-from ledger.records import slugify
+from ledger.records.games import slugify
 from ledger.store.base import StoredEvent
 from projections.state import TableState
 

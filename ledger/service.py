@@ -522,8 +522,8 @@ class Ledger:
 
     def verify(self, stream: str | None = None) -> list[IntegrityError]:
         """Check every stream (or one) and what surrounds the chains; every break
-        found, by stream and seq (``ledger.audit``). Never raises on damaged rows."""
-        from ledger.audit import verify_store
+        found, by stream and seq (``ledger.audit.verify``). Never raises on damaged rows."""
+        from ledger.audit.verify import verify_store
 
         if stream:
             check_stream_id(stream)

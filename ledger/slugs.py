@@ -1,4 +1,4 @@
-"""A tournament's name as a stream id part (``ledger.records`` names streams with it; the
+"""A tournament's name as a stream id part (``ledger.records.games`` names streams with it; the
 store's board index, revision 0005, keys tournaments by it). A module of its own, importing
 nothing of the ledger, so that ``ledger.service`` can use it without an import cycle."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from ledger.records import head_state, slugify
+from ledger.records.games import head_state, slugify
 from ledger.service import Ledger
 from projections.state import TableState
 

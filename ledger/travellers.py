@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.records import slugify
+from ledger.records.games import slugify
 from ledger.register import Register, swiss_match_id
 
 _PAIRS = re.compile(r"^t(?P<table>[A-Za-z0-9]+)\s+b(?P<board>\d+)\s+(?P<rest>.+)$")
@@ -40,7 +40,7 @@ _RESULT = re.compile(r"^(?P<contract>[1-7](?:NT|[CDHSN])(?:XX|X)?)\s+(?P<declare
 
 def read_deals(text: str) -> dict[int, str]:
     """Board number -> PBN deal of a hand record."""
-    from ledger.formats.pbn import read_pbn
+    from ledger.records.formats.pbn import read_pbn
 
     deals = {}
     for record in read_pbn(text):

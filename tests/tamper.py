@@ -82,7 +82,7 @@ def rewrite_history(url: str, stream: str, seq: int, data: dict[str, Any] | None
     """The perfect tamperer: change an event (or cut the stream's tail), then
     recompute every later hash of its chain, the stream's head, and the whole
     Merkle tree, so that everything inside the store agrees again."""
-    from ledger import merkle
+    from ledger.audit import merkle
     from ledger.hashing import canonical_json, event_hash
 
     engine = sa.create_engine(url)

@@ -66,7 +66,7 @@ def test_dd_tables_of_the_first_twenty_dds_regression_deals_match_the_file():
 @pytest.mark.skipif(not REALBRIDGE.exists(), reason=f"real PBN data not found at {REALBRIDGE}")
 def test_dd_tables_of_the_realbridge_boards_match_their_double_dummy_tricks_tag():
     from ledger.analysis import dd_table
-    from ledger.formats.pbn import read_pbn
+    from ledger.records.formats.pbn import read_pbn
 
     boards = {r.tags["Board"]: r for r in read_pbn(REALBRIDGE.read_text(encoding="utf-8"))}
     assert len(boards) == 10

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from ledger import bench_peer
-from ledger.bench_interleaved import RATIOS, run_interleaved
+from ledger.bench import peer as bench_peer
+from ledger.bench.interleaved import RATIOS, run_interleaved
 from ledger.cli import main
 
 
@@ -94,7 +94,7 @@ def hangs(index, start, out):
 
 
 def test_the_merge_delay_bench_covers_every_append(capsys, monkeypatch):
-    from ledger.bench_merge import run_merge_delay
+    from ledger.bench.merge import run_merge_delay
 
     found = run_merge_delay(writers=2, seconds=0.5)["merge"]
     assert found["errors"] == [] and found["appends"] > 0

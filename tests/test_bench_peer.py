@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from ledger import bench_peer
-from ledger.bench import board_growth
+from ledger.bench import peer as bench_peer
+from ledger.bench.appends import board_growth
 from ledger.cli import main
 
 pytest.importorskip("eventsourcing")
@@ -38,7 +38,7 @@ def test_bench_peer_prints_ours_the_library_and_the_ratios(capsys, monkeypatch) 
     monkeypatch.setattr(bench_peer, "STREAMS", 2)
     monkeypatch.setattr(bench_peer, "library_sqlite", lambda synchronous: {
         "append_per_event_eps": 1.0, "append_per_batch_eps": 1.0, "replay_eps": 1.0, "sqlite_synchronous": 2})
-    monkeypatch.setattr("ledger.bench.board_growth", lambda seed: {"board_ms_at_200": 1.0})
+    monkeypatch.setattr("ledger.bench.appends.board_growth", lambda seed: {"board_ms_at_200": 1.0})
     code = main(["bench", "--boards", "1", "--json", "--peer"])
     figures = json.loads(capsys.readouterr().out)
     assert code == 0

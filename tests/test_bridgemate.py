@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from ledger.cli import main
-from ledger.formats import bws
-from ledger.records import UNREADABLE, export_pbn, import_bws, import_text, tournament_streams
+from ledger.records.formats import bws
+from ledger.records.games import UNREADABLE, export_pbn, import_bws, import_text, tournament_streams
 from ledger.service import Ledger
 from projections.results import results
 
@@ -307,7 +307,7 @@ def test_a_player_without_a_name_is_looked_up_in_player_names(rows):
 
 
 def test_the_hand_record_table_gives_the_same_deals_as_the_pbn_beside(rows):
-    from ledger.records import hand_record_deals
+    from ledger.records.games import hand_record_deals
 
     stored = bws.deals_from_hand_record(rows)
     beside = hand_record_deals(HANDS, [1])

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ledger.cli import main
-from ledger.formats.pbn import (auction, deal_hands, notes, play_irregularities, play_tricks,
+from ledger.records.formats.pbn import (auction, deal_hands, notes, play_irregularities, play_tricks,
                                 read_pbn, record_result)
-from ledger.records import export_jsonl, export_pbn, import_text, tournament_streams
+from ledger.records.games import export_jsonl, export_pbn, import_text, tournament_streams
 from ledger.service import Ledger
 
 DATA = Path(__file__).resolve().parent / "data"

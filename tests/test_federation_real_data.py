@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ledger.cli import main
-from ledger.formats.usebio import validate
+from ledger.records.formats.usebio import validate
 
 BRIDGE_DATA = Path(os.environ.get("LEDGER_BRIDGE_DATA")  # where the checkout has no ../shared beside it
                    or Path(__file__).resolve().parents[1].parent / "shared" / "bridge-data")

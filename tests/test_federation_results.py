@@ -1,6 +1,6 @@
 """Results out in the formats federations read (issue 25, item 1), on both stores:
 USEBIO 1.2 for a pairs and a teams event (structural checks: the DTD could not be
-obtained, see ledger/formats/usebio.py), read back by ``import results.xml`` with every
+obtained, see ledger/records/formats/usebio.py), read back by ``import results.xml`` with every
 disagreement named; the PBN results file read back by our reader with the same results;
 an FFB ScoreTable (one decimal, an ``A+`` row) read and written back row for row; CSV."""
 
@@ -16,9 +16,9 @@ import pytest
 from federation_kit import PAIRS_RESULTS, pairs_event, teams_event
 
 from ledger.cli import main
-from ledger.formats.pbn import read_pbn
-from ledger.formats.pbn_tables import score_table, total_score_table
-from ledger.formats.usebio import parse_xml, validate
+from ledger.records.formats.pbn import read_pbn
+from ledger.records.formats.pbn_tables import score_table, total_score_table
+from ledger.records.formats.usebio import parse_xml, validate
 from ledger.service import Ledger
 
 FFB = Path(__file__).resolve().parent / "data" / "federation" / "ffb-scoretable.pbn"
@@ -150,8 +150,8 @@ def test_an_ffb_scoretable_is_read_and_written_back_with_every_row_equal(store_u
     assert code == 0 and report["check_mismatches"] == 0 and report["imported"] == 6
     original = read_pbn(FFB.read_text(encoding="latin-1"))[0]
     columns = [c.split("\\")[0] for c in original.tags["ScoreTable"].split(";")]
-    from ledger.formats.pbn_results import write_pbn_results
-    from ledger.formats.results_out import gather
+    from ledger.records.formats.pbn_results import write_pbn_results
+    from ledger.records.formats.results_out import gather
 
     with Ledger.open(store_url) as ledger:
         text = write_pbn_results(ledger, gather(ledger, "Simultane FFB"), columns=columns, decimals=1)

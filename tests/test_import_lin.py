@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.formats.lin import ALERT_WITHOUT_TEXT, lin_result, read_lin
-from ledger.records import import_text
+from ledger.records.formats.lin import ALERT_WITHOUT_TEXT, lin_result, read_lin
+from ledger.records.games import import_text
 from ledger.service import Ledger
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -108,8 +108,8 @@ ROBOT_RESULTS = {1: "5H S +1", 2: "2S W +2", 3: "2H S +1", 4: "4H S =",
 
 @pytest.mark.skipif(not ROBOTS.exists(), reason=f"real LIN data not found at {ROBOTS}")
 def test_robot_plays_lead_each_trick_from_the_winner_of_the_one_before():
-    from ledger.formats.lin import record_tricks
-    from ledger.formats.pbn import trick_winner_seat
+    from ledger.records.formats.lin import record_tricks
+    from ledger.records.formats.pbn import trick_winner_seat
 
     for record in read_lin(ROBOTS.read_text(encoding="utf-8")):
         level, strain, risk, declarer = record.contract

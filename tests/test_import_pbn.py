@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ledger.cli import main
-from ledger.records import GameRecord, import_text, read_records, slugify, stream_ids
+from ledger.records.games import GameRecord, import_text, read_records, slugify, stream_ids
 from ledger.service import Ledger
 
 DATA = Path(__file__).resolve().parent / "data"

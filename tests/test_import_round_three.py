@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ledger.cli import main
-from ledger.records import (TAG_ONLY, export_pbn, import_bws, import_data, import_text,
+from ledger.records.games import (TAG_ONLY, export_pbn, import_bws, import_data, import_text,
                             tournament_streams)
 from ledger.service import Ledger
 from projections.results import results
@@ -148,7 +148,7 @@ def test_records_of_tags_only_are_attached_to_nothing_and_said(constructs):
 
 
 def test_a_tag_pair_left_open_is_still_an_error_naming_its_line():
-    from ledger.formats.pbn import read_pbn
+    from ledger.records.formats.pbn import read_pbn
     records, errors = read_pbn('[Event "x"]\n[Board "1"\n[Dealer "N"]\n', collect_errors=True)
     assert errors and errors[0].line == 2 and "cannot read the tag pair" in errors[0].reason
 
@@ -187,7 +187,7 @@ def test_export_then_import_gives_the_same_results_for_every_stream(ledger, name
 # 5. Import speed of the real files (bench keys import_real_*) ------------------------------
 
 def test_the_bench_reports_the_real_imports_cpu_and_wall():
-    from ledger.records_bench import REAL_FILES, real_import_figures
+    from ledger.bench.imports import REAL_FILES, real_import_figures
 
     skipped = real_import_figures(None, "run", skip=True)  # type: ignore[arg-type]
     assert all(v is None for v in skipped.values()) and "import_real_bws_eps_cpu" in skipped

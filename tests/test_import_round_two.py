@@ -13,8 +13,8 @@ import pytest
 
 from ledger.cli import main
 from ledger.errors import BadInput
-from ledger.formats.pbn import auction_shift, read_pbn
-from ledger.records import DIFFERS, UNREADABLE, decode_text, import_data
+from ledger.records.formats.pbn import auction_shift, read_pbn
+from ledger.records.games import DIFFERS, UNREADABLE, decode_text, import_data
 from ledger.service import Ledger
 
 DATA = Path(__file__).parent / "data"
@@ -92,7 +92,7 @@ def test_the_realbridge_unplayed_match_stays_unplayed_because_the_file_scores_th
             / "realbridge-2021-online-qual-open-r2.pbn")
     if not text.exists():
         pytest.skip("the shared real records are not next to this checkout")
-    from ledger.records import read_records
+    from ledger.records.games import read_records
     records, _ = read_records(text.read_text(encoding="utf-8"), "pbn", "x")
     unplayed = [r for r in records if r.table in ("1", "17")]
     assert len(unplayed) == 20 and all(len(r.facts) == 1 for r in unplayed)
@@ -141,7 +141,7 @@ def test_a_stray_bar_in_a_lin_header_is_not_a_failed_record(ledger):
 
 
 def test_a_stray_bar_inside_a_lin_record_fails_that_record():
-    from ledger.formats.lin import read_lin
+    from ledger.records.formats.lin import read_lin
     text = (DATA / "stray-bar.lin").read_text().replace("mb|p|mb|p|mb|p|\npc", "mb|p|mb|p|mb|p||\npc", 1)
     records, errors = read_lin(text, collect_errors=True)
     assert [e.record for e in errors] == [1] and "stray" in errors[0].reason
@@ -232,7 +232,7 @@ def _scenario_facts(name: str) -> list[dict]:
 
 
 def test_export_keeps_a_refused_lead_out_of_turn_and_reimport_logs_every_card(ledger):
-    from ledger.records import export_pbn, import_text
+    from ledger.records.games import export_pbn, import_text
     ledger.append("s/t1/b3", _scenario_facts("lead-54d-1997-refused-forbid-suit.jsonl"))
     logged = [(e.data["seat"], e.data["card"]) for e in ledger.events("s/t1/b3")
               if e.type == "CardPlayed"]
@@ -293,7 +293,7 @@ def test_a_traveller_figure_that_differs_is_reported(ledger):
 
 
 def test_a_scoretable_row_that_cannot_be_scored_fails_the_record_naming_the_row():
-    from ledger.records import read_records
+    from ledger.records.games import read_records
     text = (DATA / "traveller.pbn").read_text(encoding="latin-1").replace(
         " 2  2  6 4S    S  9 HQ", " 2  2  6 4S    -  9 HQ")
     records, problems = read_records(text, "pbn", "t")
@@ -301,7 +301,7 @@ def test_a_scoretable_row_that_cannot_be_scored_fails_the_record_naming_the_row(
 
 
 def test_a_reported_result_exports_and_reimports_to_the_same_facts(ledger):
-    from ledger.records import export_pbn, import_text
+    from ledger.records.games import export_pbn, import_text
     _import(ledger, "traveller.pbn")
     text = export_pbn(ledger, ["traveller/t1/b1", "traveller/t3/b1"])
     assert '[Contract "3NT"]' in text and '[Declarer "N"]' in text and '[Result "9"]' in text
@@ -352,7 +352,7 @@ def test_a_reported_result_is_refused_on_a_table_with_a_result_or_without_its_tr
 
 
 def test_a_complete_play_without_auction_or_result_reports_the_tricks_as_played(ledger):
-    from ledger.records import import_text
+    from ledger.records.games import import_text
     text = (DATA / "shifted-auction.pbn").read_text()
     last = text[text.rindex('[Event "Shifted"]'):]
     last = last.replace('[Result "9"]\n', "").replace('[Auction "N"]\n1NT 2H X 3D\nPass Pass Pass\n', "")
@@ -398,7 +398,7 @@ def test_an_unreadable_score_imp_is_a_note_and_the_record_still_imports(ledger):
 
 
 def test_score_imp_is_read_from_either_side_and_from_the_declarers_side():
-    from ledger.formats.pbn import read_pbn, score_imp_ns
+    from ledger.records.formats.pbn import read_pbn, score_imp_ns
 
     def imp(value, declarer="E"):
         text = f'[Board "1"]\n[Declarer "{declarer}"]\n[ScoreIMP "{value}"]\n'
@@ -446,8 +446,8 @@ def test_pairs_imp_readings_cross_and_butler():
 # The bench's large file (import_large_* keys) ------------------------------
 
 def test_the_bench_large_file_is_copies_of_a_file_with_the_boards_renumbered():
-    from ledger.records import read_records
-    from ledger.records_bench import large_file, large_import_figures
+    from ledger.records.games import read_records
+    from ledger.bench.imports import large_file, large_import_figures
 
     text = (DATA / "teams-imps.pbn").read_text(encoding="utf-8")
     records, problems = read_records(large_file(text, 3), "pbn", "t")

@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 from backends import make_chain
 
-from ledger.consistency import check_consistency, prove_consistency
+from ledger.audit.consistency import check_consistency, prove_consistency
 from ledger.store import integrator
 from ledger.store.sql import open_store
-from ledger.transparency import check_digest, current_digest, prove_stream
+from ledger.audit.transparency import check_digest, current_digest, prove_stream
 
 
 def plan(rng, appends, streams=6, heads=None):
@@ -84,7 +84,7 @@ def test_the_integrated_tree_is_the_tree_the_append_path_builds(backend, tmp_pat
             sizes.append(done.size)
         assert tree_of(behind) == tree_of(inline)
         for size in sizes:
-            from ledger.transparency import stored_root
+            from ledger.audit.transparency import stored_root
             assert stored_root(behind, size) == stored_root(inline, size)
         assert not [p for p in check_digest(behind, current_digest(behind)).problems]
     finally:
@@ -103,7 +103,7 @@ def test_digests_and_proofs_taken_before_the_switch_stay_valid(store):
     integrator.enable(store)
     fill(store, rng, 10, heads=heads)
     assert current_digest(store) == old, "digest publishes the integrated size only"
-    from ledger.audit import verify_store
+    from ledger.audit.verify import verify_store
     assert list(verify_store(store).problems) == [], "events after the last leaf: not yet integrated"
     settle(store)
     new = current_digest(store)
@@ -268,7 +268,7 @@ def test_concurrent_writers_a_following_reader_and_the_integrator_miss_nothing(b
         assert seen == sorted(seen) and len(set(seen)) == len(seen), "in order, none twice"
         assert seen == everything, "the reader missed no commit"
         settle(store)
-        from ledger.audit import verify_store
+        from ledger.audit.verify import verify_store
         assert list(verify_store(store).problems) == []
         leaves, _ = store.iter_tree()
         assert [p for _i, p, *_ in leaves] == everything

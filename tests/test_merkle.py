@@ -1,4 +1,4 @@
-"""The Merkle tree of ``ledger.merkle`` against RFC 9162 (section 2.1): the
+"""The Merkle tree of ``ledger.audit.merkle`` against RFC 9162 (section 2.1): the
 reference algorithms below are the RFC's recursive definitions, written
 directly over lists of leaves; Hypothesis compares them with the ledger's
 incremental tree and its proofs over logs of many sizes."""
@@ -10,7 +10,7 @@ import hashlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ledger import merkle
+from ledger.audit import merkle
 from ledger.errors import BadInput
 
 

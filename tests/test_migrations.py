@@ -107,7 +107,7 @@ def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp
 
 
 def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(store_url: str) -> None:
-    from ledger import merkle
+    from ledger.audit import merkle
     from ledger.store.sql import SqlEventStore
 
     migrate.upgrade(store_url, "0001")
@@ -131,7 +131,7 @@ def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(s
             {(lv, i): bytes.fromhex(h) for lv, i, h in nodes} == expected
         with store.transaction("s0") as tx:  # the append path goes on from the backfilled tree
             tx.insert(make_chain("s0", 2, after=tx.head()))
-        from ledger.audit import verify_store
+        from ledger.audit.verify import verify_store
 
         assert verify_store(store).ok
         migrate.downgrade(engine, "0001")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.formats.pbn import (
+from ledger.records.formats.pbn import (
     PbnError,
     auction,
     auction_calls,

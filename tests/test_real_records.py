@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.formats.pbn import is_complete_play, read_pbn, record_result, record_to_facts
+from ledger.records.formats.pbn import is_complete_play, read_pbn, record_result, record_to_facts
 
 BRIDGE_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "bridge-data"
 REALBRIDGE = BRIDGE_DATA / "realbridge-2021-online-qual-open-r2.pbn"
@@ -82,7 +82,7 @@ def test_real_record_replays_to_its_stated_result(real_ledger, record):
     ("bbo-robots-8-boards.lin", "lin", 0, 8),
 ])
 def test_every_real_record_agrees_with_the_result_it_states(name, fmt, agreed, unstated):
-    from ledger.records import import_data
+    from ledger.records.games import import_data
     from ledger.service import Ledger
 
     with Ledger.open("sqlite:///:memory:", create=True) as ledger:

@@ -28,11 +28,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from tamper import column, swap_rows, tamper
 
-from ledger.audit import verify_store
+from ledger.audit.verify import verify_store
 from ledger.cli import main
 from ledger.service import Ledger
 from ledger.simulate import random_board
-from ledger.transparency import check_digest, current_digest
+from ledger.audit.transparency import check_digest, current_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = 755

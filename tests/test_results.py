@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ledger.cli import main
-from ledger.records import import_text, read_records, slugify, stream_ids, tournament_streams
+from ledger.records.games import import_text, read_records, slugify, stream_ids, tournament_streams
 from ledger.service import Ledger
 from projections.results import TableResult, imps_between_rooms, results
 

@@ -17,11 +17,11 @@ from tamper import rewrite_history
 from test_digest import append_more, db, run, take_digest  # noqa: F401  (db: the fixture)
 from test_merkle import rfc_mth, rfc_proof
 
-from ledger import merkle
-from ledger.consistency import check_consistency, prove_consistency
-from ledger.merkle import Digest
-from ledger.signing import check_head, load_public_key, new_key, parse_head, sign_head
-from ledger.transparency import stored_root
+from ledger.audit import merkle
+from ledger.audit.consistency import check_consistency, prove_consistency
+from ledger.audit.merkle import Digest
+from ledger.audit.signing import check_head, load_public_key, new_key, parse_head, sign_head
+from ledger.audit.transparency import stored_root
 
 
 def test_key_new_writes_a_private_key_only_its_owner_reads_and_never_overwrites(tmp_path, capsys):
@@ -35,7 +35,7 @@ def test_key_new_writes_a_private_key_only_its_owner_reads_and_never_overwrites(
     code, _, err = run(capsys, "key", "new", str(path))
     assert code == 2 and "never overwritten" in err and path.read_bytes() == before
     kid = out.split()[1]
-    from ledger.signing import key_id
+    from ledger.audit.signing import key_id
     assert key_id(load_public_key(tmp_path / "paris.key.pub")) == kid
 
 
@@ -57,7 +57,7 @@ def test_digest_sign_gives_a_head_whose_every_field_the_signature_covers(db, cap
     new_key(other)
     assert any("not by the key given" in p for p in check_head(head, load_public_key(tmp_path / "other.key.pub")))
     # a head re-signed by another key but naming the first key's id
-    forged = sign_head(head.digest, __import__("ledger.signing", fromlist=["x"]).load_private_key(other))
+    forged = sign_head(head.digest, __import__("ledger.audit.signing", fromlist=["x"]).load_private_key(other))
     assert check_head(parse_head({**doc, "signature": forged.to_json()["signature"]}, "head"), trusted)
     # a key file others may read is refused before anything is read from the store
     os.chmod(key, 0o644)

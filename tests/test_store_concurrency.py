@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from backends import make_chain, make_event
 
-from ledger.audit import verify_store
+from ledger.audit.verify import verify_store
 from ledger.errors import ConcurrencyError
 from ledger.hashing import verify_chain
 from ledger.store.base import GENESIS, StoredEvent

@@ -138,7 +138,7 @@ def case(store_url, monkeypatch, tmp_path):
     assert main(["init"]) == 0
     assert main(["append", "club/b5", str(EXAMPLES / "club-b5-revoke.jsonl")]) == 0
     from ledger.service import Ledger
-    from ledger.transparency import current_digest
+    from ledger.audit.transparency import current_digest
 
     with Ledger.open(store_url) as ledger:
         digest = str(current_digest(ledger.store))

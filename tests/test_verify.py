@@ -10,7 +10,7 @@ import random
 import pytest
 from tamper import column, swap_rows, tamper
 
-from ledger.audit import verify_store
+from ledger.audit.verify import verify_store
 from ledger.cli import main
 from ledger.service import Ledger
 from ledger.simulate import random_board

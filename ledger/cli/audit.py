@@ -25,11 +25,11 @@ from ledger.cli.common import open_ledger, parse_digest, read_input
 def digest(ctx: click.Context, as_json: bool, key_path: str | None, wait_s: float | None) -> None:
     """The Merkle tree head of the whole log, to publish (results sheet, federation).
     The digest goes to stdout, its read-out form to stderr."""
-    from ledger.transparency import current_digest
+    from ledger.audit.transparency import current_digest
 
     private = None
     if key_path is not None:
-        from ledger.signing import load_private_key
+        from ledger.audit.signing import load_private_key
 
         private = load_private_key(Path(key_path))  # before the store: a bad key is exit 2
     with open_ledger(ctx) as ledger:
@@ -44,7 +44,7 @@ def digest(ctx: click.Context, as_json: bool, key_path: str | None, wait_s: floa
                            "or digest --wait SECONDS)", err=True)
         head = current_digest(ledger.store)
     if private is not None:
-        from ledger.signing import sign_head
+        from ledger.audit.signing import sign_head
 
         sth = sign_head(head, private)
         click.echo(json.dumps(sth.to_json()))  # alone on stdout: digest --sign KEY > head.json
@@ -68,7 +68,7 @@ def digest(ctx: click.Context, as_json: bool, key_path: str | None, wait_s: floa
 def prove(ctx: click.Context, stream: str, digest_text: str, output: str | None) -> None:
     """The inclusion proof of STREAM's events under a published digest (JSON)."""
     from ledger.service import check_stream_id
-    from ledger.transparency import prove_stream
+    from ledger.audit.transparency import prove_stream
 
     digest = parse_digest(digest_text)
     check_stream_id(stream)
@@ -89,7 +89,7 @@ def prove(ctx: click.Context, stream: str, digest_text: str, output: str | None)
 def check_proof_cmd(ctx: click.Context, casefile_path: str, digest_text: str) -> None:
     """Is the board in CASEFILE (HTML or JSON) the one under the published digest? No database."""
     from ledger.casefile import check_rendering
-    from ledger.transparency import check_proof, read_casefile
+    from ledger.audit.transparency import check_proof, read_casefile
 
     digest = parse_digest(digest_text)
     text = read_input(casefile_path)

@@ -44,10 +44,10 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
           merge_delay: bool, writers: int, seconds: float) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
-    from ledger.bench import run_bench
+    from ledger.bench.appends import run_bench
 
     if merge_delay:
-        from ledger.bench_merge import run_merge_delay
+        from ledger.bench.merge import run_merge_delay
 
         merged = run_merge_delay(pg_url, writers=writers, seconds=seconds, seed=seed)
         if as_json:
@@ -58,7 +58,7 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
         return
 
     if interleaved:
-        from ledger.bench_interleaved import run_interleaved
+        from ledger.bench.interleaved import run_interleaved
 
         try:
             import eventsourcing  # noqa: F401
@@ -71,7 +71,7 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
                                 library=library,
                                 progress=None if as_json else (lambda line: click.echo(line, err=True)))
         if pg_url:
-            from ledger.bench_peer import postgres_writers
+            from ledger.bench.peer import postgres_writers
 
             found["postgres"] = postgres_writers(pg_url)
         if as_json:
@@ -91,8 +91,8 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
     figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty(),
                         synchronous=synchronous)
     if peer:
-        from ledger.bench import board_growth
-        from ledger.bench_peer import run_peer
+        from ledger.bench.appends import board_growth
+        from ledger.bench.peer import run_peer
 
         figures |= run_peer(figures, pg_url, synchronous) | {"growth": board_growth(seed=seed)}
     if as_json:

@@ -18,7 +18,7 @@ from ledger.errors import BadInput
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ledger.merkle import Digest
+    from ledger.audit.merkle import Digest
     from ledger.service import Ledger
 
 
@@ -51,7 +51,7 @@ def read_input(path: str | None) -> str:
 
 def parse_digest(text: str) -> Digest:
     """A published digest as given to ``--digest`` (``cli.py digest`` prints one)."""
-    from ledger.merkle import Digest
+    from ledger.audit.merkle import Digest
 
     return Digest.parse(text)
 

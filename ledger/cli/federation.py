@@ -40,9 +40,9 @@ def _write(output: str | None, text: str | bytes, what: str) -> None:
 def export_results(ctx: click.Context, tournament: str, fmt: str, decimals: int, output: str | None) -> None:
     """A tournament's results as USEBIO 1.2 XML, a PBN results file (ScoreTable,
     TotalScoreTable) or CSV travellers, scored by the ledger."""
-    from ledger.formats.pbn_results import write_pbn_results
-    from ledger.formats.results_out import gather, write_csv
-    from ledger.formats.usebio import validate, write_usebio
+    from ledger.records.formats.pbn_results import write_pbn_results
+    from ledger.records.formats.results_out import gather, write_csv
+    from ledger.records.formats.usebio import validate, write_usebio
 
     with open_ledger(ctx) as ledger:
         out = gather(ledger, tournament)

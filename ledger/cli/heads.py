@@ -24,7 +24,7 @@ def key() -> None:
 @click.argument("keyfile", type=click.Path(dir_okay=False))
 def key_new(keyfile: str) -> None:
     """Write a new private key to KEYFILE (mode 0600) and its public key to KEYFILE.pub."""
-    from ledger.signing import new_key, public_path
+    from ledger.audit.signing import new_key, public_path
 
     kid = new_key(Path(keyfile))
     click.echo(f"key {kid} written to {keyfile} (private, mode 0600); "
@@ -41,8 +41,8 @@ def consistency(ctx: click.Context, old: str, new: str, output: str | None) -> N
     """The RFC 9162 consistency proof between two published heads OLD and NEW (each a
     digest SIZE:ROOT, or a file holding a digest or a signed head): the older log is a
     prefix of the newer."""
-    from ledger.consistency import prove_consistency
-    from ledger.signing import read_head
+    from ledger.audit.consistency import prove_consistency
+    from ledger.audit.signing import read_head
 
     old_head, _ = read_head(old, "OLD")
     new_head, _ = read_head(new, "NEW")
@@ -67,9 +67,9 @@ def consistency(ctx: click.Context, old: str, new: str, output: str | None) -> N
 def check_consistency_cmd(ctx: click.Context, old: str, new: str, proof_path: str, key_path: str | None) -> None:
     """Does PROOF (from `consistency`) show that the log published as OLD is a prefix of
     the log published as NEW? Signed heads are checked too. No database."""
-    from ledger.consistency import check_consistency
+    from ledger.audit.consistency import check_consistency
     from ledger.errors import BadInput
-    from ledger.signing import check_head, load_public_key, read_head
+    from ledger.audit.signing import check_head, load_public_key, read_head
 
     trusted = load_public_key(Path(key_path)) if key_path else None
     heads = [read_head(old, "OLD"), read_head(new, "NEW")]

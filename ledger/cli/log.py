@@ -149,7 +149,7 @@ def _follow_log(ctx: click.Context, after: int, follow: bool, poll: float, idle:
 @click.pass_context
 def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> None:
     """Check every hash chain (or STREAM's) and what surrounds them; exit 1 naming every break."""
-    from ledger.audit import verify_store
+    from ledger.audit.verify import verify_store
     from ledger.service import check_stream_id
 
     if stream:
@@ -165,7 +165,7 @@ def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> N
             report = verify_store(ledger.store, stream)
             against = None
             if digest is not None:
-                from ledger.transparency import check_digest
+                from ledger.audit.transparency import check_digest
 
                 against = check_digest(ledger.store, digest)
                 report = attrs.evolve(report, problems=report.problems + against.problems)

@@ -37,11 +37,11 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
                tables: str | None, hands: str | None, as_json: bool) -> None:
     """Import the game records of FILE (PBN 2.1, BBO LIN or a Bridgemate .bws database):
     one stream per record (per table and board for a Bridgemate session)."""
-    from ledger.records import detect_format, import_bws, parse_tables
+    from ledger.records.games import detect_format, import_bws, parse_tables
 
     fmt = detect_format(file, fmt)
     if fmt == "usebio":  # results scored by another program, checked by ours (docs/federation.md)
-        from ledger.formats.usebio import import_usebio, read_usebio, report_text
+        from ledger.records.formats.usebio import import_usebio, read_usebio, report_text
 
         parsed = read_usebio(read_input(file), tournament)
         with open_ledger(ctx, create=True) as ledger:
@@ -115,7 +115,7 @@ def _read_bytes(path: str) -> bytes:
 
 def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_name: str,
                 tables: list[str] | None = None):
-    from ledger.records import import_data
+    from ledger.records.games import import_data
 
     if not sys.stderr.isatty():
         return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name,
@@ -146,7 +146,7 @@ def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_n
 def export_cmd(ctx: click.Context, stream: str | None, tournament: str | None, fmt: str,
                output: str | None) -> None:
     """Export STREAM (or --tournament NAME) as PBN 2.1 or as the JSON Lines log."""
-    from ledger.records import export_jsonl, export_pbn, tournament_streams
+    from ledger.records.games import export_jsonl, export_pbn, tournament_streams
 
     if (stream is None) == (tournament is None):
         raise BadInput("give either a STREAM or --tournament NAME", field="STREAM", value=stream)

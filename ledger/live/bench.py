@@ -48,7 +48,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ledger.bench import percentile
+from ledger.bench.appends import percentile
 from ledger.bridge import SEATS, Deal, dealer_for
 from ledger.simulate import random_auction, winning_seat
 

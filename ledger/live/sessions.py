@@ -283,7 +283,7 @@ def read_deals(text: str, boards: int) -> dict[int, str]:
     """The deals of a PBN file (a dealing machine's): ``[Board]`` and ``[Deal]``
     of each game; every board 1..``boards`` must be there."""
     from ledger.bridge import Deal
-    from ledger.formats.pbn import read_pbn
+    from ledger.records.formats.pbn import read_pbn
 
     deals: dict[int, str] = {}
     for record in read_pbn(text):

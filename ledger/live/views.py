@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 from ledger.errors import StreamNotFound
 from ledger.live.sessions import Session
-from ledger.records import head_state
+from ledger.records.games import head_state
 from ledger.service import Ledger
 from ledger.tournament import event_times
 from projections.document import to_document

@@ -2,7 +2,7 @@
 Certificate Transparency logs do it (Trillian, Tessera): an append commits its rows
 with their positions and chain hashes; the integrator then adds their leaves, in
 position order, in batches, to exactly the tree the append path would have built
-(``ledger.merkle.grow`` from the stored frontier: same leaves, nodes and roots, so
+(``ledger.audit.merkle.grow`` from the stored frontier: same leaves, nodes and roots, so
 every digest and proof taken before stays valid).
 
 * **Which rows.** Only a prefix of the log in position order may be integrated: a leaf
@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 import sqlalchemy as sa
 
-from ledger import merkle
+from ledger.audit import merkle
 from ledger.store.schema import ledger_settings
 from ledger.store.sql import SETTLED_BOUND
 

@@ -19,7 +19,7 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
   tournament it names and that name's slug, written in the same transaction: the
   boards of a tournament by one indexed query (issue 28, item 4).
 * ``merkle_leaves`` and ``merkle_nodes`` (revision 0002): the Merkle tree over
-  the log in position order (``ledger.merkle``): leaf ``leaf_index`` is the
+  the log in position order (``ledger.audit.merkle``): leaf ``leaf_index`` is the
   event at ``position`` (``stream``, ``seq``); ``merkle_nodes`` holds every perfect subtree above
   the leaves (``level`` >= 1). Written in the append's transaction, never
   updated or deleted (triggers refuse it, as for ``events``).

@@ -62,7 +62,7 @@ from sqlalchemy.pool import StaticPool
 from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnavailable
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
-from ledger import merkle
+from ledger.audit import merkle
 from ledger.store.schema import (boards, events, ledger_settings, merkle_leaves, merkle_nodes, snapshots,
                                  stream_heads)
 

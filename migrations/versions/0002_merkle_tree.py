@@ -5,7 +5,7 @@ Revises: 0001
 Create Date: 2026-11-24
 
 One leaf per event in position order and every perfect subtree above them
-(``ledger.merkle``), kept by the append path in its own transaction. The
+(``ledger.audit.merkle``), kept by the append path in its own transaction. The
 upgrade builds the tree of the events already stored (from their stored
 hashes, in position order); triggers refuse UPDATE and DELETE on both tables
 (and TRUNCATE on PostgreSQL), as on ``events``.
@@ -67,7 +67,7 @@ def _node(left: bytes, right: bytes) -> bytes:
 
 
 def _backfill(leaves_table: sa.Table, nodes_table: sa.Table) -> None:
-    """The tree of the events already stored (frozen copy of ledger.merkle.extend)."""
+    """The tree of the events already stored (frozen copy of ledger.audit.merkle.extend)."""
     bind = op.get_bind()
     events = sa.table("events", sa.column("position"), sa.column("stream"), sa.column("seq"),
                       sa.column("hash"))

@@ -5,7 +5,7 @@ Revises: 0004
 Create Date: 2026-11-28
 
 ``boards`` holds one row per stream whose first event is a ``BoardOpened``: the
-stream, the tournament it names and that name's slug (``ledger.records.slugify``,
+stream, the tournament it names and that name's slug (``ledger.records.games.slugify``,
 copied below as it was at this revision). It is written in the transaction that
 appends the ``BoardOpened`` (``ledger.service.Ledger.append``), so ``results``,
 ``open`` and the case file's traveller find a tournament's boards by one indexed

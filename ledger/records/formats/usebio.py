@@ -37,7 +37,7 @@ import attrs
 
 from ledger.bridge import SEATS, SUITS, Deal
 from ledger.errors import BadInput
-from ledger.formats.results_out import TournamentOut, artificial
+from ledger.records.formats.results_out import TournamentOut, artificial
 
 VERSION = "1.2"
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -426,7 +426,7 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
     one atomic append, idempotent by id), then score the tournament with the ledger's own
     scorer and name every figure of the file it does not reproduce: a line's score or
     matchpoints, a participant's place, total or percentage, a match's IMPs."""
-    from ledger.records import slugify
+    from ledger.records.games import slugify
     from ledger.tournament import tournament_tables
     from projections.results import results
 

@@ -3,7 +3,7 @@
 A LIN file is a flat list of ``tag|value|`` pairs; line breaks between pairs
 mean nothing.  This reader turns it into :class:`LinRecord` objects, one per
 board played at one table, and each record into ledger facts of the same
-shape as :func:`ledger.formats.pbn.record_to_facts` (LEDGER-SPEC 3).
+shape as :func:`ledger.records.formats.pbn.record_to_facts` (LEDGER-SPEC 3).
 
 What it reads:
 
@@ -40,10 +40,10 @@ from typing import Any, Literal, overload
 import attrs
 
 from ledger.bridge import Call
-from ledger.formats.pbn_facts import claim_facts
-from ledger.formats.pbn_notation import (RANKS, SEAT_NAMES, SUITS, deal_string, next_seat,
+from ledger.records.formats.pbn_facts import claim_facts
+from ledger.records.formats.pbn_notation import (RANKS, SEAT_NAMES, SUITS, deal_string, next_seat,
                                          side_of, trick_winner_seat)
-from ledger.formats.pbn_scan import PbnError
+from ledger.records.formats.pbn_scan import PbnError
 
 __all__ = ["LinCall", "LinError", "LinRecord", "lin_result", "read_lin", "record_to_facts",
            "record_tricks"]
@@ -464,7 +464,7 @@ def record_to_facts(record: LinRecord, tournament: str) -> list[dict[str, Any]]:
     or one with an ``an`` is followed by ``ExplanationGiven`` by the caller
     himself: on BBO the caller explains his own call), one ``CardPlayed`` per
     ``pc``, and for ``mc`` the declarer's claim of the remaining tricks it
-    implies, agreed by his LHO (as for PBN, :func:`~ledger.formats.pbn.claim_facts`).
+    implies, agreed by his LHO (as for PBN, :func:`~ledger.records.formats.pbn.claim_facts`).
     """
     opened: dict[str, Any] = {
         "type": "BoardOpened", "tournament": tournament, "board": record.board,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.formats.pbn_notation import (
+from ledger.records.formats.pbn_notation import (
     ROOMS, SCORING, SKIPPED, PbnCall, parse_card, record_contract, deal_string, next_seat, partner_of,
     seat_tag, side_of, record_vulnerability, trick_winner_seat, auction, deal_hands, effective_contract,
     effective_declarer, leading_passes, notes, play_sequence, play_tricks, record_result,
     trick_winners)
-from ledger.formats.pbn_scan import PbnRecord
+from ledger.records.formats.pbn_scan import PbnRecord
 
 def _scoring(record: PbnRecord) -> str | None:
     value = record.tags.get("Scoring", "").split(";")[0].strip().upper()
@@ -177,7 +177,7 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
       (an unplayed board) only ``BoardOpened`` is logged.  ``shift``: the
       calls are read ``shift`` seats after the Auction tag's seat, the seats
       from the dealer to there passing first (see
-      :func:`~ledger.formats.pbn_notation.auction_shift`).
+      :func:`~ledger.records.formats.pbn_notation.auction_shift`).
     * A Contract with no Auction: ``ResultReported`` (:func:`reported_result`)
       and no call or card.  No Contract tag: the contract is the auction's.
     * One ``CardPlayed`` per card in the order played.  A lead marked ``^L``

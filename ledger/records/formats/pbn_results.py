@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ledger.formats.pbn_export import game_text
-from ledger.formats.results_out import TournamentOut, adjusted_mark, artificial, number
+from ledger.records.formats.pbn_export import game_text
+from ledger.records.formats.results_out import TournamentOut, adjusted_mark, artificial, number
 from ledger.service import Ledger
 
 PAIRS_COLUMNS = ("Table", "PairId_NS", "PairId_EW", "Contract", "Declarer", "Result", "Lead", "Score_NS",

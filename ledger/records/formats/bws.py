@@ -41,8 +41,8 @@ from typing import Any, Iterable, Mapping
 
 import attrs
 
-from ledger.formats.pbn_facts import claim_facts
-from ledger.formats.pbn_notation import SEAT_NAMES, SEATS, next_seat, parse_card, side_of
+from ledger.records.formats.pbn_facts import claim_facts
+from ledger.records.formats.pbn_notation import SEAT_NAMES, SEATS, next_seat, parse_card, side_of
 
 __all__ = ["BwsProblem", "BwsRecord", "BwsSession", "pair_id", "read_tables",
            "session_records", "TABLES"]

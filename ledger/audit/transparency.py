@@ -1,5 +1,5 @@
 """Published digests and their proofs (docs/reliability.md), over the Merkle
-tree the store keeps (``ledger.merkle``).
+tree the store keeps (``ledger.audit.merkle``).
 
 * :func:`current_digest`: the tree's size and root now (``cli.py digest``).
 * :func:`check_digest`: the store still holds exactly what it held when the
@@ -21,10 +21,10 @@ from typing import Any
 
 import attrs
 
-from ledger import merkle
+from ledger.audit import merkle
 from ledger.errors import BadInput, IntegrityError
 from ledger.hashing import event_hash
-from ledger.merkle import Digest
+from ledger.audit.merkle import Digest
 from ledger.store.base import GENESIS, EventStore
 
 PROOF_FORMAT = "ledger-inclusion-proof/1"
@@ -64,7 +64,7 @@ class DigestCheck:
 
 def check_digest(store: EventStore, digest: Digest) -> DigestCheck:
     """Does the store still hold exactly what it held when ``digest`` was taken?"""
-    from ledger.audit import decode_row
+    from ledger.audit.verify import decode_row
 
     leaves: list[bytes] = []
     for raw in store.iter_raw():

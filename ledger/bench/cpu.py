@@ -1,4 +1,4 @@
-"""CPU cost of the append path, per event (``python -m ledger.bench_cpu``).
+"""CPU cost of the append path, per event (``python -m ledger.bench.cpu``).
 
 The machine this runs on is shared, so wall time means little: this measures
 ``time.process_time`` (the process's own CPU, the fsync wait and the other

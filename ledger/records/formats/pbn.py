@@ -35,10 +35,10 @@ What the reader follows of PBN 2.1:
   card, ``^`` before the Declarer or the Result; :func:`record_to_facts` logs
   each as the facts it describes.
 
-The reader is three modules, re-exported here: :mod:`ledger.formats.pbn_scan`
+The reader is three modules, re-exported here: :mod:`ledger.records.formats.pbn_scan`
 (the text: tokens, games, records, tag inheritance),
-:mod:`ledger.formats.pbn_notation` (what the tags and sections say: deal,
-calls, contract, result, play) and :mod:`ledger.formats.pbn_facts` (a record
+:mod:`ledger.records.formats.pbn_notation` (what the tags and sections say: deal,
+calls, contract, result, play) and :mod:`ledger.records.formats.pbn_facts` (a record
 as ledger facts).
 
 A record that cannot be read raises :class:`PbnError` (a ``ValueError``)
@@ -50,10 +50,10 @@ from __future__ import annotations
 
 from typing import Literal, overload
 
-from ledger.formats.pbn_facts import (RESULT_RULING_PREFIX, claim_facts,  # noqa: F401
+from ledger.records.formats.pbn_facts import (RESULT_RULING_PREFIX, claim_facts,  # noqa: F401
                                       declarer_marked, is_complete_play, record_to_facts,
                                       reported_result, result_marked)
-from ledger.formats.pbn_notation import (  # noqa: F401
+from ledger.records.formats.pbn_notation import (  # noqa: F401
     INSUFFICIENT, LEAD_OUT_OF_TURN, RANKS, REVOKE, ROOMS, SCORING, SEAT_NAMES, SEATS, SKIPPED,
     STRAINS, SUIT_SYMBOLS, SUITS, VULNERABILITY, PbnCall, auction, auction_calls,
     auction_irregularities, auction_contract, auction_shift, contract_of_calls, deal_hands,
@@ -61,7 +61,7 @@ from ledger.formats.pbn_notation import (  # noqa: F401
     notes, parse_card, partner_of, play_sequence, play_irregularities, play_tricks,
     record_contract, record_result, record_vulnerability, score_imp_ns, seat_tag, side_of,
     trick_winner_seat, trick_winners)
-from ledger.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
+from ledger.records.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnError, PbnNote, PbnRecord,  # noqa: F401
                                      build_record, scan_games)
 
 __all__ = [

@@ -6,7 +6,7 @@ then (c) every board is read back from the store and folded. Besides the
 rates: a whole board logged event by event (``full_board_ms_p50``), and the
 cost of one append near the start of a board (``append_event_ms_at_10``) and
 at its end (``append_event_ms_at_end``), which must not grow with the board.
-``--peer`` adds the ``eventsourcing`` library's figures (``ledger.bench_peer``)
+``--peer`` adds the ``eventsourcing`` library's figures (``ledger.bench.peer``)
 and :func:`board_growth` (the cost per board at 200 and at 2,000 boards).
 """
 
@@ -20,8 +20,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ledger.records_bench import large_import_figures  # issue 14: import_large_* keys
-from ledger.records_bench import real_import_figures  # issue 27: import_real_* keys (CPU and wall)
+from ledger.bench.imports import large_import_figures  # issue 14: import_large_* keys
+from ledger.bench.imports import real_import_figures  # issue 27: import_real_* keys (CPU and wall)
 from ledger.service import Ledger, fold_events, parse_fact
 from ledger.simulate import random_board
 
@@ -171,7 +171,7 @@ def import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[str, An
     ``import_records_per_s`` and ``import_replay_eps`` (events per second); None
     when the file is not beside the repository (``../shared/bridge-data``).
     """
-    from ledger.records import import_text
+    from ledger.records.games import import_text
 
     if skip or not REALBRIDGE.exists():
         return {"import_records": 0, "import_events": 0, "import_eps": None,

@@ -38,8 +38,8 @@ from typing import Iterable
 
 from ledger import events as ev
 from ledger.bridge import SEATS, Call, Seat
-from ledger.formats.pbn_facts import RESULT_RULING_PREFIX
-from ledger.formats.pbn_notation import NOT_COUNTED, trick_winner_seat
+from ledger.records.formats.pbn_facts import RESULT_RULING_PREFIX
+from ledger.records.formats.pbn_notation import NOT_COUNTED, trick_winner_seat
 from ledger.service import decode
 from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result

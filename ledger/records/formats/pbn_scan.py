@@ -2,7 +2,7 @@
 
 :func:`read_games` splits a file's text into :class:`PbnRecord` objects (tags,
 section data, notes, commentary) without reading what the tags mean; that is
-:mod:`ledger.formats.pbn_notation`.  :func:`ledger.formats.pbn.read_pbn` is
+:mod:`ledger.records.formats.pbn_notation`.  :func:`ledger.records.formats.pbn.read_pbn` is
 the public reader built on both.
 """
 
@@ -84,7 +84,7 @@ class PbnRecord:
     """Tags this record left out and took from the previous record of the same board
     (:data:`BOARD_TAGS`)."""
     readings: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
-    """What :mod:`ledger.formats.pbn_notation` has read of the record (a cache: the
+    """What :mod:`ledger.records.formats.pbn_notation` has read of the record (a cache: the
     record's tags and sections never change)."""
 
     def line_of(self, tag: str) -> int:

@@ -12,7 +12,7 @@ then ``ResultReported`` (the result the director or the scoring program
 recorded, with the lead), ``AdjustedScoreAwarded`` for an artificial row
 (``A+``, ``A``, ``A-``), or nothing more for a table that did not play the
 board.  The row's matchpoints and percentages are kept to be compared with the
-ledger's own (:mod:`ledger.records`).
+ledger's own (:mod:`ledger.records.games`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from typing import Any
 
 import attrs
 
-from ledger.formats.pbn_facts import board_opened
-from ledger.formats.pbn_notation import parse_card
-from ledger.formats.pbn_scan import PbnRecord
+from ledger.records.formats.pbn_facts import board_opened
+from ledger.records.formats.pbn_notation import parse_card
+from ledger.records.formats.pbn_scan import PbnRecord
 
 __all__ = ["TravellerRow", "score_table", "total_score_table", "traveller_rows"]
 
@@ -36,7 +36,7 @@ _CONTRACT = re.compile(r"(?i)([1-7])(nt|n|c|d|h|s)(x{0,2}|r)")
 @attrs.frozen
 class TravellerRow:
     """One row of a ``ScoreTable``: the facts of that table's board, what the row states
-    of the result (for :func:`ledger.records.compare_result`) and the file's matchpoints."""
+    of the result (for :func:`ledger.records.games.compare_result`) and the file's matchpoints."""
 
     index: int
     table: str

@@ -45,7 +45,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ledger.errors import BadInput
-from ledger.merkle import Digest
+from ledger.audit.merkle import Digest
 
 STH_FORMAT = "ledger-signed-tree-head/1"
 _TBS_PREFIX = b"ledger-sth/1\x00"

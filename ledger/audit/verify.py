@@ -12,7 +12,7 @@ row whose JSON was damaged is reported like any other break. What is checked:
 * what surrounds the chains: every stored head equal to its stream's last
   event (``head``: a stale head is what a truncated stream leaves behind), a
   head without events (``deleted``), events without a head (``no_head``);
-* the Merkle tree kept beside the log (``ledger.merkle``): one leaf per event,
+* the Merkle tree kept beside the log (``ledger.audit.merkle``): one leaf per event,
   in position order, each leaf the hash of its event's content, every stored
   node the hash of its children (``merkle``).
 
@@ -278,8 +278,7 @@ def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int |
                tree: Any = None) -> list[IntegrityError]:
     """The stored Merkle tree: one leaf per event in position order, each the
     leaf of the event's hash as stored, each node the hash of its children."""
-    from ledger import merkle
-
+    from ledger.audit import merkle
     problems = []
     leaves, nodes = tree if tree is not None else store.iter_tree()  # type: ignore[attr-defined]
     rows = dict(by_position)

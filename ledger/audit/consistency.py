@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import merkle
+from ledger.audit import merkle
 from ledger.errors import BadInput, IntegrityError
-from ledger.merkle import Digest
+from ledger.audit.merkle import Digest
 from ledger.store.base import EventStore
-from ledger.transparency import stored_root
+from ledger.audit.transparency import stored_root
 
 PROOF_FORMAT = "ledger-consistency-proof/1"
 

@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ledger.bench import percentile
+from ledger.bench.appends import percentile
 
 
 def run_merge_delay(url: str | None = None, writers: int = 4, seconds: float = 5.0,

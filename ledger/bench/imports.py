@@ -6,7 +6,7 @@ the repository).  The stand-in is built from the RealBridge file of
 ``../shared/bridge-data`` (299 records of 10 boards, 14,323 events): ``copies``
 copies of it, each copy's boards renumbered (11-20, 31-40, ...), one text; 25
 copies give 7,475 records and about 358,000 events, the archive's size.  It is
-imported into the bench's store through :func:`ledger.records.import_text` (the
+imported into the bench's store through :func:`ledger.records.games.import_text` (the
 ordinary append path, the records batched into store transactions), so the
 figure includes the growth of the store during the import.
 """
@@ -42,7 +42,7 @@ def large_import_figures(ledger: Ledger, run: str, boards: int,
     written per second, the issue's target is 5,000) and ``import_large_s`` for the
     large file of ``boards // BOARDS_PER_COPY`` copies; None when skipped or when
     the RealBridge file is not beside the repository."""
-    from ledger.records import import_text
+    from ledger.records.games import import_text
 
     copies = boards // BOARDS_PER_COPY
     if skip or copies < 1 or not REALBRIDGE.exists():
@@ -78,7 +78,7 @@ def real_import_figures(ledger: Ledger, run: str, skip: bool = False) -> dict[st
     file is not beside the repository."""
     import os
 
-    from ledger.records import import_bws, import_text
+    from ledger.records.games import import_bws, import_text
 
     out: dict[str, Any] = {}
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None

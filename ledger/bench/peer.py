@@ -4,7 +4,7 @@ The library (optional ``bench`` extra, ``pip install -e .[bench]``) runs the
 issue 10 workload through its SQLite *application recorder* (positions, like
 ours): 200 streams x 100 events (a) one event per transaction, (b) 100 events
 (a stream) per transaction, (c) every stream read back and its events decoded
-(JSON). The ledger's figures are those of :func:`ledger.bench.run_bench` (the
+(JSON). The ledger's figures are those of :func:`ledger.bench.appends.run_bench` (the
 same 200 boards, about 120 events each with the engine's, through the whole
 append path: checks, fold, ruling engine, hash chain, Merkle tree). Both use a
 fresh file with WAL and the same ``synchronous`` (FULL unless the ledger is
@@ -272,7 +272,7 @@ class _Integrator:
         self._thread.join(120)
 
     def p99(self) -> float | None:
-        from ledger.bench import percentile
+        from ledger.bench.appends import percentile
 
         return round(percentile(self.delays, 0.99), 1) if self.delays else None
 
@@ -340,7 +340,7 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2,
 
 
 def run_peer(ours: dict[str, Any], pg_url: str | None = None, synchronous: str = "full") -> dict[str, Any]:
-    """The library's figures beside ``ours`` (a :func:`ledger.bench.run_bench` result) and the ratios."""
+    """The library's figures beside ``ours`` (a :func:`ledger.bench.appends.run_bench` result) and the ratios."""
     peer = library_sqlite(synchronous=synchronous)
     out: dict[str, Any] = {"peer": {"library": "eventsourcing " + _version(), **peer},
                            "ratios": ratios(ours, peer)}

@@ -1,7 +1,7 @@
 """Game records in and out of the ledger (``cli.py import`` / ``export`` / ``results``).
 
-Import: a PBN or LIN file -> records (:mod:`ledger.formats.pbn`,
-:mod:`ledger.formats.lin`) -> one stream per record, appended through the
+Import: a PBN or LIN file -> records (:mod:`ledger.records.formats.pbn`,
+:mod:`ledger.records.formats.lin`) -> one stream per record, appended through the
 ordinary append path (:meth:`ledger.service.Ledger.append`: roles, checks,
 hash chain, ruling engine), one atomic batch per record.  A record that
 cannot be read, or that the ledger refuses, is reported as ``record N, line
@@ -14,7 +14,7 @@ when two records of a file would share one).  The tournament's real name is
 kept in ``BoardOpened.tournament``.
 
 Export: the streams of a tournament (or one stream) as PBN 2.1
-(:mod:`ledger.formats.pbn_export`) or as the JSON Lines log.
+(:mod:`ledger.records.formats.pbn_export`) or as the JSON Lines log.
 """
 
 from __future__ import annotations
@@ -29,16 +29,16 @@ import attrs
 
 from ledger import events as ev
 from ledger.errors import BadInput, LedgerError, NotAllowed
-from ledger.formats import lin as lin_format
-from ledger.formats import pbn as pbn_format
-from ledger.formats import pbn_notation, pbn_scan, pbn_tables
+from ledger.records.formats import lin as lin_format
+from ledger.records.formats import pbn as pbn_format
+from ledger.records.formats import pbn_notation, pbn_scan, pbn_tables
 from ledger.service import Ledger, check_stream_id, fold_events
 from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result
 from projections.state import TableState
 
 FORMATS = ("pbn", "lin", "bws", "usebio")
-_SUFFIXES = {".pbn": "pbn", ".lin": "lin", ".bws": "bws", ".xml": "usebio"}  # usebio: ledger/formats/usebio.py
+_SUFFIXES = {".pbn": "pbn", ".lin": "lin", ".bws": "bws", ".xml": "usebio"}  # usebio: ledger/records/formats/usebio.py
 
 
 @attrs.frozen
@@ -640,7 +640,7 @@ def _lead_problem(record: GameRecord, state: TableState) -> str | None:
     """The words of a reported lead (the result in force) that the deal does not give to
     the opening leader, the declarer's left-hand opponent; None when he holds it."""
     from ledger.bridge import Card
-    from ledger.formats.bws import lead_check
+    from ledger.records.formats.bws import lead_check
 
     voided = {f.get("about") for f in record.facts if f["type"] == "EntryVoided"}
     reported = [f for f in record.facts if f["type"] == "ResultReported" and f.get("id") not in voided]
@@ -694,15 +694,15 @@ def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = Non
                hands: str | Path | None = None,
                progress: Callable[[int, int], None] | None = None,
                tables: dict[str, list[dict[str, Any]]] | None = None) -> ImportReport:
-    """Import a Bridgemate Control Software database (see :mod:`ledger.formats.bws`):
+    """Import a Bridgemate Control Software database (see :mod:`ledger.records.formats.bws`):
     one stream per table and board, one atomic append each, as for PBN and LIN.
 
     The deals are the hand-record PBN ``hands`` (default: the one beside the file,
     :func:`hand_record_beside`), else the database's ``HandRecord`` table; where both
     exist and a board's deal differs, the PBN's is used and the report says so.
-    ``tables``: the database's rows already read (:func:`ledger.formats.bws.read_tables`),
+    ``tables``: the database's rows already read (:func:`ledger.records.formats.bws.read_tables`),
     for a caller that changes them (the tests' fixtures of erased and unknown rows)."""
-    from ledger.formats import bws
+    from ledger.records.formats import bws
 
     path = Path(path)
     try:
@@ -1126,8 +1126,8 @@ def export_jsonl(ledger: Ledger, streams: Iterable[str]) -> str:
 
 
 def export_pbn(ledger: Ledger, streams: Iterable[str], *, event: str | None = None) -> str:
-    """PBN 2.1 of the streams (see :mod:`ledger.formats.pbn_export`)."""
-    from ledger.formats.pbn_export import write_pbn
+    """PBN 2.1 of the streams (see :mod:`ledger.records.formats.pbn_export`)."""
+    from ledger.records.formats.pbn_export import write_pbn
 
     games: list[tuple[list[StoredEvent], TableState]] = []
     for stream in streams:

@@ -3,8 +3,8 @@
 Seats, cards and the deal; the calls of the Auction section with their notes
 and irregularity marks; the Contract, Declarer, Result and Score tags; the
 Play section as tricks in the order played.  Each function reads one
-:class:`~ledger.formats.pbn_scan.PbnRecord` and raises
-:class:`~ledger.formats.pbn_scan.PbnError` naming the tag and value at fault.
+:class:`~ledger.records.formats.pbn_scan.PbnRecord` and raises
+:class:`~ledger.records.formats.pbn_scan.PbnError` naming the tag and value at fault.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ledger.formats.pbn_scan import PbnError, PbnRecord
+from ledger.records.formats.pbn_scan import PbnError, PbnRecord
 
 SEATS = ("N", "E", "S", "W")
 SUITS = ("S", "H", "D", "C")
