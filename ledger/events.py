@@ -1166,7 +1166,28 @@ class SwissRoundPaired(Event):
     bye_vp: int | float | None = Opt(lambda v: _carry(v), _plain)
 
 
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class BoardFouled(Event):
+    """Law 87: a board of a session was not played in identical form at every table (a card
+    displaced, a different dealer or vulnerability). ``tables`` (table ids, or board streams)
+    played the changed form ``form``; the others the board's correct form. Results rate each
+    form's group separately (87B; projections.event)."""
+    session: str = F(_entry_id)
+    board: int = F(_int(1), _plain)
+    tables: tuple[str, ...] = F(lambda v: _table_ids(v), _list_plain)
+    form: str = F(_entry_id)
+    law: str = F(_citation)
+    reason: str = F(_text)
+
+
+def _table_ids(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of tables")
+    return tuple(_name(v) for v in value)
+
+
 TOURNAMENT_EVENTS: tuple[type[Event], ...] = (PlayerRegistered, SessionScheduled, PairEntered,
                                               TeamEntered, EntryWithdrawn, SubstituteSeated,
-                                              SwissRoundPaired)
+                                              SwissRoundPaired, BoardFouled)
 """The register's events: never in a board's stream (ledger.register)."""

@@ -72,7 +72,16 @@ class Register:
     teams: dict[str, Entry] = attrs.field(factory=dict)
     substitutes: list[ev.SubstituteSeated] = attrs.field(factory=list)
     swiss: dict[str, dict[int, ev.SwissRoundPaired]] = attrs.field(factory=dict)
+    fouled: dict[tuple[str, int], list[ev.BoardFouled]] = attrs.field(factory=dict)
+    """(session, board) -> the Law 87 groups of changed forms (BoardFouled)."""
     seq: int = 0
+
+    def form_of(self, session: str | None, board: int, table: str, stream: str) -> str | None:
+        """The changed form a table played of a fouled board (Law 87), None for the correct form."""
+        for fact in self.fouled.get((session or "", board), ()):
+            if table in fact.tables or stream in fact.tables:
+                return fact.form
+        return None
 
     @property
     def session_order(self) -> list[str]:
@@ -136,6 +145,8 @@ def apply(reg: Register, event: ev.Event) -> None:
         reg.substitutes.append(event)
     elif isinstance(event, ev.SwissRoundPaired):
         reg.swiss.setdefault(event.session, {})[event.round] = event
+    elif isinstance(event, ev.BoardFouled):
+        reg.fouled.setdefault((event.session, event.board), []).append(event)
 
 
 # -- checks -------------------------------------------------------------------------------
@@ -210,6 +221,8 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
                 raise _bad(f"player {event.player} ({reg.player_name(event.player)}) already sits for "
                            f"{busy} on board {board}: a player cannot sit in two seats at once",
                            "player", event.player, event)
+    elif isinstance(event, ev.BoardFouled):
+        _check_fouled(reg, event)
     elif isinstance(event, ev.SwissRoundPaired):
         _check_session(reg, event.session, event)
         rounds = reg.swiss.get(event.session, {})
@@ -236,6 +249,19 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
                 raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round "
                            f"{event.round} once every match of the last round is over", "round",
                            event.round, event)
+
+
+def _check_fouled(reg: Register, event: ev.BoardFouled) -> None:
+    """Law 87: a table is in one group of a fouled board; the law cited is 87."""
+    _check_session(reg, event.session, event)
+    edition, article = event.law.split(":", 1)
+    if edition != "FFB" and not article.startswith("87"):
+        raise _bad("a fouled board is scored under Law 87 (e.g. 2017:87B)", "law", event.law, event)
+    for earlier in reg.fouled.get((event.session, event.board), ()):
+        twice = set(earlier.tables) & set(event.tables)
+        if twice:
+            raise _bad(f"table {sorted(twice)[0]} is already in form {earlier.form} of board {event.board}",
+                       "tables", sorted(twice)[0], event)
 
 
 def _check_session(reg: Register, session: str, event: ev.Event) -> None:

@@ -129,6 +129,94 @@ def _withdrawn_notes(doc: dict[str, Any], tables: Tables) -> None:
                 r["withdrawn"] = {"law": w["law"], "reason": w["reason"]}
 
 
+# -- irregular boards across tables: Laws 86 and 87 ----------------------------------------------
+
+
+def fouled_forms(tables: Tables, register: Register | None, session: str | None) -> dict[str, str]:
+    """stream -> the changed form of a fouled board the table played (the register's
+    ``BoardFouled``, Law 87A); tables not named played the correct form."""
+    if register is None or not register.fouled:
+        return {}
+    out = {}
+    for stream, state in tables:
+        form = register.form_of(session, state.board.board, state.board.table, stream)
+        if form is not None:
+            out[stream] = form
+    return out
+
+
+def _law(state: TableState | None, article: str, law_1997: str | None = None) -> str:
+    edition = state.edition if state is not None else "2017"
+    return f"{edition}:{law_1997 if edition == '1997' and law_1997 else article}"
+
+
+def law_87_checks(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
+    """``fouled_alone``: a pairs table alone in its group of a fouled board. Law 87B (both
+    editions) rates each group separately "as provided in the regulations"; a group of one
+    table has no score to compare, and whether it gets Neuberg's average or an artificial
+    score by fault (12C2) is the director's decision, not the ledger's: asked until the
+    director awards an adjusted score at that table."""
+    if doc["scoring"] != "MP":
+        return []
+    states = dict(tables)
+    checks = []
+    for board in doc["boards"]:
+        entries = board["results"]
+        if not any(r.get("fouled_form") for r in entries):
+            continue
+        groups: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
+        for r in entries:
+            if r["status"] in ("played", "adjusted"):
+                groups[r.get("fouled_form")].append(r)
+        for form, group in groups.items():
+            if len(group) == 1 and group[0]["adjusted"] is None:
+                r = group[0]
+                law = _law(states.get(r["stream"]), "87B")
+                checks.append({"kind": "fouled_alone", "board": board["board"], "streams": [r["stream"]], "law": law,
+                               "text": f"board {board['board']} at table {r['table']}: the only table that played "
+                                       f"{'form ' + form if form else 'the correct form'} of the fouled board "
+                                       f"({law}: each group rated separately): nothing to compare; the director "
+                                       "awards an adjusted score (Law 12C2)"})
+    return checks
+
+
+def law_86_checks(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
+    """``not_compared``: a teams board whose two rooms cannot be compared: not played (withdrawn,
+    a result cancelled) in one room while the other has a result, or played in two forms of a
+    fouled board (87B). Automatic under Law 86: nothing (no IMPs are invented); an artificial
+    score the director awards counts +3 / 0 / -3 IMPs (86A). What the board is worth is the
+    director's judgment (2017 86D: an adjusted score that may take the other room's result into
+    account; 86B: in a knockout, a non-balancing adjustment averaged): asked, never guessed,
+    until an adjusted score is in force in a room or the board is withdrawn in both rooms."""
+    states = dict(tables)
+    checks = []
+    for board in doc["boards"]:
+        by_match: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in board["results"]:
+            state = states.get(r["stream"])
+            if state is not None and state.board.match:
+                by_match[state.board.match].append(r)
+        for match, rooms in sorted(by_match.items()):
+            if len(rooms) != 2 or any(r["adjusted"] is not None for r in rooms):
+                continue
+            played = [r for r in rooms if r["status"] == "played"]
+            lost = [r for r in rooms if r["status"] in ("withdrawn", "cancelled")]
+            forms = {r.get("fouled_form") for r in rooms}
+            if len(played) == 1 and len(lost) == 1:
+                why = f"not played in the {lost[0]['room']} room ({lost[0].get('withdrawn', {}).get('law', 'cancelled')})"
+            elif len(played) == 2 and len(forms) == 2:
+                why = "played in two forms of a fouled board (Law 87B: not compared)"
+            else:
+                continue
+            law = _law(states.get(rooms[0]["stream"]), "86D", "86")
+            checks.append({"kind": "not_compared", "board": board["board"], "streams": [r["stream"] for r in rooms],
+                           "law": law,
+                           "text": f"board {board['board']} of match {match}: {why}; {law}: the director awards an "
+                                   "adjusted score (artificial: +3 / 0 / -3 IMPs, 86A; or assigned, taking the "
+                                   "other room's result into account) or withdraws the board in both rooms"})
+    return checks
+
+
 # -- teams -----------------------------------------------------------------------------------
 
 
@@ -245,8 +333,10 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
         scoring = None
         if info is not None and info.scoring in ("cross-IMP", "Butler"):
             scoring = info.scoring
-        doc = res.results(tournament, part, scoring=scoring)
+        forms = fouled_forms(part, register, key)
+        doc = res.results(tournament, part, scoring=scoring, forms=forms)
         _withdrawn_notes(doc, part)
+        checks += law_87_checks(doc, part) + law_86_checks(doc, part)
         _named(doc, part, register)
         scoring_all.add(doc["scoring"])
         checks += doc["checks"] + pair_checks(part, register)
