@@ -71,7 +71,10 @@ class Register:
     pairs: dict[str, Entry] = attrs.field(factory=dict)
     teams: dict[str, Entry] = attrs.field(factory=dict)
     substitutes: list[ev.SubstituteSeated] = attrs.field(factory=list)
-    swiss: dict[str, dict[int, ev.SwissRoundPaired]] = attrs.field(factory=dict)
+    swiss: dict[str, dict[int, ev.SwissRoundPaired | ev.KnockoutRoundPaired]] = attrs.field(factory=dict)
+    """session -> round -> its matches as paired (a Swiss or a knockout)."""
+    ties: dict[tuple[str, int, str, str], ev.KnockoutTieDecided] = attrs.field(factory=dict)
+    """(session, round, home, away) -> the director's decision of a tied knockout match."""
     fouled: dict[tuple[str, int], list[ev.BoardFouled]] = attrs.field(factory=dict)
     """(session, board) -> the Law 87 groups of changed forms (BoardFouled)."""
     seq: int = 0
@@ -143,8 +146,10 @@ def apply(reg: Register, event: ev.Event) -> None:
             entry.withdrawn[event.session] = event.from_round
     elif isinstance(event, ev.SubstituteSeated):
         reg.substitutes.append(event)
-    elif isinstance(event, ev.SwissRoundPaired):
+    elif isinstance(event, (ev.SwissRoundPaired, ev.KnockoutRoundPaired)):
         reg.swiss.setdefault(event.session, {})[event.round] = event
+    elif isinstance(event, ev.KnockoutTieDecided):
+        reg.ties[(event.session, event.round, event.home, event.away)] = event
     elif isinstance(event, ev.BoardFouled):
         reg.fouled.setdefault((event.session, event.board), []).append(event)
 
@@ -223,6 +228,10 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
                            "player", event.player, event)
     elif isinstance(event, ev.BoardFouled):
         _check_fouled(reg, event)
+    elif isinstance(event, ev.KnockoutRoundPaired):
+        _check_knockout_round(reg, event, boards)
+    elif isinstance(event, ev.KnockoutTieDecided):
+        _check_tie(reg, event, boards)
     elif isinstance(event, ev.SwissRoundPaired):
         _check_session(reg, event.session, event)
         rounds = reg.swiss.get(event.session, {})
@@ -249,6 +258,79 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
                 raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round "
                            f"{event.round} once every match of the last round is over", "round",
                            event.round, event)
+
+
+def _check_round_shape(reg: Register, event: ev.SwissRoundPaired | ev.KnockoutRoundPaired) -> None:
+    """The round is the next one, within the session's rounds, each team known and once."""
+    rounds = reg.swiss.get(event.session, {})
+    if event.round in rounds:
+        raise _bad(f"round {event.round} is already paired", "round", event.round, event)
+    if event.round != len(rounds) + 1:
+        raise _bad(f"the next round to pair is {len(rounds) + 1}", "round", event.round, event)
+    planned = reg.sessions[event.session].rounds
+    if planned is not None and event.round > planned:
+        raise _bad(f"session {event.session} has {planned} rounds", "round", event.round, event)
+    seen: set[str] = set()
+    for home, away in event.matches:
+        for team in (home, away):
+            if team not in reg.teams:
+                raise _bad("no such team", "matches", team, event)
+            if team in seen or team == event.bye:
+                raise _bad(f"team {team} twice in round {event.round}", "matches", team, event)
+            seen.add(team)
+    if event.bye is not None and event.bye not in reg.teams:
+        raise _bad("no such team", "bye", event.bye, event)
+
+
+def _check_knockout_round(reg: Register, event: ev.KnockoutRoundPaired,
+                          boards: Sequence[tuple[str, TableState]]) -> None:
+    """A knockout round: the session is a knockout; after round 1, the last round is over and
+    its winners (ties decided by the director) are exactly the teams of this round."""
+    _check_session(reg, event.session, event)
+    if reg.sessions[event.session].kind != "knockout":
+        raise _bad("a knockout round goes in a knockout session (SessionScheduled kind knockout)", "session",
+                   event.session, event)
+    _check_round_shape(reg, event)
+    if event.carry is not None and len(event.carry) != len(event.matches):
+        raise _bad("one carry-over [home, away] per match", "carry", [list(c) for c in event.carry], event)
+    if event.round == 1:
+        return
+    unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
+    if unfinished:
+        raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round {event.round} once "
+                   "every match of the last round is over", "round", event.round, event)
+    from projections.event import knockout_matches
+
+    last = [m for m in knockout_matches(reg, event.session, boards) if m["round"] == event.round - 1]
+    tied = [m for m in last if m["winner"] is None]
+    if tied:
+        raise _bad(f"match {tied[0]['home']} v {tied[0]['away']} of round {event.round - 1} is tied: the "
+                   "conditions of contest decide it (KnockoutTieDecided) before the next round",
+                   "round", event.round, event)
+    previous = reg.swiss[event.session][event.round - 1]
+    going_on = {m["winner"] for m in last} | ({previous.bye} if previous.bye else set())
+    playing = {t for match in event.matches for t in match} | ({event.bye} if event.bye else set())
+    if playing != going_on:
+        wrong = sorted(playing ^ going_on)[0]
+        raise _bad(f"round {event.round} is played by the winners of round {event.round - 1} "
+                   f"({', '.join(sorted(going_on))})", "matches", wrong, event)
+
+
+def _check_tie(reg: Register, event: ev.KnockoutTieDecided, boards: Sequence[tuple[str, TableState]]) -> None:
+    """The match exists, is over, is tied, and the winner is one of its teams."""
+    paired = reg.swiss.get(event.session, {}).get(event.round)
+    if not isinstance(paired, ev.KnockoutRoundPaired) or (event.home, event.away) not in paired.matches:
+        raise _bad(f"round {event.round} of knockout session {event.session} has no match {event.home} v "
+                   f"{event.away}", "home", event.home, event)
+    if event.winner not in (event.home, event.away):
+        raise _bad("the winner is one of the match's two teams", "winner", event.winner, event)
+    from projections.event import knockout_matches
+
+    match = next(m for m in knockout_matches(reg, event.session, boards)
+                 if (m["round"], m["home"], m["away"]) == (event.round, event.home, event.away))
+    if match["status"] != "tied":
+        raise _bad(f"match {event.home} v {event.away} is not a tie ({match['status']}: "
+                   f"{match['total_home']} - {match['total_away']} IMPs)", "winner", event.winner, event)
 
 
 def _check_fouled(reg: Register, event: ev.BoardFouled) -> None:

@@ -220,12 +220,17 @@ def law_86_checks(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
 # -- teams -----------------------------------------------------------------------------------
 
 
-def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | None = None) -> list[dict[str, Any]]:
+def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | None = None,
+                  knockout: bool = False) -> list[dict[str, Any]]:
     """Each match of a teams session: the two teams, the IMPs each won over the boards both
     rooms scored (a board's IMPs go to the team that gained them; artificial scores, +3 / 0 /
     -3, to each team as awarded), and the VPs on the WBF continuous scale for the match's
-    scheduled length (``boards_per_match``; else the boards scored)."""
+    scheduled length (``boards_per_match``; else the boards scored). ``knockout``: Law 86B
+    (both editions): a non-balancing adjusted score that is not an artificial average plus or
+    minus is averaged, each team's score calculated separately and the average given to each."""
     match_of = {stream: state.board.match for stream, state in tables}
+    artificial = {(match_of.get(r["stream"]), board["board"]) for board in doc["boards"] for r in board["results"]
+                  if r["adjusted"] is not None and r["adjusted"]["kind"] == "artificial"}
     teams_of: dict[str, tuple[str, str]] = {}
     for _, state in tables:
         b = state.board
@@ -243,7 +248,11 @@ def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | N
             if home == -away:
                 won[match][0] += max(home, 0)
                 won[match][1] += max(away, 0)
-            else:  # artificial scores: each team as awarded
+            elif knockout and (match, board["board"]) not in artificial:  # 86B: averaged
+                net = (home - away) / 2
+                won[match][0] += max(net, 0)
+                won[match][1] += max(-net, 0)
+            else:  # artificial scores (86A), or a split score outside a knockout: each team as awarded
                 won[match][0] += home
                 won[match][1] += away
             boards_of[match].add(board["board"])
@@ -256,6 +265,69 @@ def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | N
                     "imps_away": round(imps_away, 2),
                     "boards": len(boards_of[match]), "vp_home": vp[0], "vp_away": vp[1]})
     return out
+
+
+def session_matches(register: Register, session: str, tables: Iterable[tuple[str, TableState]],
+                    knockout: bool = False) -> list[dict[str, Any]]:
+    """The matches of one teams session as they stand (``match_results`` over its boards)."""
+    part = [(s, st) for s, st in seat_pairs(tables, register) if st.board.session == session]
+    if not part:
+        return []
+    info = register.sessions.get(session)
+    doc = res.results("", part, forms=fouled_forms(part, register, session))
+    return match_results(doc, part, info.boards if info is not None else None, knockout=knockout)
+
+
+def knockout_matches(register: Register, session: str, tables: Iterable[tuple[str, TableState]],
+                     matches: Sequence[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Each knockout match as paired, round by round: the IMPs won on the boards, the carry-over,
+    the totals, ``status`` (``not over``: a board of it not ended in both rooms; ``tied``;
+    ``won``) and ``winner`` (None while not over or tied and not decided: the director records
+    the conditions of contest's decision, KnockoutTieDecided)."""
+    from ledger import events as ev
+    from ledger.teams import knockout_winner
+
+    tables = list(tables)
+    if matches is None:
+        matches = session_matches(register, session, tables, knockout=True)
+    by_id = {m["match"]: m for m in matches}
+    per_match = (register.sessions[session].boards or 1) if session in register.sessions else 1
+    out = []
+    for rnd, paired in sorted(register.swiss.get(session, {}).items()):
+        if not isinstance(paired, ev.KnockoutRoundPaired):
+            continue
+        for i, (home, away) in enumerate(paired.matches):
+            match = swiss_match_id(session, rnd, home, away)
+            m = by_id.get(match, {})
+            carry = paired.carry[i] if paired.carry else (0, 0)
+            ended = sum(1 for _, st in tables if st.board.match == match and _ended(st))
+            total_home = round(carry[0] + (m.get("imps_home") or 0), 2)
+            total_away = round(carry[1] + (m.get("imps_away") or 0), 2)
+            tie = register.ties.get((session, rnd, home, away))
+            over = ended >= 2 * per_match
+            winner = knockout_winner(home, away, total_home, total_away, tie.winner if tie else None) if over else None
+            status = "not over" if not over else "tied" if total_home == total_away else "won"
+            out.append({"round": rnd, "match": match, "home": home, "away": away, "carry_home": carry[0],
+                        "carry_away": carry[1], "imps_home": m.get("imps_home", 0), "imps_away": m.get("imps_away", 0),
+                        "total_home": total_home, "total_away": total_away, "status": status, "winner": winner,
+                        "decided": tie.reason if tie else None})
+        if paired.bye:
+            out.append({"round": rnd, "match": None, "home": paired.bye, "away": None, "status": "bye",
+                        "winner": paired.bye, "decided": None})
+    return out
+
+
+def knockout_checks(knockout: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``knockout_tied``: a match over and tied with no recorded decision (the conditions of
+    contest decide; the ledger asks, never guesses)."""
+    return [{"kind": "knockout_tied", "board": 0, "streams": [],
+             "text": f"round {m['round']}, {m['home']} v {m['away']}: tied {m['total_home']} - {m['total_away']} "
+                     "IMPs; the conditions of contest decide who goes on (KnockoutTieDecided)"}
+            for m in knockout if m["status"] == "tied" and m["winner"] is None]
+
+
+def _ended(state: TableState) -> bool:
+    return state.result is not None or state.adjusted is not None or state.result_cancelled is not None
 
 
 def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, Any]],
@@ -274,8 +346,8 @@ def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, A
             totals[home] = totals.get(home, 0.0) + m["vp_home"]
             totals[away] = totals.get(away, 0.0) + m["vp_away"]
         if paired.bye is not None:
-            totals[paired.bye] = totals.get(paired.bye, 0.0) + (paired.bye_vp if paired.bye_vp is not None
-                                                                 else BYE_VP)
+            bye_vp = getattr(paired, "bye_vp", None)
+            totals[paired.bye] = totals.get(paired.bye, 0.0) + (bye_vp if bye_vp is not None else BYE_VP)
     return totals
 
 
@@ -346,8 +418,12 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
         entry: dict[str, Any] = {"session": key, "scoring": doc["scoring"], "standings": doc["standings"],
                                  "kind": info.kind if info is not None else None}
         if doc["scoring"] == "IMP" and any(st.board.match for _, st in part):
-            entry["matches"] = match_results(doc, part, info.boards if info is not None else None)
-            if info is not None and info.kind == "swiss" and register is not None and key is not None:
+            knockout = info is not None and info.kind == "knockout"
+            entry["matches"] = match_results(doc, part, info.boards if info is not None else None, knockout=knockout)
+            if knockout and register is not None and key is not None:
+                entry["knockout"] = knockout_matches(register, key, part, entry["matches"])
+                checks += knockout_checks(entry["knockout"])
+            elif info is not None and info.kind == "swiss" and register is not None and key is not None:
                 totals = swiss_totals(register, key, entry["matches"])
                 entry["standings"] = ranked(totals, names, "vp")
             elif info is not None and info.kind == "teams" and register is not None:
