@@ -351,6 +351,61 @@ def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, A
     return totals
 
 
+def swiss_ranked(totals: dict[str, float], names: dict[str, str], matches: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Swiss ranking with the usual tie-breaks (WBF and EBL Swiss conditions; the ledger's
+    choice, written in the README): teams level on VPs are ordered (1) by the VPs of the matches
+    they played against one another, when every team of the tie has met every other, then
+    (2) by their IMP quotient, IMPs won over IMPs lost in all their matches (carry-over and byes
+    are not IMPs); still level, they share the rank (``tied``). Each row has ``quotient`` and,
+    for a tie broken, ``tiebreak`` (what broke it)."""
+    won: dict[str, float] = defaultdict(float)
+    lost: dict[str, float] = defaultdict(float)
+    head: dict[tuple[str, str], float] = {}
+    for m in matches:
+        if m["vp_home"] is None:
+            continue
+        won[m["home"]] += m["imps_home"]
+        lost[m["home"]] += m["imps_away"]
+        won[m["away"]] += m["imps_away"]
+        lost[m["away"]] += m["imps_home"]
+        head[(m["home"], m["away"])] = head.get((m["home"], m["away"]), 0.0) + m["vp_home"]
+        head[(m["away"], m["home"])] = head.get((m["away"], m["home"]), 0.0) + m["vp_away"]
+
+    def quotient(team: str) -> float:
+        return won[team] / lost[team] if lost[team] else (float("inf") if won[team] else 1.0)
+
+    rows = ranked(totals, names, "vp")
+    groups: dict[float, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        q = quotient(r["name"])
+        r["quotient"] = None if q == float("inf") else round(q, 3)
+        groups[r["vp"]].append(r)
+    out: list[dict[str, Any]] = []
+    for vp in sorted(groups, reverse=True):
+        group = groups[vp]
+        if len(group) == 1:
+            out += group
+            continue
+        teams = [r["name"] for r in group]
+        all_met = all((a, b) in head for a in teams for b in teams if a != b)
+
+        def key(r: dict[str, Any]) -> tuple[float, float]:
+            h2h = sum(head[(r["name"], o)] for o in teams if o != r["name"]) if all_met else 0.0
+            return (round(h2h, 2), round(quotient(r["name"]), 9))
+
+        group.sort(key=lambda r: (tuple(-k for k in key(r)), _natural(r["name"])))
+        first = len(out) + 1
+        for r in group:
+            better = sum(1 for o in group if key(o) > key(r))
+            r["rank"] = first + better
+            r["tied"] = sum(1 for o in group if key(o) == key(r)) > 1
+            if not r["tied"]:
+                by_head = all_met and all(key(o)[0] != key(r)[0] for o in group if o is not r)
+                r["tiebreak"] = f"head to head {key(r)[0]:g} VPs" if by_head else f"IMP quotient {r['quotient']}"
+        out += group
+    return out
+
+
 def match_totals(register: Register, matches: Sequence[dict[str, Any]]) -> dict[str, float]:
     """A round robin (or any teams session of matches): carry-over + the VPs of every match.
     (A knockout reads its matches: the winner of each is the team with more IMPs.)"""
@@ -425,7 +480,7 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
                 checks += knockout_checks(entry["knockout"])
             elif info is not None and info.kind == "swiss" and register is not None and key is not None:
                 totals = swiss_totals(register, key, entry["matches"])
-                entry["standings"] = ranked(totals, names, "vp")
+                entry["standings"] = swiss_ranked(totals, names, entry["matches"])
             elif info is not None and info.kind == "teams" and register is not None:
                 entry["standings"] = ranked(match_totals(register, entry["matches"]), names, "vp")
         sessions.append(entry)
