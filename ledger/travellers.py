@@ -30,6 +30,7 @@ from typing import Any
 from ledger.errors import BadInput
 from ledger.records import slugify
 from ledger.register import Register, swiss_match_id
+from ledger.tournament import board_in_session
 
 _PAIRS = re.compile(r"^t(?P<table>[A-Za-z0-9]+)\s+b(?P<board>\d+)\s+(?P<rest>.+)$")
 _TEAMS = re.compile(r"^r(?P<round>\d+)\s+(?P<home>[A-Za-z0-9._-]+)v(?P<away>[A-Za-z0-9._-]+)\s+"
@@ -85,8 +86,9 @@ def traveller_facts(text: str, *, tournament: str, session: str, register: Regis
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        opened: dict[str, Any] = {"type": "BoardOpened", "tournament": tournament, "session": session,
-                                  "scoring": "IMP" if info.kind in ("teams", "swiss", "knockout") else "MP", "actor": who}
+        opened: dict[str, Any] = board_in_session(
+            {"type": "BoardOpened", "tournament": tournament,
+             "scoring": "IMP" if info.kind in ("teams", "swiss", "knockout") else "MP", "actor": who}, session)
         m = _TEAMS.match(line) if info.kind in ("teams", "swiss", "knockout") else _PAIRS.match(line)
         if not m:
             shape = "rROUND HOMEvAWAY open|closed bBOARD RESULT" if info.kind in ("teams", "swiss", "knockout") \

@@ -232,6 +232,42 @@ def knockout_cmd(ctx: click.Context, tournament: str, session: str, dry_run: boo
                + (" (dry run: nothing appended)" if dry_run else ""))
 
 
+@click.command("session-digest")
+@click.argument("tournament")
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document.")
+@click.option("--check", "check", default=None, help="A session digest published earlier: exit 1 unless it is "
+              "still the session's digest.")
+@click.pass_context
+def session_digest_cmd(ctx: click.Context, tournament: str, session: str, as_json: bool,
+                       check: str | None) -> None:
+    """SESSION's boards (stream, events, head hash) and its digest: the Merkle tree head over
+    every event of its boards (docs/reliability.md), to print on the session's results sheet.
+    Another session's boards do not change it."""
+    from ledger.merkle import Digest
+    from ledger.tournament import session_digest
+
+    expected = Digest.parse(check) if check is not None else None
+    with open_ledger(ctx) as ledger:
+        head, boards = session_digest(ledger, tournament, session)
+    if not boards:
+        raise BadInput("no board of that session (BoardOpened.session)", field="SESSION", value=session)
+    if as_json:
+        click.echo(json.dumps({"tournament": tournament, "session": session, "size": head.size, "root": head.root,
+                               "digest": str(head), "short": head.short(), "boards": boards}, indent=1))
+    else:
+        for b in boards:
+            click.echo(f"{b['stream']}  {b['events']} event(s)  head {b['head'][:16]}")
+        click.echo(f"session {session}: {len(boards)} board(s), {head.size} event(s)")
+        click.echo(str(head))
+        click.echo(f"read out: {head.short()}")
+    if expected is not None:
+        if expected.size != head.size or not expected.matches(bytes.fromhex(head.root)):
+            click.echo(f"FAILED: session {session} is no longer what {check} covered (now {head.short()})", err=True)
+            ctx.exit(1)
+        click.echo(f"ok: session {session} is exactly what {check} covered", err=True)
+
+
 @click.command("enter")
 @click.argument("tournament")
 @click.argument("session")
@@ -331,4 +367,4 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
 
 
 COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd, knockout_cmd, enter_cmd,
-                                       print_cmd)
+                                       print_cmd, session_digest_cmd)
