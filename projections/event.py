@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from ledger.register import Register, swiss_match_id
+from ledger.register_state import Register, swiss_match_id
 from ledger.teams import BYE_VP, victory_points
 from projections import results as res
 from projections.state import TableState
