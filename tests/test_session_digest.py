@@ -43,6 +43,14 @@ def test_a_session_digest_covers_its_boards_only(store_url, capsys, tmp_path):
     assert [b["stream"] for b in doc["boards"]] == streams and len(streams) == 9  # 3 tables x 3 boards
     assert doc["size"] == len(leaves) and doc["root"] == mth(leaves).hex()
     published = doc["digest"]
+    # The ranking sheet prints each session's digest under its ranking (PDF text, HTML).
+    assert run(store_url, "print", "spring-pairs", "ranking", "-o", str(tmp_path / "r.pdf")) == 0
+    assert run(store_url, "print", "spring-pairs", "ranking", "-o", str(tmp_path / "r.html")) == 0
+    from pypdf import PdfReader
+
+    text = " ".join(page.extract_text() for page in PdfReader(str(tmp_path / "r.pdf")).pages)
+    assert f"Session digest {doc['short']}" in text
+    assert f"Session digest {doc['short']}" in (tmp_path / "r.html").read_text(encoding="utf-8")
     # Session 2's board gets an adjusted score: session 1's digest stands.
     assert run(store_url, "append", "spring-pairs/s2/t1/b4", str(EXAMPLES / "pairs-adjusted.jsonl")) == 0
     assert session_json(store_url, capsys, "s1")["digest"] == published

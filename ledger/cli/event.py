@@ -329,6 +329,12 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
     with open_ledger(ctx) as ledger:
         tables = tournament_tables(ledger, tournament)
         reg = read_register(ledger, tournament)
+        digests = {}
+        if what == "ranking":  # each session's sheet carries its digest (cli.py session-digest)
+            from ledger.tournament import session_digest
+
+            for name in {t[1].board.session for t in tables if t[1].board.session}:
+                digests[name] = session_digest(ledger, tournament, name)[0].short()
     if session is not None:
         tables = [t for t in tables if t[1].board.session == session]
     title = tables[0][1].board.tournament if tables else tournament
@@ -352,7 +358,7 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
             data = sheets.hand_records(tables, analysis=not no_analysis)
         else:
             doc = event_results(title, tables, reg)
-            data = sheets.travellers(doc) if what == "travellers" else sheets.rankings(doc)
+            data = sheets.travellers(doc) if what == "travellers" else sheets.rankings(doc, digests)
     if fmt == "pdf":
         from ledger.printing import pdf
 
