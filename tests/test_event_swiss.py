@@ -170,5 +170,7 @@ def build_swiss(url: str) -> None:
     for rnd in range(1, 6):
         assert run(url, "swiss", "swiss-teams", "sw") == 0
         assert enter(url, rnd) == 0
+        if rnd == 2:
+            assert run(url, "append", "swiss-teams/sw/r2/closed/4v6/b14", str(EXAMPLES / "swiss-fouled.jsonl")) == 0
         if rnd == 3:
             assert run(url, "append", "swiss-teams/sw/r3/closed/2v6/b15", str(EXAMPLES / "swiss-adjusted.jsonl")) == 0
