@@ -523,6 +523,11 @@ def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
         if scoring == "MP" and any(r.form is not None for r in entries):
             out[number] = _fouled_matchpoints(entries, session)
             continue
+        if scoring in ("cross-IMP", "Butler") and any(r.form is not None for r in entries):
+            scored = {r.stream: r for group in fouled_groups(entries) for scorer in BOARD_SCORERS[scoring]
+                      for r in scorer(group)}  # 87B: each group against its own scores (or datum)
+            out[number] = [scored[r.stream] for r in entries]
+            continue
         for scorer in BOARD_SCORERS[scoring]:
             entries = scorer(entries, session) if scorer is matchpoint_field else scorer(entries)
         out[number] = entries

@@ -122,3 +122,16 @@ def test_teams_rooms_in_two_forms_get_no_imps():
     apart = res.imps_between_rooms([_room("a", "open", 420, None), _room("b", "closed", -50, "B")])
     assert [r.imp_ns for r in apart] == [None, None]
     assert [r.imp_ns for r in res.adjusted_imps(apart)] == [None, None]
+
+
+def _pair_table(stream: str, score: int, form: str | None) -> res.TableResult:
+    return res.TableResult(stream=stream, board=1, table=stream, room=None, match=None, ns="1", ew="2",
+                           score_ns=score, distribution=((score, 1.0),), status="played", form=form)
+
+
+def test_cross_imps_of_a_fouled_board_are_within_each_group():
+    # Correct form: +420 and -50 (470: 10 IMPs each way); form B: +400 and +430 (30: 1 IMP).
+    tables = [_pair_table("a", 420, None), _pair_table("b", -50, None), _pair_table("c", 400, "B"),
+              _pair_table("d", 430, "B")]
+    scored = res._score_boards({1: tables}, "cross-IMP")[1]
+    assert [r.imp_ns for r in scored] == [10, -10, -1, 1]
