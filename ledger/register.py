@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-
 from ledger import events as ev
 from ledger.errors import BadInput
 from ledger.hashing import event_hash
@@ -119,24 +118,7 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
         _check_tie(reg, event, boards)
     elif isinstance(event, ev.SwissRoundPaired):
         _check_session(reg, event.session, event)
-        rounds = reg.swiss.get(event.session, {})
-        if event.round in rounds:
-            raise _bad(f"round {event.round} is already paired", "round", event.round, event)
-        if event.round != len(rounds) + 1:
-            raise _bad(f"the next round to pair is {len(rounds) + 1}", "round", event.round, event)
-        planned = reg.sessions[event.session].rounds
-        if planned is not None and event.round > planned:
-            raise _bad(f"session {event.session} has {planned} rounds", "round", event.round, event)
-        seen: set[str] = set()
-        for home, away in event.matches:
-            for team in (home, away):
-                if team not in reg.teams:
-                    raise _bad("no such team", "matches", team, event)
-                if team in seen or team == event.bye:
-                    raise _bad(f"team {team} twice in round {event.round}", "matches", team, event)
-                seen.add(team)
-        if event.bye is not None and event.bye not in reg.teams:
-            raise _bad("no such team", "bye", event.bye, event)
+        _check_round_shape(reg, event)
         if event.round > 1:
             unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
             if unfinished:
