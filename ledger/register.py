@@ -5,12 +5,15 @@ stream per tournament, ``register/<tournament slug>``, appended by the director 
 :func:`append_register` (the command line's ``register``). Its events
 (:data:`ledger.events.TOURNAMENT_EVENTS`): players (a name, a federation number), sessions
 (kind, boards, rounds), pairs and teams made of players, late entries, withdrawals between
-rounds, substitutes for named boards, and the Swiss rounds as paired.
+rounds, substitutes for named boards, the Swiss and knockout rounds as paired, a knockout tie
+as the director decided it, and the tables that played a fouled board's changed form (Law 87).
+The folded register itself is :mod:`ledger.register_state`.
 
 :func:`fold_register` folds the stream into a :class:`Register` (a pure function);
 :func:`check_register_fact` refuses, before anything is written, what cannot be: a player
 unknown or in two entries of one session at once, a substitute for a board already ended,
-a Swiss round paired before the last one has ended, a team twice in a round, a rematch.
+a Swiss or knockout round paired before the last one has ended, a team twice in a round, a
+rematch, a knockout round of teams that did not win the last one, a tie decided that is not one.
 The batch is written in one transaction, hashed and chained like a board's stream; one bad
 line and nothing is written.
 """
