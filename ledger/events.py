@@ -1073,7 +1073,7 @@ class PlayerRegistered(Event):
 class SessionScheduled(Event):
     """A session of the event, with the movement its boards follow (``BoardOpened.session``)."""
     session: str = F(_entry_id)
-    kind: str = F(_one_of("pairs", "teams", "swiss"))
+    kind: str = F(_one_of("pairs", "teams", "swiss", "knockout"))
     boards: int | None = Opt(_int(1, 200), _plain)
     """Boards in the session (pairs) or in each match (teams)."""
     rounds: int | None = Opt(_int(1, 40), _plain)
@@ -1166,7 +1166,69 @@ class SwissRoundPaired(Event):
     bye_vp: int | float | None = Opt(lambda v: _carry(v), _plain)
 
 
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class BoardFouled(Event):
+    """Law 87: a board of a session was not played in identical form at every table (a card
+    displaced, a different dealer or vulnerability). ``tables`` (table ids, or board streams)
+    played the changed form ``form``; the others the board's correct form. Results rate each
+    form's group separately (87B; projections.event)."""
+    session: str = F(_entry_id)
+    board: int = F(_int(1), _plain)
+    tables: tuple[str, ...] = F(lambda v: _table_ids(v), _list_plain)
+    form: str = F(_entry_id)
+    law: str = F(_citation)
+    reason: str = F(_text)
+
+
+def _table_ids(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("expected a non-empty list of tables")
+    return tuple(_name(v) for v in value)
+
+
+def _carries(value: object) -> tuple[tuple[int | float, int | float], ...]:
+    if not isinstance(value, list):
+        raise ValueError("expected a list of [home IMPs, away IMPs], one per match")
+    out = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise ValueError("each carry-over is [home IMPs, away IMPs]")
+        out.append((_carry(item[0]), _carry(item[1])))
+    return tuple(out)
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class KnockoutRoundPaired(Event):
+    """A knockout round's matches ([home, away], in bracket order: the winners of matches 1
+    and 2 meet in the next round, then 3 and 4, ...), ``bye`` a team that goes through
+    without playing, ``carry`` the IMPs each team brings into its match (conditions of
+    contest: an earlier stage, a handicap), one [home, away] per match."""
+    session: str = F(_entry_id)
+    round: int = F(_int(1, 40), _plain)
+    matches: tuple[tuple[str, str], ...] = F(_matches, _list_matches)
+    bye: str | None = Opt(_entry_id)
+    carry: tuple[tuple[int | float, int | float], ...] | None = Opt(lambda v: _carries(v),
+                                                                     lambda v: [list(c) for c in v])
+
+
+@register("tournament", DIRECTOR_ROLES)
+@frozen
+class KnockoutTieDecided(Event):
+    """A knockout match tied on IMPs (carry-over included): the winner as the conditions of
+    contest decide it (extra boards, the first segment, a draw...), which the director records;
+    the ledger never guesses it."""
+    session: str = F(_entry_id)
+    round: int = F(_int(1, 40), _plain)
+    home: str = F(_entry_id)
+    away: str = F(_entry_id)
+    winner: str = F(_entry_id)
+    reason: str = F(_text)
+
+
 TOURNAMENT_EVENTS: tuple[type[Event], ...] = (PlayerRegistered, SessionScheduled, PairEntered,
                                               TeamEntered, EntryWithdrawn, SubstituteSeated,
-                                              SwissRoundPaired)
+                                              SwissRoundPaired, BoardFouled, KnockoutRoundPaired,
+                                              KnockoutTieDecided)
 """The register's events: never in a board's stream (ledger.register)."""

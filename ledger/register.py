@@ -5,21 +5,22 @@ stream per tournament, ``register/<tournament slug>``, appended by the director 
 :func:`append_register` (the command line's ``register``). Its events
 (:data:`ledger.events.TOURNAMENT_EVENTS`): players (a name, a federation number), sessions
 (kind, boards, rounds), pairs and teams made of players, late entries, withdrawals between
-rounds, substitutes for named boards, and the Swiss rounds as paired.
+rounds, substitutes for named boards, the Swiss and knockout rounds as paired, a knockout tie
+as the director decided it, and the tables that played a fouled board's changed form (Law 87).
+The folded register itself is :mod:`ledger.register_state`.
 
 :func:`fold_register` folds the stream into a :class:`Register` (a pure function);
 :func:`check_register_fact` refuses, before anything is written, what cannot be: a player
 unknown or in two entries of one session at once, a substitute for a board already ended,
-a Swiss round paired before the last one has ended, a team twice in a round, a rematch.
+a Swiss or knockout round paired before the last one has ended, a team twice in a round, a
+rematch, a knockout round of teams that did not win the last one, a tie decided that is not one.
 The batch is written in one transaction, hashed and chained like a board's stream; one bad
 line and nothing is written.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
-
-import attrs
+from typing import Any, Mapping, Sequence
 
 from ledger import events as ev
 from ledger.errors import BadInput
@@ -27,6 +28,10 @@ from ledger.hashing import event_hash
 from ledger.records.games import slugify
 from ledger.store.base import StoredEvent
 from projections.state import TableState
+from ledger.register_state import Entry, Register, apply, fold_register, swiss_match_id
+
+__all__ = ["Entry", "Register", "apply", "fold_register", "swiss_match_id", "register_stream", "read_register",
+           "append_register", "check_register_fact"]
 
 PREFIX = "register/"
 
@@ -34,108 +39,6 @@ PREFIX = "register/"
 def register_stream(tournament: str) -> str:
     """The stream of a tournament's register."""
     return PREFIX + slugify(tournament)
-
-
-@attrs.define
-class Entry:
-    """A pair or a team: its id, its players (in order), its name, when it plays."""
-
-    id: str
-    players: tuple[str, ...]
-    name: str | None = None
-    session: str | None = None
-    from_round: int | None = None
-    carry: float = 0.0
-    withdrawn: dict[str, int] = attrs.field(factory=dict)
-    """session -> the first round it no longer plays."""
-
-    def plays(self, session: str | None, rnd: int | None, order: Sequence[str]) -> bool:
-        """Does the entry play round ``rnd`` of ``session`` (late entry, withdrawal)?"""
-        if session is not None and self.session is not None and session in order and self.session in order \
-                and order.index(session) < order.index(self.session):
-            return False
-        if rnd is not None and self.from_round is not None and session == self.session and rnd < self.from_round:
-            return False
-        stop = self.withdrawn.get(session or "")
-        if stop is not None and rnd is not None and rnd >= stop:
-            return False
-        return True
-
-
-@attrs.define
-class Register:
-    """The folded register of one tournament."""
-
-    players: dict[str, ev.PlayerRegistered] = attrs.field(factory=dict)
-    sessions: dict[str, ev.SessionScheduled] = attrs.field(factory=dict)
-    pairs: dict[str, Entry] = attrs.field(factory=dict)
-    teams: dict[str, Entry] = attrs.field(factory=dict)
-    substitutes: list[ev.SubstituteSeated] = attrs.field(factory=list)
-    swiss: dict[str, dict[int, ev.SwissRoundPaired]] = attrs.field(factory=dict)
-    seq: int = 0
-
-    @property
-    def session_order(self) -> list[str]:
-        return list(self.sessions)
-
-    def entry(self, entry_id: str) -> Entry | None:
-        return self.pairs.get(entry_id) or self.teams.get(entry_id)
-
-    def player_name(self, player: str) -> str:
-        p = self.players.get(player)
-        return p.name if p else player
-
-    def entry_name(self, entry_id: str | None) -> str | None:
-        """A pair's names ("Martin - Durand") or a team's name; None for an unknown entry."""
-        if entry_id is None:
-            return None
-        e = self.entry(entry_id)
-        if e is None:
-            return None
-        if e.name:
-            return e.name
-        return " - ".join(self.player_name(p) for p in e.players)
-
-    def seated(self, session: str | None, entry_id: str, board: int) -> tuple[str, ...]:
-        """The players who actually sat for ``entry_id`` on ``board`` of ``session``: its
-        players, with any substitute for that board in place of the player he replaced."""
-        e = self.entry(entry_id)
-        if e is None:
-            return ()
-        players = list(e.players)
-        for sub in self.substitutes:
-            if sub.entry == entry_id and (session is None or sub.session == session) and board in sub.boards:
-                players = [sub.player if p == sub.replaces else p for p in players]
-        return tuple(players)
-
-
-def fold_register(events: Iterable[ev.Event]) -> Register:
-    reg = Register()
-    for event in events:
-        apply(reg, event)
-    return reg
-
-
-def apply(reg: Register, event: ev.Event) -> None:
-    """One register event folded in place (what :func:`check_register_fact` accepted)."""
-    reg.seq += 1
-    if isinstance(event, ev.PlayerRegistered):
-        reg.players[event.player] = event
-    elif isinstance(event, ev.SessionScheduled):
-        reg.sessions[event.session] = event
-    elif isinstance(event, ev.PairEntered):
-        reg.pairs[event.pair] = Entry(event.pair, event.players, None, event.session, event.from_round)
-    elif isinstance(event, ev.TeamEntered):
-        reg.teams[event.team] = Entry(event.team, event.players, event.name, event.session, event.from_round,
-                                      float(event.carry or 0))
-    elif isinstance(event, ev.EntryWithdrawn):
-        entry = reg.entry(event.entry)
-        if entry is not None:
-            entry.withdrawn[event.session] = event.from_round
-    elif isinstance(event, ev.SubstituteSeated):
-        reg.substitutes.append(event)
-    elif isinstance(event, ev.SwissRoundPaired):
-        reg.swiss.setdefault(event.session, {})[event.round] = event
 
 
 # -- checks -------------------------------------------------------------------------------
@@ -210,32 +113,107 @@ def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[s
                 raise _bad(f"player {event.player} ({reg.player_name(event.player)}) already sits for "
                            f"{busy} on board {board}: a player cannot sit in two seats at once",
                            "player", event.player, event)
+    elif isinstance(event, ev.BoardFouled):
+        _check_fouled(reg, event)
+    elif isinstance(event, ev.KnockoutRoundPaired):
+        _check_knockout_round(reg, event, boards)
+    elif isinstance(event, ev.KnockoutTieDecided):
+        _check_tie(reg, event, boards)
     elif isinstance(event, ev.SwissRoundPaired):
         _check_session(reg, event.session, event)
-        rounds = reg.swiss.get(event.session, {})
-        if event.round in rounds:
-            raise _bad(f"round {event.round} is already paired", "round", event.round, event)
-        if event.round != len(rounds) + 1:
-            raise _bad(f"the next round to pair is {len(rounds) + 1}", "round", event.round, event)
-        planned = reg.sessions[event.session].rounds
-        if planned is not None and event.round > planned:
-            raise _bad(f"session {event.session} has {planned} rounds", "round", event.round, event)
-        seen: set[str] = set()
-        for home, away in event.matches:
-            for team in (home, away):
-                if team not in reg.teams:
-                    raise _bad("no such team", "matches", team, event)
-                if team in seen or team == event.bye:
-                    raise _bad(f"team {team} twice in round {event.round}", "matches", team, event)
-                seen.add(team)
-        if event.bye is not None and event.bye not in reg.teams:
-            raise _bad("no such team", "bye", event.bye, event)
+        _check_round_shape(reg, event)
         if event.round > 1:
             unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
             if unfinished:
                 raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round "
                            f"{event.round} once every match of the last round is over", "round",
                            event.round, event)
+
+
+def _check_round_shape(reg: Register, event: ev.SwissRoundPaired | ev.KnockoutRoundPaired) -> None:
+    """The round is the next one, within the session's rounds, each team known and once."""
+    rounds = reg.swiss.get(event.session, {})
+    if event.round in rounds:
+        raise _bad(f"round {event.round} is already paired", "round", event.round, event)
+    if event.round != len(rounds) + 1:
+        raise _bad(f"the next round to pair is {len(rounds) + 1}", "round", event.round, event)
+    planned = reg.sessions[event.session].rounds
+    if planned is not None and event.round > planned:
+        raise _bad(f"session {event.session} has {planned} rounds", "round", event.round, event)
+    seen: set[str] = set()
+    for home, away in event.matches:
+        for team in (home, away):
+            if team not in reg.teams:
+                raise _bad("no such team", "matches", team, event)
+            if team in seen or team == event.bye:
+                raise _bad(f"team {team} twice in round {event.round}", "matches", team, event)
+            seen.add(team)
+    if event.bye is not None and event.bye not in reg.teams:
+        raise _bad("no such team", "bye", event.bye, event)
+
+
+def _check_knockout_round(reg: Register, event: ev.KnockoutRoundPaired,
+                          boards: Sequence[tuple[str, TableState]]) -> None:
+    """A knockout round: the session is a knockout; after round 1, the last round is over and
+    its winners (ties decided by the director) are exactly the teams of this round."""
+    _check_session(reg, event.session, event)
+    if reg.sessions[event.session].kind != "knockout":
+        raise _bad("a knockout round goes in a knockout session (SessionScheduled kind knockout)", "session",
+                   event.session, event)
+    _check_round_shape(reg, event)
+    if event.carry is not None and len(event.carry) != len(event.matches):
+        raise _bad("one carry-over [home, away] per match", "carry", [list(c) for c in event.carry], event)
+    if event.round == 1:
+        return
+    unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
+    if unfinished:
+        raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round {event.round} once "
+                   "every match of the last round is over", "round", event.round, event)
+    from projections.event import knockout_matches
+
+    last = [m for m in knockout_matches(reg, event.session, boards) if m["round"] == event.round - 1]
+    tied = [m for m in last if m["winner"] is None]
+    if tied:
+        raise _bad(f"match {tied[0]['home']} v {tied[0]['away']} of round {event.round - 1} is tied: the "
+                   "conditions of contest decide it (KnockoutTieDecided) before the next round",
+                   "round", event.round, event)
+    previous = reg.swiss[event.session][event.round - 1]
+    going_on = {m["winner"] for m in last} | ({previous.bye} if previous.bye else set())
+    playing = {t for match in event.matches for t in match} | ({event.bye} if event.bye else set())
+    if playing != going_on:
+        wrong = sorted(playing ^ going_on)[0]
+        raise _bad(f"round {event.round} is played by the winners of round {event.round - 1} "
+                   f"({', '.join(sorted(going_on))})", "matches", wrong, event)
+
+
+def _check_tie(reg: Register, event: ev.KnockoutTieDecided, boards: Sequence[tuple[str, TableState]]) -> None:
+    """The match exists, is over, is tied, and the winner is one of its teams."""
+    paired = reg.swiss.get(event.session, {}).get(event.round)
+    if not isinstance(paired, ev.KnockoutRoundPaired) or (event.home, event.away) not in paired.matches:
+        raise _bad(f"round {event.round} of knockout session {event.session} has no match {event.home} v "
+                   f"{event.away}", "home", event.home, event)
+    if event.winner not in (event.home, event.away):
+        raise _bad("the winner is one of the match's two teams", "winner", event.winner, event)
+    from projections.event import knockout_matches
+
+    match = next(m for m in knockout_matches(reg, event.session, boards)
+                 if (m["round"], m["home"], m["away"]) == (event.round, event.home, event.away))
+    if match["status"] != "tied":
+        raise _bad(f"match {event.home} v {event.away} is not a tie ({match['status']}: "
+                   f"{match['total_home']} - {match['total_away']} IMPs)", "winner", event.winner, event)
+
+
+def _check_fouled(reg: Register, event: ev.BoardFouled) -> None:
+    """Law 87: a table is in one group of a fouled board; the law cited is 87."""
+    _check_session(reg, event.session, event)
+    edition, article = event.law.split(":", 1)
+    if edition != "FFB" and not article.startswith("87"):
+        raise _bad("a fouled board is scored under Law 87 (e.g. 2017:87B)", "law", event.law, event)
+    for earlier in reg.fouled.get((event.session, event.board), ()):
+        twice = set(earlier.tables) & set(event.tables)
+        if twice:
+            raise _bad(f"table {sorted(twice)[0]} is already in form {earlier.form} of board {event.board}",
+                       "tables", sorted(twice)[0], event)
 
 
 def _check_session(reg: Register, session: str, event: ev.Event) -> None:
@@ -291,11 +269,6 @@ def _unfinished_round(reg: Register, session: str, rnd: int, boards: Sequence[tu
         if len(ended) < 2 * per_match:
             return f"match {home} v {away}: {len(ended)} of {2 * per_match} tables ended"
     return ""
-
-
-def swiss_match_id(session: str, rnd: int, home: str, away: str) -> str:
-    """``BoardOpened.match`` of a Swiss match: ``<session>-r<round>-<home>v<away>``."""
-    return f"{session}-r{rnd}-{home}v{away}"
 
 
 # -- appending ------------------------------------------------------------------------------

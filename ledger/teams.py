@@ -134,3 +134,31 @@ def _pair(ranked: list[str], played: set[frozenset[str]]) -> list[tuple[str, str
         if tail is not None:
             return [(top, other)] + tail
     return None
+
+
+# -- knockout ---------------------------------------------------------------------------------
+
+
+def knockout_winner(home: str, away: str, total_home: float, total_away: float,
+                    decided: str | None = None) -> str | None:
+    """The team that goes on from a knockout match: the one with more IMPs, carry-over included.
+    A tie is decided as the conditions of contest say (extra boards, a segment, a draw): the
+    director's ``decided`` (KnockoutTieDecided); None while it is not recorded (never guessed)."""
+    if round(total_home, 2) > round(total_away, 2):
+        return home
+    if round(total_away, 2) > round(total_home, 2):
+        return away
+    return decided
+
+
+def knockout_next_round(winners: Sequence[str | None], bye: str | None = None) -> list[tuple[str, str]]:
+    """The next round of a bracket: the winners of matches 1 and 2 meet (the first at home), then
+    3 and 4, ...; a team with a bye takes the last place. Raises ValueError when a winner is not
+    known (a match not over, or a tie not decided) or the teams do not pair up."""
+    teams = list(winners) + ([bye] if bye else [])
+    if any(t is None for t in teams):
+        raise ValueError("a match of the last round has no winner yet (not over, or tied: "
+                         "KnockoutTieDecided as the conditions of contest say)")
+    if len(teams) < 2 or len(teams) % 2:
+        raise ValueError(f"{len(teams)} team(s) go on: the bracket does not pair up (a bye is named by the director)")
+    return [(str(teams[i]), str(teams[i + 1])) for i in range(0, len(teams), 2)]

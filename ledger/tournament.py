@@ -88,3 +88,45 @@ def sort_tables(tables: Iterable[tuple[str, TableState]]) -> list[tuple[str, Tab
 def event_times(ledger: Ledger, stream: str) -> dict[int, str]:
     """seq -> ``at`` (UTC ISO) of every event of the stream (waiting times, ``open``)."""
     return {e.seq: e.at for e in ledger.store.read(stream)}
+
+
+# -- a session's boards and digest --------------------------------------------------------------
+
+
+def board_in_session(fact: dict[str, Any], session: str) -> dict[str, Any]:
+    """A ``BoardOpened`` fact with its ``session`` (docs/EXTENSIONS.md): what any path that opens a
+    board for a session (``enter``, the live service's table terminals) writes, so that the board
+    belongs to its session's results and digest."""
+    from ledger.events import BoardOpened
+
+    if fact.get("type") != BoardOpened.TYPE:
+        raise ValueError("only a BoardOpened names its session")
+    return {**fact, "session": session}
+
+
+def session_streams(ledger: Ledger, tournament: str, session: str) -> list[str]:
+    """The streams of ``session``'s boards (``BoardOpened.session``), voided ones included (the
+    digest covers what the store holds), in stream order."""
+    found = []
+    for stream in board_streams(ledger, tournament):
+        first = ledger.store.read(stream, 1)
+        if first and first[0].data.get("session") == session:
+            found.append(stream)
+    return sorted(found)
+
+
+def session_digest(ledger: Ledger, tournament: str, session: str) -> tuple[Any, list[dict[str, Any]]]:
+    """A session's digest and its boards: the RFC 9162 Merkle tree head (the same leaves as the
+    log's tree, ``0x00 || event chain hash``) over every event of the session's boards, board
+    by board in stream order, each board's events in seq order; and per board its stream, its
+    events and its head hash. A change to any event of the session (or a board added, removed or
+    truncated) changes the digest; boards of other sessions do not."""
+    from ledger.merkle import Digest, leaf_hash, root_of
+
+    leaves = []
+    boards = []
+    for stream in session_streams(ledger, tournament, session):
+        events = ledger.store.read(stream)
+        leaves += [leaf_hash(e.hash) for e in events]
+        boards.append({"stream": stream, "events": len(events), "head": events[-1].hash if events else None})
+    return Digest(len(leaves), root_of(leaves).hex()), boards

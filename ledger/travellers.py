@@ -30,6 +30,7 @@ from typing import Any
 from ledger.errors import BadInput
 from ledger.records.games import slugify
 from ledger.register import Register, swiss_match_id
+from ledger.tournament import board_in_session
 
 _PAIRS = re.compile(r"^t(?P<table>[A-Za-z0-9]+)\s+b(?P<board>\d+)\s+(?P<rest>.+)$")
 _TEAMS = re.compile(r"^r(?P<round>\d+)\s+(?P<home>[A-Za-z0-9._-]+)v(?P<away>[A-Za-z0-9._-]+)\s+"
@@ -85,11 +86,12 @@ def traveller_facts(text: str, *, tournament: str, session: str, register: Regis
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        opened: dict[str, Any] = {"type": "BoardOpened", "tournament": tournament, "session": session,
-                                  "scoring": "IMP" if info.kind in ("teams", "swiss") else "MP", "actor": who}
-        m = _TEAMS.match(line) if info.kind in ("teams", "swiss") else _PAIRS.match(line)
+        opened: dict[str, Any] = board_in_session(
+            {"type": "BoardOpened", "tournament": tournament,
+             "scoring": "IMP" if info.kind in ("teams", "swiss", "knockout") else "MP", "actor": who}, session)
+        m = _TEAMS.match(line) if info.kind in ("teams", "swiss", "knockout") else _PAIRS.match(line)
         if not m:
-            shape = "rROUND HOMEvAWAY open|closed bBOARD RESULT" if info.kind in ("teams", "swiss") \
+            shape = "rROUND HOMEvAWAY open|closed bBOARD RESULT" if info.kind in ("teams", "swiss", "knockout") \
                 else "tTABLE bBOARD RESULT"
             raise BadInput(f"a traveller line of a {info.kind} session is {shape}", field="line", value=line,
                            line=number)
@@ -97,14 +99,14 @@ def traveller_facts(text: str, *, tournament: str, session: str, register: Regis
         if board not in deals:
             raise BadInput("the hand record has no deal for this board", field="board", value=board, line=number)
         opened.update(board=board, deal=deals[board])
-        if info.kind in ("teams", "swiss"):
+        if info.kind in ("teams", "swiss", "knockout"):
             rnd, home, away, room = int(m.group("round")), m.group("home"), m.group("away"), m.group("room")
             paired = register.swiss.get(session, {}).get(rnd)
             for team in (home, away):
                 if team not in register.teams:
                     raise BadInput("no such team in the register (TeamEntered)", field="match", value=team,
                                    line=number)
-            if info.kind == "swiss" and (paired is None or (home, away) not in paired.matches):
+            if info.kind in ("swiss", "knockout") and (paired is None or (home, away) not in paired.matches):
                 raise BadInput(f"round {rnd} of the register has no match {home} v {away}", field="match",
                                value=f"{home}v{away}", line=number)
             ns, ew = (home, away) if room == "open" else (away, home)

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from ledger.register import Register, swiss_match_id
+from ledger.register_state import Register, swiss_match_id
 from ledger.teams import BYE_VP, victory_points
 from projections import results as res
 from projections.state import TableState
@@ -129,15 +129,108 @@ def _withdrawn_notes(doc: dict[str, Any], tables: Tables) -> None:
                 r["withdrawn"] = {"law": w["law"], "reason": w["reason"]}
 
 
+# -- irregular boards across tables: Laws 86 and 87 ----------------------------------------------
+
+
+def fouled_forms(tables: Tables, register: Register | None, session: str | None) -> dict[str, str]:
+    """stream -> the changed form of a fouled board the table played (the register's
+    ``BoardFouled``, Law 87A); tables not named played the correct form."""
+    if register is None or not register.fouled:
+        return {}
+    out = {}
+    for stream, state in tables:
+        form = register.form_of(session, state.board.board, state.board.table, stream)
+        if form is not None:
+            out[stream] = form
+    return out
+
+
+def _law(state: TableState | None, article: str, law_1997: str | None = None) -> str:
+    edition = state.edition if state is not None else "2017"
+    return f"{edition}:{law_1997 if edition == '1997' and law_1997 else article}"
+
+
+def law_87_checks(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
+    """``fouled_alone``: a pairs table alone in its group of a fouled board. Law 87B (both
+    editions) rates each group separately "as provided in the regulations"; a group of one
+    table has no score to compare, and whether it gets Neuberg's average or an artificial
+    score by fault (12C2) is the director's decision, not the ledger's: asked until the
+    director awards an adjusted score at that table."""
+    if doc["scoring"] != "MP":
+        return []
+    states = dict(tables)
+    checks = []
+    for board in doc["boards"]:
+        entries = board["results"]
+        if not any(r.get("fouled_form") for r in entries):
+            continue
+        groups: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
+        for r in entries:
+            if r["status"] in ("played", "adjusted"):
+                groups[r.get("fouled_form")].append(r)
+        for form, group in groups.items():
+            if len(group) == 1 and group[0]["adjusted"] is None:
+                r = group[0]
+                law = _law(states.get(r["stream"]), "87B")
+                checks.append({"kind": "fouled_alone", "board": board["board"], "streams": [r["stream"]], "law": law,
+                               "text": f"board {board['board']} at table {r['table']}: the only table that played "
+                                       f"{'form ' + form if form else 'the correct form'} of the fouled board "
+                                       f"({law}: each group rated separately): nothing to compare; the director "
+                                       "awards an adjusted score (Law 12C2)"})
+    return checks
+
+
+def law_86_checks(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
+    """``not_compared``: a teams board whose two rooms cannot be compared: not played (withdrawn,
+    a result cancelled) in one room while the other has a result, or played in two forms of a
+    fouled board (87B). Automatic under Law 86: nothing (no IMPs are invented); an artificial
+    score the director awards counts +3 / 0 / -3 IMPs (86A). What the board is worth is the
+    director's judgment (2017 86D: an adjusted score that may take the other room's result into
+    account; 86B: in a knockout, a non-balancing adjustment averaged): asked, never guessed,
+    until an adjusted score is in force in a room or the board is withdrawn in both rooms."""
+    states = dict(tables)
+    checks = []
+    for board in doc["boards"]:
+        by_match: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in board["results"]:
+            state = states.get(r["stream"])
+            if state is not None and state.board.match:
+                by_match[state.board.match].append(r)
+        for match, rooms in sorted(by_match.items()):
+            if len(rooms) != 2 or any(r["adjusted"] is not None for r in rooms):
+                continue
+            played = [r for r in rooms if r["status"] == "played"]
+            lost = [r for r in rooms if r["status"] in ("withdrawn", "cancelled")]
+            forms = {r.get("fouled_form") for r in rooms}
+            if len(played) == 1 and len(lost) == 1:
+                why = f"not played in the {lost[0]['room']} room ({lost[0].get('withdrawn', {}).get('law', 'cancelled')})"
+            elif len(played) == 2 and len(forms) == 2:
+                why = "played in two forms of a fouled board (Law 87B: not compared)"
+            else:
+                continue
+            law = _law(states.get(rooms[0]["stream"]), "86D", "86")
+            checks.append({"kind": "not_compared", "board": board["board"], "streams": [r["stream"] for r in rooms],
+                           "law": law,
+                           "text": f"board {board['board']} of match {match}: {why}; {law}: the director awards an "
+                                   "adjusted score (artificial: +3 / 0 / -3 IMPs, 86A; or assigned, taking the "
+                                   "other room's result into account) or withdraws the board in both rooms"})
+    return checks
+
+
 # -- teams -----------------------------------------------------------------------------------
 
 
-def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | None = None) -> list[dict[str, Any]]:
+def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | None = None,
+                  knockout: bool = False) -> list[dict[str, Any]]:
     """Each match of a teams session: the two teams, the IMPs each won over the boards both
     rooms scored (a board's IMPs go to the team that gained them; artificial scores, +3 / 0 /
     -3, to each team as awarded), and the VPs on the WBF continuous scale for the match's
-    scheduled length (``boards_per_match``; else the boards scored)."""
+    scheduled length (``boards_per_match``; else the boards scored). ``knockout``: Law 86B
+    (both editions): a non-balancing adjusted score that is not an artificial average plus or
+    minus is averaged, each team's score calculated separately and the average given to each."""
     match_of = {stream: state.board.match for stream, state in tables}
+    artificial = {(match_of.get(r["stream"]), board["board"]) for board in doc["boards"] for r in board["results"]
+                  if r["adjusted"] is not None and r["adjusted"]["kind"] == "artificial"}
     teams_of: dict[str, tuple[str, str]] = {}
     for _, state in tables:
         b = state.board
@@ -155,7 +248,11 @@ def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | N
             if home == -away:
                 won[match][0] += max(home, 0)
                 won[match][1] += max(away, 0)
-            else:  # artificial scores: each team as awarded
+            elif knockout and (match, board["board"]) not in artificial:  # 86B: averaged
+                net = (home - away) / 2
+                won[match][0] += max(net, 0)
+                won[match][1] += max(-net, 0)
+            else:  # artificial scores (86A), or a split score outside a knockout: each team as awarded
                 won[match][0] += home
                 won[match][1] += away
             boards_of[match].add(board["board"])
@@ -168,6 +265,69 @@ def match_results(doc: dict[str, Any], tables: Tables, boards_per_match: int | N
                     "imps_away": round(imps_away, 2),
                     "boards": len(boards_of[match]), "vp_home": vp[0], "vp_away": vp[1]})
     return out
+
+
+def session_matches(register: Register, session: str, tables: Iterable[tuple[str, TableState]],
+                    knockout: bool = False) -> list[dict[str, Any]]:
+    """The matches of one teams session as they stand (``match_results`` over its boards)."""
+    part = [(s, st) for s, st in seat_pairs(tables, register) if st.board.session == session]
+    if not part:
+        return []
+    info = register.sessions.get(session)
+    doc = res.results("", part, forms=fouled_forms(part, register, session))
+    return match_results(doc, part, info.boards if info is not None else None, knockout=knockout)
+
+
+def knockout_matches(register: Register, session: str, tables: Iterable[tuple[str, TableState]],
+                     matches: Sequence[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Each knockout match as paired, round by round: the IMPs won on the boards, the carry-over,
+    the totals, ``status`` (``not over``: a board of it not ended in both rooms; ``tied``;
+    ``won``) and ``winner`` (None while not over or tied and not decided: the director records
+    the conditions of contest's decision, KnockoutTieDecided)."""
+    from ledger import events as ev
+    from ledger.teams import knockout_winner
+
+    tables = list(tables)
+    if matches is None:
+        matches = session_matches(register, session, tables, knockout=True)
+    by_id = {m["match"]: m for m in matches}
+    per_match = (register.sessions[session].boards or 1) if session in register.sessions else 1
+    out = []
+    for rnd, paired in sorted(register.swiss.get(session, {}).items()):
+        if not isinstance(paired, ev.KnockoutRoundPaired):
+            continue
+        for i, (home, away) in enumerate(paired.matches):
+            match = swiss_match_id(session, rnd, home, away)
+            m = by_id.get(match, {})
+            carry = paired.carry[i] if paired.carry else (0, 0)
+            ended = sum(1 for _, st in tables if st.board.match == match and _ended(st))
+            total_home = round(carry[0] + (m.get("imps_home") or 0), 2)
+            total_away = round(carry[1] + (m.get("imps_away") or 0), 2)
+            tie = register.ties.get((session, rnd, home, away))
+            over = ended >= 2 * per_match
+            winner = knockout_winner(home, away, total_home, total_away, tie.winner if tie else None) if over else None
+            status = "not over" if not over else "tied" if total_home == total_away else "won"
+            out.append({"round": rnd, "match": match, "home": home, "away": away, "carry_home": carry[0],
+                        "carry_away": carry[1], "imps_home": m.get("imps_home", 0), "imps_away": m.get("imps_away", 0),
+                        "total_home": total_home, "total_away": total_away, "status": status, "winner": winner,
+                        "decided": tie.reason if tie else None})
+        if paired.bye:
+            out.append({"round": rnd, "match": None, "home": paired.bye, "away": None, "status": "bye",
+                        "winner": paired.bye, "decided": None})
+    return out
+
+
+def knockout_checks(knockout: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``knockout_tied``: a match over and tied with no recorded decision (the conditions of
+    contest decide; the ledger asks, never guesses)."""
+    return [{"kind": "knockout_tied", "board": 0, "streams": [],
+             "text": f"round {m['round']}, {m['home']} v {m['away']}: tied {m['total_home']} - {m['total_away']} "
+                     "IMPs; the conditions of contest decide who goes on (KnockoutTieDecided)"}
+            for m in knockout if m["status"] == "tied" and m["winner"] is None]
+
+
+def _ended(state: TableState) -> bool:
+    return state.result is not None or state.adjusted is not None or state.result_cancelled is not None
 
 
 def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, Any]],
@@ -186,9 +346,64 @@ def swiss_totals(register: Register, session: str, matches: Sequence[dict[str, A
             totals[home] = totals.get(home, 0.0) + m["vp_home"]
             totals[away] = totals.get(away, 0.0) + m["vp_away"]
         if paired.bye is not None:
-            totals[paired.bye] = totals.get(paired.bye, 0.0) + (paired.bye_vp if paired.bye_vp is not None
-                                                                 else BYE_VP)
+            bye_vp = getattr(paired, "bye_vp", None)
+            totals[paired.bye] = totals.get(paired.bye, 0.0) + (bye_vp if bye_vp is not None else BYE_VP)
     return totals
+
+
+def swiss_ranked(totals: dict[str, float], names: dict[str, str], matches: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Swiss ranking with the usual tie-breaks (WBF and EBL Swiss conditions; the ledger's
+    choice, written in the README): teams level on VPs are ordered (1) by the VPs of the matches
+    they played against one another, when every team of the tie has met every other, then
+    (2) by their IMP quotient, IMPs won over IMPs lost in all their matches (carry-over and byes
+    are not IMPs); still level, they share the rank (``tied``). Each row has ``quotient`` and,
+    for a tie broken, ``tiebreak`` (what broke it)."""
+    won: dict[str, float] = defaultdict(float)
+    lost: dict[str, float] = defaultdict(float)
+    head: dict[tuple[str, str], float] = {}
+    for m in matches:
+        if m["vp_home"] is None:
+            continue
+        won[m["home"]] += m["imps_home"]
+        lost[m["home"]] += m["imps_away"]
+        won[m["away"]] += m["imps_away"]
+        lost[m["away"]] += m["imps_home"]
+        head[(m["home"], m["away"])] = head.get((m["home"], m["away"]), 0.0) + m["vp_home"]
+        head[(m["away"], m["home"])] = head.get((m["away"], m["home"]), 0.0) + m["vp_away"]
+
+    def quotient(team: str) -> float:
+        return won[team] / lost[team] if lost[team] else (float("inf") if won[team] else 1.0)
+
+    rows = ranked(totals, names, "vp")
+    groups: dict[float, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        q = quotient(r["name"])
+        r["quotient"] = None if q == float("inf") else round(q, 3)
+        groups[r["vp"]].append(r)
+    out: list[dict[str, Any]] = []
+    for vp in sorted(groups, reverse=True):
+        group = groups[vp]
+        if len(group) == 1:
+            out += group
+            continue
+        teams = [r["name"] for r in group]
+        all_met = all((a, b) in head for a in teams for b in teams if a != b)
+
+        def key(r: dict[str, Any]) -> tuple[float, float]:
+            h2h = sum(head[(r["name"], o)] for o in teams if o != r["name"]) if all_met else 0.0
+            return (round(h2h, 2), round(quotient(r["name"]), 9))
+
+        group.sort(key=lambda r: (tuple(-k for k in key(r)), _natural(r["name"])))
+        first = len(out) + 1
+        for r in group:
+            better = sum(1 for o in group if key(o) > key(r))
+            r["rank"] = first + better
+            r["tied"] = sum(1 for o in group if key(o) == key(r)) > 1
+            if not r["tied"]:
+                by_head = all_met and all(key(o)[0] != key(r)[0] for o in group if o is not r)
+                r["tiebreak"] = f"head to head {key(r)[0]:g} VPs" if by_head else f"IMP quotient {r['quotient']}"
+        out += group
+    return out
 
 
 def match_totals(register: Register, matches: Sequence[dict[str, Any]]) -> dict[str, float]:
@@ -245,8 +460,10 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
         scoring = None
         if info is not None and info.scoring in ("cross-IMP", "Butler"):
             scoring = info.scoring
-        doc = res.results(tournament, part, scoring=scoring)
+        forms = fouled_forms(part, register, key)
+        doc = res.results(tournament, part, scoring=scoring, forms=forms)
         _withdrawn_notes(doc, part)
+        checks += law_87_checks(doc, part) + law_86_checks(doc, part)
         _named(doc, part, register)
         scoring_all.add(doc["scoring"])
         checks += doc["checks"] + pair_checks(part, register)
@@ -256,10 +473,14 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
         entry: dict[str, Any] = {"session": key, "scoring": doc["scoring"], "standings": doc["standings"],
                                  "kind": info.kind if info is not None else None}
         if doc["scoring"] == "IMP" and any(st.board.match for _, st in part):
-            entry["matches"] = match_results(doc, part, info.boards if info is not None else None)
-            if info is not None and info.kind == "swiss" and register is not None and key is not None:
+            knockout = info is not None and info.kind == "knockout"
+            entry["matches"] = match_results(doc, part, info.boards if info is not None else None, knockout=knockout)
+            if knockout and register is not None and key is not None:
+                entry["knockout"] = knockout_matches(register, key, part, entry["matches"])
+                checks += knockout_checks(entry["knockout"])
+            elif info is not None and info.kind == "swiss" and register is not None and key is not None:
                 totals = swiss_totals(register, key, entry["matches"])
-                entry["standings"] = ranked(totals, names, "vp")
+                entry["standings"] = swiss_ranked(totals, names, entry["matches"])
             elif info is not None and info.kind == "teams" and register is not None:
                 entry["standings"] = ranked(match_totals(register, entry["matches"]), names, "vp")
         sessions.append(entry)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -77,6 +77,9 @@ class TableResult:
     yet) or ``not played`` (nothing but BoardOpened)."""
     session: str | None = None
     """``BoardOpened.session`` when the board says it (one session otherwise)."""
+    form: str | None = None
+    """Law 87: the changed form of a fouled board this table played (``BoardFouled``); None for
+    the board's correct form. Only tables that played the same form are compared (87B)."""
 
     @property
     def scored(self) -> bool:
@@ -84,6 +87,12 @@ class TableResult:
         return self.score_ns is not None
 
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if self.form is not None:
+            out["fouled_form"] = self.form  # Law 87: compared within this form's group only
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "stream": self.stream, "table": self.table, "room": self.room,
             "ns": self.ns, "ew": self.ew,
@@ -179,8 +188,8 @@ def imps_between_rooms(results: Sequence[TableResult]) -> list[TableResult]:
             by_match[r.match].append(r)
     imp: dict[str, int] = {}
     for rooms in by_match.values():
-        if len(rooms) != 2:
-            continue
+        if len(rooms) != 2 or rooms[0].form != rooms[1].form:
+            continue  # 87B: rooms that played different forms of a fouled board are not compared
         a, b = rooms
         assert a.score_ns is not None and b.score_ns is not None
         imp[a.stream] = imps(a.score_ns - b.score_ns)
@@ -189,10 +198,13 @@ def imps_between_rooms(results: Sequence[TableResult]) -> list[TableResult]:
 
 
 def matchpoint_field(results: Sequence[TableResult],
-                     session: dict[str, float] | None = None) -> list[TableResult]:
-    """Pairs: matchpoints of every table against the field (see projections.matchpoints)."""
+                     session: dict[str, float] | None = None, field: int | None = None) -> list[TableResult]:
+    """Pairs: matchpoints of every table against the field (see projections.matchpoints).
+    ``field``: the number of tables that played the board when ``results`` is one group of a
+    fouled board (Law 87B): each table is compared within its group and its matchpoints
+    scaled to the whole field (Neuberg), the tops and percentages being the field's."""
     session = session or {}
-    tables = len([r for r in results if not _absent(r)])
+    tables = field if field is not None else len([r for r in results if not _absent(r)])
     if tables < 2:
         return list(results)  # a board played once has no matchpoints
     board_top = mp.top(tables)
@@ -323,7 +335,7 @@ def _team_imps(rooms: list[TableResult]) -> dict[str, tuple[float | None, float 
         for other in rooms:
             if other is not artificial:
                 team[(other.stream, "NS")], team[(other.stream, "EW")] = a_ew, a_ns
-    elif len(rooms) == 2:
+    elif len(rooms) == 2 and rooms[0].form == rooms[1].form:
         x, y = rooms
         # x's NS team: its NS result here against its EW result in y (same team)
         x_ns = sum(w1 * w2 * imps(s - t) for s, w1 in _view(x, "NS") for t, w2 in _view(y, "EW"))
@@ -411,16 +423,18 @@ def tournament_scoring(states: Iterable[TableState]) -> str:
 
 
 def results(tournament: str, tables: Iterable[tuple[str, TableState]],
-            scoring: str | None = None) -> dict[str, Any]:
+            scoring: str | None = None, forms: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The ``results --json`` document of spec section 8 for ``(stream, state)`` pairs,
     with the checks before publication and the standings (extensions: ``checks``,
     ``standings``). ``scoring``: ``cross-IMP`` or ``Butler`` scores a pairs field in IMPs
-    (projections.event); by default the boards' scoring (MP or IMP)."""
+    (projections.event); by default the boards' scoring (MP or IMP). ``forms``: stream -> the
+    changed form of a fouled board the table played (Law 87, the register's ``BoardFouled``)."""
     tables = list(tables)
+    forms = forms or {}
     scoring = scoring or tournament_scoring(state for _, state in tables)
     boards: dict[int, list[TableResult]] = defaultdict(list)
     for stream, state in tables:
-        boards[state.board.board].append(table_result(stream, state))
+        boards[state.board.board].append(attrs.evolve(table_result(stream, state), form=forms.get(stream)))
     scored = _score_boards(boards, scoring)
     if scoring == "MP" and any(r.adjusted or r.caps for entries in boards.values() for r in entries):
         # Artificial awards (12C2c) and 1997 caps may depend on the pair's percentage on its other boards.
@@ -482,10 +496,38 @@ def field_checks(tables: Iterable[tuple[str, TableState]]) -> list[dict[str, Any
     return sorted(checks, key=lambda c: (order[c["kind"]], c["board"], c["streams"]))
 
 
+def fouled_groups(entries: Sequence[TableResult]) -> list[list[TableResult]]:
+    """Law 87B: a fouled board's tables in groups, one per form played (the correct form
+    first), in the board's order."""
+    forms: dict[str | None, list[TableResult]] = {}
+    for r in sorted(entries, key=lambda r: r.form is not None):
+        forms.setdefault(r.form, []).append(r)
+    return list(forms.values())
+
+
+def _fouled_matchpoints(entries: list[TableResult], session: dict[str, float] | None) -> list[TableResult]:
+    """Law 87B (both editions: "rates each group separately as provided in the regulations"):
+    each group matchpointed on its own, scaled to the whole field by Neuberg's formula."""
+    field = len([r for r in entries if not _absent(r)])
+    scored: dict[str, TableResult] = {}
+    for group in fouled_groups(entries):
+        for r in matchpoint_field(group, session, field=field):
+            scored[r.stream] = r
+    return [scored[r.stream] for r in entries]
+
+
 def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
                   session: dict[str, float] | None = None) -> dict[int, list[TableResult]]:
     out = {}
     for number, entries in boards.items():
+        if scoring == "MP" and any(r.form is not None for r in entries):
+            out[number] = _fouled_matchpoints(entries, session)
+            continue
+        if scoring in ("cross-IMP", "Butler") and any(r.form is not None for r in entries):
+            scored = {r.stream: r for group in fouled_groups(entries) for scorer in BOARD_SCORERS[scoring]
+                      for r in scorer(group)}  # 87B: each group against its own scores (or datum)
+            out[number] = [scored[r.stream] for r in entries]
+            continue
         for scorer in BOARD_SCORERS[scoring]:
             entries = scorer(entries, session) if scorer is matchpoint_field else scorer(entries)
         out[number] = entries

@@ -88,9 +88,18 @@ def test_a_five_round_swiss_ranked_by_hand(store_url, capsys, tmp_path):
     # first) has met 4: 2 v 3; 4 v 6.
     assert pair_round(url, capsys) == "round 2: 1 v 5, 2 v 3, 4 v 6"
     assert enter(url, 2) == 0
+    # 4 v 6: board 14 fouled in the closed room (withdrawn, 87A) and played in the open room:
+    # nothing to compare; Law 86 leaves it to the director (not_compared), who awards average
+    # plus to both teams (no fault of theirs, 12C2a): +3 IMPs each (86A), a draw on the board.
+    capsys.readouterr()
+    assert run(url, "results", "swiss-teams", "--json") == 0
+    pending = [c for c in json.loads(capsys.readouterr().out)["checks"] if c["kind"] == "not_compared"]
+    assert [(c["board"], c["law"], c["streams"]) for c in pending] == [
+        (14, "2017:86D", ["swiss-teams/sw/r2/open/4v6/b14", "swiss-teams/sw/r2/closed/4v6/b14"])]
+    assert run(url, "append", "swiss-teams/sw/r2/closed/4v6/b14", str(EXAMPLES / "swiss-fouled.jsonl")) == 0
     # 1 v 5: board 13 +1430 v +680 = 13 IMPs: 17.69 - 2.31. 2 v 3: board 13 -100 v +620,
     # 12 IMPs to team 3; board 14 +110 v 0, 3 IMPs to team 2: 3 - 12, 4.00 - 16.00.
-    # 4 v 6: board 14 withdrawn in the closed room (fouled, 87A): nothing to compare, 0 - 0.
+    # 4 v 6: board 14 fouled in one room: +3 - +3 IMPs as awarded, a 0 margin, 10 - 10.
     # Scores: 1 37.15, 4 20, 3 19.54, 5 14.31, 2 14.00, 6 10.
     assert pair_round(url, capsys) == "round 3: 1 v 4, 3 v 5, 2 v 6"
     assert enter(url, 3) == 0
@@ -114,7 +123,7 @@ def test_a_five_round_swiss_ranked_by_hand(store_url, capsys, tmp_path):
     matches = {m["match"]: (m["imps_home"], m["imps_away"], m["vp_home"], m["vp_away"]) for m in session["matches"]}
     assert matches["sw-r1-1v3"] == (10, 0, VP[10], round(20 - VP[10], 2))
     assert matches["sw-r2-2v3"] == (3, 12, round(20 - VP[9], 2), VP[9])
-    assert matches["sw-r2-4v6"] == (0, 0, 10.0, 10.0)
+    assert matches["sw-r2-4v6"] == (3, 3, 10.0, 10.0)
     assert matches["sw-r3-2v6"] == (12, 0, VP[12], round(20 - VP[12], 2))
     assert matches["sw-r3-3v5"] == (0, 27, 0.0, 20.0)
     assert matches["sw-r5-4v3"] == (0, 12, round(20 - VP[12], 2), VP[12])
@@ -161,5 +170,7 @@ def build_swiss(url: str) -> None:
     for rnd in range(1, 6):
         assert run(url, "swiss", "swiss-teams", "sw") == 0
         assert enter(url, rnd) == 0
+        if rnd == 2:
+            assert run(url, "append", "swiss-teams/sw/r2/closed/4v6/b14", str(EXAMPLES / "swiss-fouled.jsonl")) == 0
         if rnd == 3:
             assert run(url, "append", "swiss-teams/sw/r3/closed/2v6/b15", str(EXAMPLES / "swiss-adjusted.jsonl")) == 0

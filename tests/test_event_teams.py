@@ -62,3 +62,40 @@ def test_a_round_robin_ranked_by_victory_points(store_url, tmp_path, capsys):
     capsys.readouterr()
     assert main(["--db", url, "enter", "league", "rr", str(slips), "--deals", str(REALBRIDGE)]) == 2
     assert "field 'match', value '9'" in capsys.readouterr().err
+
+
+def test_a_board_fouled_in_one_room_is_not_compared_until_the_director_scores_it(store_url, tmp_path, capsys):
+    """Law 87A/86: board 11 of match 1 v 2 played in its correct form in the open room and in a
+    changed form in the closed room (BoardFouled names the closed room's stream): no IMPs on it,
+    and results --strict refuses until the director awards a score (here average plus to both,
+    +3 IMPs each, 86A); then match 1 v 2 is 3 - 3 IMPs, a draw, 10 - 10 VPs."""
+    reg = tmp_path / "reg.jsonl"
+    reg.write_text("".join(json.dumps(f) + "\n" for f in REGISTER))
+    slips = tmp_path / "rr.txt"
+    slips.write_text(SLIPS)
+    url = store_url
+    assert main(["--db", url, "init"]) == 0
+    assert main(["--db", url, "register", "league", str(reg)]) == 0
+    assert main(["--db", url, "enter", "league", "rr", str(slips), "--deals", str(REALBRIDGE)]) == 0
+    closed = "league/rr/r1/closed/1v2/b11"
+    fouled = tmp_path / "fouled.jsonl"
+    fouled.write_text(json.dumps({"type": "BoardFouled", "session": "rr", "board": 11, "tables": [closed],
+                                  "form": "B", "law": "2017:87A", "reason": "two cards swapped in the closed room"}) + "\n")
+    assert main(["--db", url, "register", "league", str(fouled)]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "results", "league", "--json", "--strict"]) != 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(c["kind"], c["board"], c["law"]) for c in doc["checks"]] == [("not_compared", 11, "2017:86D")]
+    assert "two forms of a fouled board" in doc["checks"][0]["text"]
+    match = next(m for m in doc["sessions"][0]["matches"] if m["match"] == "rr-r1-1v2")
+    assert (match["imps_home"], match["imps_away"]) == (0, 0)  # 10 IMPs before: not compared now
+    award = tmp_path / "award.jsonl"
+    award.write_text(json.dumps({"type": "AdjustedScoreAwarded", "kind": "artificial", "ns": "A+", "ew": "A+",
+                                 "law": "2017:12C2a", "text": "fouled board: no comparison, no fault",
+                                 "actor": {"role": "director", "name": "TD"}}) + "\n")
+    assert main(["--db", url, "append", closed, str(award)]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "results", "league", "--json", "--strict"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    match = next(m for m in doc["sessions"][0]["matches"] if m["match"] == "rr-r1-1v2")
+    assert (match["imps_home"], match["imps_away"], match["vp_home"], match["vp_away"]) == (3, 3, 10.0, 10.0)

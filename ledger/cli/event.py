@@ -177,6 +177,97 @@ def swiss_cmd(ctx: click.Context, tournament: str, session: str, bye_vp: float |
                + (f"; bye {bye}" if bye else "") + (" (dry run: nothing appended)" if dry_run else ""))
 
 
+@click.command("knockout")
+@click.argument("tournament")
+@click.argument("session")
+@click.option("--dry-run", is_flag=True, help="Print the next round; append nothing.")
+@click.pass_context
+def knockout_cmd(ctx: click.Context, tournament: str, session: str, dry_run: bool) -> None:
+    """Each knockout match of SESSION as it stands (IMPs with carry-over, who goes on), then the
+    next round paired from the last round's winners in bracket order (KnockoutRoundPaired).
+    Round 1 is the draw, given in the register. Refused (exit 2, nothing written) while a
+    match of the last round is not over, or is tied with no KnockoutTieDecided."""
+    from ledger import events as ev
+    from ledger.register import append_register, read_register
+    from ledger.teams import knockout_next_round
+    from ledger.tournament import tournament_tables
+    from projections.event import knockout_matches
+
+    with open_ledger(ctx) as ledger:
+        reg = read_register(ledger, tournament)
+        if session not in reg.sessions or reg.sessions[session].kind != "knockout":
+            raise BadInput("no knockout session of that name in the register", field="SESSION", value=session)
+        rounds = reg.swiss.get(session, {})
+        if not rounds:
+            raise BadInput("round 1 is the draw: append it to the register (KnockoutRoundPaired)", field="SESSION",
+                           value=session)
+        tables = [t for t in tournament_tables(ledger, tournament) if t[1].board.session == session]
+        matches = knockout_matches(reg, session, tables)
+        for m in matches:
+            if m["status"] == "bye":
+                click.echo(f"round {m['round']}: {m['home']} bye")
+                continue
+            click.echo(f"round {m['round']}: {m['home']} v {m['away']} {m['total_home']:g} - {m['total_away']:g}"
+                       + (f" (carry {m['carry_home']:g} - {m['carry_away']:g})" if m["carry_home"] or m["carry_away"]
+                          else "") + f", {m['status']}" + (f": {m['winner']} goes on" if m["winner"] else "")
+                       + (f" ({m['decided']})" if m["decided"] else ""))
+        last_round = max(rounds)
+        last = [m for m in matches if m["round"] == last_round and m["status"] != "bye"]
+        bye = rounds[last_round].bye
+        if len(last) == 1 and not bye and last[0]["winner"]:
+            click.echo(f"winner: {last[0]['winner']}")
+            return
+        planned = reg.sessions[session].rounds
+        if planned is not None and last_round >= planned:
+            raise BadInput(f"session {session} has {planned} rounds, all paired", field="SESSION", value=session)
+        try:
+            pairing = knockout_next_round([m["winner"] for m in last], bye)
+        except ValueError as exc:
+            raise BadInput(str(exc), field="SESSION", value=session) from None
+        fact = {"type": ev.KnockoutRoundPaired.TYPE, "session": session, "round": last_round + 1,
+                "matches": [list(m) for m in pairing]}
+        if not dry_run:
+            append_register(ledger, tournament, [fact])
+    click.echo(f"round {last_round + 1}: " + ", ".join(f"{h} v {a}" for h, a in pairing)
+               + (" (dry run: nothing appended)" if dry_run else ""))
+
+
+@click.command("session-digest")
+@click.argument("tournament")
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document.")
+@click.option("--check", "check", default=None, help="A session digest published earlier: exit 1 unless it is "
+              "still the session's digest.")
+@click.pass_context
+def session_digest_cmd(ctx: click.Context, tournament: str, session: str, as_json: bool,
+                       check: str | None) -> None:
+    """SESSION's boards (stream, events, head hash) and its digest: the Merkle tree head over
+    every event of its boards (docs/reliability.md), to print on the session's results sheet.
+    Another session's boards do not change it."""
+    from ledger.merkle import Digest
+    from ledger.tournament import session_digest
+
+    expected = Digest.parse(check) if check is not None else None
+    with open_ledger(ctx) as ledger:
+        head, boards = session_digest(ledger, tournament, session)
+    if not boards:
+        raise BadInput("no board of that session (BoardOpened.session)", field="SESSION", value=session)
+    if as_json:
+        click.echo(json.dumps({"tournament": tournament, "session": session, "size": head.size, "root": head.root,
+                               "digest": str(head), "short": head.short(), "boards": boards}, indent=1))
+    else:
+        for b in boards:
+            click.echo(f"{b['stream']}  {b['events']} event(s)  head {b['head'][:16]}")
+        click.echo(f"session {session}: {len(boards)} board(s), {head.size} event(s)")
+        click.echo(str(head))
+        click.echo(f"read out: {head.short()}")
+    if expected is not None:
+        if expected.size != head.size or not expected.matches(bytes.fromhex(head.root)):
+            click.echo(f"FAILED: session {session} is no longer what {check} covered (now {head.short()})", err=True)
+            ctx.exit(1)
+        click.echo(f"ok: session {session} is exactly what {check} covered", err=True)
+
+
 @click.command("enter")
 @click.argument("tournament")
 @click.argument("session")
@@ -238,6 +329,12 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
     with open_ledger(ctx) as ledger:
         tables = tournament_tables(ledger, tournament)
         reg = read_register(ledger, tournament)
+        digests = {}
+        if what == "ranking":  # each session's sheet carries its digest (cli.py session-digest)
+            from ledger.tournament import session_digest
+
+            for name in {t[1].board.session for t in tables if t[1].board.session}:
+                digests[name] = session_digest(ledger, tournament, name)[0].short()
     if session is not None:
         tables = [t for t in tables if t[1].board.session == session]
     title = tables[0][1].board.tournament if tables else tournament
@@ -261,7 +358,7 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
             data = sheets.hand_records(tables, analysis=not no_analysis)
         else:
             doc = event_results(title, tables, reg)
-            data = sheets.travellers(doc) if what == "travellers" else sheets.rankings(doc)
+            data = sheets.travellers(doc) if what == "travellers" else sheets.rankings(doc, digests)
     if fmt == "pdf":
         from ledger.printing import pdf
 
@@ -275,4 +372,5 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
     click.echo(f"{what} written to {output} ({fmt})")
 
 
-COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd, enter_cmd, print_cmd)
+COMMANDS: tuple[click.Command, ...] = (register_cmd, players_cmd, boards_cmd, swiss_cmd, knockout_cmd, enter_cmd,
+                                       print_cmd, session_digest_cmd)

@@ -80,6 +80,8 @@ def ranking_html(title: str, blocks: Sequence[dict[str, Any]]) -> str:
     parts = []
     for block in blocks:
         parts.append(f"<h2>{escape(block['title'])}</h2>")
+        if block.get("note"):
+            parts.append(f'<p class="note">{escape(block["note"])}</p>')
         if block.get("matches"):
             rows = "".join(f"<tr><td>{escape(m['match'])}</td><td>{m['home']}</td><td>{m['away']}</td>"
                            f"<td>{m['imps_home']} - {m['imps_away']}</td><td>{_vps(m)}</td></tr>"

@@ -149,6 +149,8 @@ def ranking_pdf(title: str, blocks: Sequence[dict[str, Any]]) -> bytes:
     mm = b.mm
     for block in blocks:
         b.heading(block["title"], 2)
+        if block.get("note"):
+            b.story.append(b.p(escape(block["note"]), b.small))
         if block.get("matches"):
             rows = [["match", "home", "away", "IMPs", "VPs"]]
             rows += [[m["match"], m["home"], m["away"], f"{_n(m['imps_home'])} - {_n(m['imps_away'])}",

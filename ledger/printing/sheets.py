@@ -142,13 +142,18 @@ def adjusted_words(adjusted: dict[str, Any]) -> str:
     return f"{what} ({law})" if law else what
 
 
-def rankings(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each session's ranking (split NS / EW for a Mitchell), then the event's overall."""
+def rankings(doc: dict[str, Any], digests: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Each session's ranking (split NS / EW for a Mitchell), then the event's overall; a
+    session's first block carries its digest (``note``) when ``digests`` has it."""
     out = []
     sessions = doc.get("sessions") or []
     for s in sessions:
         title = f"session {s['session']}" if s.get("session") else "ranking"
-        out += _ranking_blocks(title, s["standings"], s["scoring"], s.get("matches"))
+        blocks = _ranking_blocks(title, s["standings"], s["scoring"], s.get("matches"))
+        digest = (digests or {}).get(s.get("session") or "")
+        if digest and blocks:
+            blocks[0]["note"] = f"Session digest {digest} (cli.py session-digest --check)"
+        out += blocks
     if len(sessions) > 1:
         out += _ranking_blocks("overall", doc["standings"], doc["scoring"], None)
     return out
