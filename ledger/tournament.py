@@ -121,7 +121,7 @@ def session_digest(ledger: Ledger, tournament: str, session: str) -> tuple[Any, 
     by board in stream order, each board's events in seq order; and per board its stream, its
     events and its head hash. A change to any event of the session (or a board added, removed or
     truncated) changes the digest; boards of other sessions do not."""
-    from ledger.merkle import Digest, leaf_hash, root_of
+    from ledger.audit.merkle import Digest, leaf_hash, root_of
 
     leaves = []
     boards = []

@@ -244,7 +244,7 @@ def session_digest_cmd(ctx: click.Context, tournament: str, session: str, as_jso
     """SESSION's boards (stream, events, head hash) and its digest: the Merkle tree head over
     every event of its boards (docs/reliability.md), to print on the session's results sheet.
     Another session's boards do not change it."""
-    from ledger.merkle import Digest
+    from ledger.audit.merkle import Digest
     from ledger.tournament import session_digest
 
     expected = Digest.parse(check) if check is not None else None
