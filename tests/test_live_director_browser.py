@@ -6,6 +6,8 @@ leftovers of issue 23:
   and voids an entry, from the board page's forms;
 * the director rules a disputed claim with a line of play entered by tapping the cards
   (ClaimRuled.line, spec 10.B): the line reaches the ledger in the order tapped;
+* a player's phone (a seat device) in a quick-entry session enters the board's result by
+  quick entry, the opponents confirming on it (Law 79A1);
 * a tap the other device at the table already logged: the ledger refuses the stale tap
   (409) and the page says it was "already logged by another device", not "tap again";
   the ledger holds the call once.
@@ -25,6 +27,7 @@ from live_helpers import PASSWORD, bearer, make_site
 from live_server import Server
 
 from ledger.live import accounts
+from ledger.live.sessions import open_session
 from ledger.service import Ledger
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -197,6 +200,29 @@ def test_the_directors_forms_and_the_other_devices_conflict_in_the_browser(store
         shot(page, tmp_path, "table-already-logged")
         calls = [e.envelope()["data"] for e in truth.events(t3) if e.envelope()["type"] == "CallPlaced"]
         assert [(c["seat"], c["call"]) for c in calls] == [(caller, "1C")]
+
+        # -- quick entry on a player's phone (a seat device) in a quick-entry session ------
+        quick = open_session(site.engine, tournament="club", name="phones", tables=2, boards_per_round=1,
+                             seed=3, entry="quick")
+        north = accounts.issue_seat_token(site.engine, quick.id, 1, "N")
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(f"{server.base}/table/{north}")
+        expect(phone.locator("#live")).to_have_text("live")
+        phone.locator("text=Start board").first.click()
+        expect(phone.locator("#quick")).to_be_visible()
+        for sel in ('[data-q=level][data-v="3"]', '[data-q=strain][data-v="NT"]', '[data-q=declarer][data-v="N"]',
+                    '[data-q=lead-suit][data-v="S"]', '[data-q=lead-rank][data-v="2"]', '[data-q=tricks][data-v="9"]'):
+            phone.locator(sel).first.click()
+        expect(phone.locator("#quick-summary")).to_contain_text("3NT · by North · lead ♠2 · 9 tricks: made")
+        phone.locator("#quick-ready").click()
+        expect(phone.locator("#quick-confirm-text")).to_contain_text("East-West: please check and confirm")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(phone, tmp_path, "phone-quick")
+        phone.locator("#quick-confirm-yes").click()
+        expect(phone.locator("#result")).to_contain_text("3NT N =")
+        reported = [e.envelope() for e in truth.events(quick.stream(1, 1)) if e.envelope()["type"] == "ResultReported"]
+        assert len(reported) == 1 and reported[0]["data"]["lead"] == "S2"
+        assert reported[0]["actor"]["name"].endswith("-N") and "confirmed by East-West" in reported[0]["data"]["text"]
     finally:
         api.close()
         truth.close()

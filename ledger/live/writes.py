@@ -199,8 +199,9 @@ def server_facts(who: Principal, lines: Lines, fill: Mapping[str, Any] | None = 
 
 def seat_may_log(seat: str, kind: Any, whose: Any, dummy: Any, declarer: Any, number: int) -> bool:
     """Whether a seat device logs this line: its own player's, or (declarer's device)
-    dummy's card; NotAllowed for dummy's own device playing dummy's cards (45B)."""
-    if kind in ("BoardOpened", "EntryVoided", "HandsReturned"):
+    dummy's card; the table's result by quick entry, which the opponents confirm on the
+    device (Law 79A1); NotAllowed for dummy's own device playing dummy's cards (45B)."""
+    if kind in ("BoardOpened", "EntryVoided", "HandsReturned", "ResultReported"):
         return True
     if kind in ("CardPlayed", "CardHeld", "LeadFaceDown") and whose == seat == dummy:
         raise NotAllowed("table", str(kind), f"{views.SEATS_WORDS[seat]} is dummy: declarer "

@@ -62,13 +62,15 @@ def agreed_claim_answers(live: LiveState, stream: str, doc: dict[str, Any]) -> d
     return views.claim_answers(records, claim.get("seq"))
 
 
-def entry_mode(session: Session, who: Table, mode: str | None, records: list[dict[str, Any]]) -> str:
-    """Quick entry, or card by card: the session's choice, the page's, a board already
-    logged card by card, and every seat device log card by card."""
+def entry_mode(session: Session, mode: str | None, records: list[dict[str, Any]]) -> str:
+    """Quick entry, or card by card: the session's choice, the page's, and a board already
+    logged card by card. A seat device is offered quick entry as the shared device is (a
+    table whose players use their phones enters the result on one of them, the opponents
+    confirming on it, Law 79A1); it logs card by card in a session that does."""
     voided = {e["data"].get("about") for e in records if e["type"] == "EntryVoided"}
     logged = any(e["type"] in ("CallPlaced", "CardPlayed", "ClaimMade") and e["seq"] not in voided
                  for e in records)
-    return "cards" if (session.entry == "cards" or mode == "cards" or logged or who.seat) else "quick"
+    return "cards" if (session.entry == "cards" or mode == "cards" or logged) else "quick"
 
 
 def bidding_caller(doc: dict[str, Any] | None, records: list[dict[str, Any]]) -> Any:
@@ -100,7 +102,7 @@ def table_context(live: LiveState, token: str, mode: str | None = None) -> dict[
     started = views.round_started(live.ledger, session, table, now["round"]) if now["round"] else None
     options = [o for o in option_buttons(doc) if who.seat in (None, o["seat"])] if doc else []
     return {"token": token, "session": session, "table": table, "now": now,
-            "previous": previous, "seat": who.seat, "entry": entry_mode(session, who, mode, records),
+            "previous": previous, "seat": who.seat, "entry": entry_mode(session, mode, records),
             "reported": any(e["type"] == "ResultReported" for e in records),
             "doc": doc, "grid": auction_grid(doc) if doc else None,
             "caller": bidding_caller(doc, records), "undo": undo_offer(who, records),
