@@ -39,8 +39,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import BaseRoute, Route
 
-from ledger.live import security, signin
-from ledger.live.deps import COOKIE
+from ledger.live import security
 from ledger.live.errors import error_body, install_error_handlers
 from ledger.live.limits import Limits
 from ledger.live.routes import api, auth, committee, director, service, table
@@ -106,7 +105,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     install_error_handlers(app)
     for room in ROOMS:
         app.include_router(room.router)
-    signin.install(app, env=live.env, engine=live.engine, secure=secure_cookies, session_cookie=COOKIE)
+    app.state.signin_throttle = live.throttle
     security.install(app, secure=secure_cookies, pages=live.env, error_body=error_body)  # headers, ids, errors
     return app
 

@@ -27,6 +27,8 @@ from ledger.live.feed import Feed
 from ledger.live.limits import Buckets, Limits
 from ledger.live.pages import page_env
 from ledger.live.sessions import Session
+from ledger.live.signin import server_key
+from ledger.live.throttle import SigninThrottle
 from ledger.service import Ledger
 
 log = structlog.get_logger("ledger.live")
@@ -48,6 +50,10 @@ class LiveState:
     limits: Limits
     table_appends: Buckets
     env: Environment
+    signin_key: bytes
+    """The key of the sign-in form's pre-session tokens (``signin.server_key``)."""
+    throttle: SigninThrottle
+    """Wrong passwords slow the next attempt (``ledger.live.throttle``)."""
     threads: int = 16
     secure_cookies: bool = False
     write_lock: Any = attrs.field(factory=nullcontext)
@@ -73,7 +79,7 @@ def build_state(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     return LiveState(
         ledger=ledger, engine=engine, reads=read_engine(engine), feed=Feed(ledger.store, engine, poll=poll),
         notifier=Notifier(engine), limits=limits, table_appends=Buckets(limits.table_appends),
-        env=page_env(), threads=threads, secure_cookies=secure_cookies,
+        env=page_env(), signin_key=server_key(), throttle=SigninThrottle(), threads=threads, secure_cookies=secure_cookies,
         write_lock=threading.Lock() if engine.dialect.name == "sqlite" else nullcontext())
 
 
