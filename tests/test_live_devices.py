@@ -289,6 +289,33 @@ def test_quick_entry_is_a_complete_record_the_results_use(client, site):
         assert 'id="bidding-box"' in panel(c, shared) and 'id="quick"' not in panel(c, shared)
 
 
+def test_a_seat_device_is_offered_quick_entry_in_a_quick_session(client, site):
+    """A table whose players use their phones: in a quick-entry session each seat device is
+    offered quick entry, and the result entered on one (the opponents confirming on it,
+    Law 79A1) is the board's record; in a card-by-card session a seat device logs cards."""
+    quick = open_session(site.engine, tournament="club", name="phones", tables=3, boards_per_round=2,
+                         seed=3, entry="quick")
+    phone = {s: accounts.issue_seat_token(site.engine, quick.id, 1, s) for s in SEATS}
+    stream = quick.stream(1, 1)
+    assert post(client, stream, [{"type": "BoardOpened"}], phone["N"], 0).status_code == 201
+    for seat in SEATS:
+        html = panel(client, phone[seat])
+        assert 'id="quick"' in html and 'id="bidding-box"' not in html, seat
+    assert 'id="quick"' not in client.get(f"/table/{phone['W']}/panel?mode=cards").text  # card by card on request
+    r = post(client, stream, [{"type": "ResultReported", "contract": "3NT", "declarer": "N", "tricks": 9,
+                              "lead": "S2", "text": "quick entry; confirmed by East-West"}], phone["N"], 1)
+    assert r.status_code == 201, r.text
+    truth = site.ledger.state(stream)
+    assert truth["phase"] == "ended" and truth["result"]["text"] == "3NT N ="
+    reported = [e.envelope() for e in site.ledger.events(stream) if e.envelope()["type"] == "ResultReported"]
+    assert reported[0]["actor"]["name"].endswith("-N")  # North's phone, named in the log
+    # a card-by-card session: the seat device has no quick form
+    cards_phone = accounts.issue_seat_token(site.engine, site.session.id, 1, "E")
+    post(client, T1_B1, [{"type": "BoardOpened"}], site.tokens[1], 0)
+    html = panel(client, cards_phone)
+    assert 'id="quick"' not in html
+
+
 def test_after_the_round_the_traveller_and_the_pairs_moves(client, site):
     quick = {"type": "ResultReported", "contract": "3NT", "declarer": "N", "tricks": 9, "lead": "S2", "text": "q"}
     sched = {t: site.session.schedule(t) for t in (1, 2, 3)}

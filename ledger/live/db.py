@@ -20,23 +20,17 @@ import structlog
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from ledger.store.urls import normalise_url
+
 log = structlog.get_logger("ledger.live")
 
 BUSY_TIMEOUT_S = 30.0
 CHANNEL = "ledger_events"
 
 
-def database_url(url: str) -> str:
-    """A bare ``postgresql://`` (or ``postgres://``) URL with the psycopg 3 driver."""
-    for bare in ("postgresql://", "postgres://"):
-        if url.startswith(bare):
-            return "postgresql+psycopg://" + url[len(bare):]
-    return url
-
-
 def live_engine(url: str) -> Engine:
     """The engine of the live tables on the database ``url`` names (one per process)."""
-    parsed = sa.engine.make_url(database_url(url))
+    parsed = sa.engine.make_url(normalise_url(url))  # the store's own reading of the URL
     if parsed.get_backend_name() == "sqlite":
         if parsed.database in (None, "", ":memory:"):
             raise ValueError("the live service needs a database file or server, not :memory:")

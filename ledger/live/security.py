@@ -197,6 +197,16 @@ class Guard:
         self.pages = pages
         self.headers = [(k.encode(), v.encode()) for k, v in SECURE_HEADERS + ([HSTS] if secure else [])]
 
+    def answer_headers(self, given: list[tuple[bytes, bytes]], rid: str) -> list[tuple[bytes, bytes]]:
+        """An answer's headers: its own (no CSP yet; cookies marked secure on https), the
+        security headers it lacks, and the request id."""
+        headers = [(k, v) for k, v in given if k.lower() not in (b"content-security-policy",)]
+        if self.secure:
+            headers = [(k, _cookie_out(v) if k.lower() == b"set-cookie" else v) for k, v in headers]
+        headers += [(k, v) for k, v in self.headers if not any(h[0].lower() == k for h in headers)]
+        headers.append((b"x-request-id", rid.encode()))
+        return headers
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -216,12 +226,7 @@ class Guard:
             if message["type"] == "http.response.start":
                 started = True
                 status = message["status"]
-                headers = [(k, v) for k, v in message.get("headers", [])
-                           if k.lower() not in (b"content-security-policy",)]
-                if self.secure:
-                    headers = [(k, _cookie_out(v) if k.lower() == b"set-cookie" else v) for k, v in headers]
-                headers += [(k, v) for k, v in self.headers if not any(h[0].lower() == k for h in headers)]
-                headers.append((b"x-request-id", rid.encode()))
+                headers = self.answer_headers(message.get("headers", []), rid)
                 message = {**message, "headers": headers}
                 ctype = dict((k.lower(), v) for k, v in headers).get(b"content-type", b"")
                 if status >= 400:
@@ -237,19 +242,7 @@ class Guard:
                 chunks.append(message.get("body", b""))
                 if message.get("more_body"):
                     return
-                body = b"".join(chunks)
-                csp = CSP
-                if docs:
-                    hashes = " ".join(f"'sha256-{_b64sha(s)}'" for s in _SCRIPT.findall(body))
-                    csp = DOCS_CSP.format(hashes=hashes)
-                else:
-                    try:
-                        doc = json.loads(body)
-                        if isinstance(doc, dict):
-                            doc.setdefault("request_id", rid)
-                            body = json.dumps(doc).encode()
-                    except ValueError:
-                        pass
+                body, csp = held_body(b"".join(chunks), docs, rid)
                 headers = [(k, v) for k, v in held["headers"] if k.lower() != b"content-length"]
                 headers += [(b"content-length", str(len(body)).encode()),
                             (b"content-security-policy", csp.encode())]
@@ -277,6 +270,22 @@ class Guard:
             await answer(scope, receive, send_out)
         finally:
             structlog.contextvars.unbind_contextvars("request_id")
+
+
+def held_body(body: bytes, docs: bool, rid: str) -> tuple[bytes, str]:
+    """A held answer's body and its CSP: the docs page's scripts allowed by their hashes;
+    an error's JSON object given the request id."""
+    if docs:
+        hashes = " ".join(f"'sha256-{_b64sha(s)}'" for s in _SCRIPT.findall(body))
+        return body, DOCS_CSP.format(hashes=hashes)
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return body, CSP
+    if isinstance(doc, dict):
+        doc.setdefault("request_id", rid)
+        body = json.dumps(doc).encode()
+    return body, CSP
 
 
 def _b64sha(data: bytes) -> str:

@@ -49,6 +49,7 @@ from ledger.bridge import DECK, SEATS
 from ledger.errors import BadInput
 from ledger.live.accounts import stamp
 from ledger.live.schema import live_sessions
+from ledger.tournament import board_in_session
 
 NAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 MAX_TABLES = 400
@@ -315,16 +316,9 @@ def random_deals(boards: int, seed: int | None) -> dict[int, str]:
     return deals
 
 
-def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boards_per_round: int,
-                 movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
-                 seed: int | None = None, opened_by: str | None = None,
-                 rounds: int | None = None, movement_text: str | None = None,
-                 deals_text: str | None = None, two_rooms: bool = False,
-                 entry: str = "quick", clock_minutes: int | None = None) -> Session:
-    """Open a session; ``rounds`` plays only the movement's first rounds (a
-    30-table Mitchell is rarely played to the end). ``two_rooms``: a teams
-    session (IMP) of ``tables`` matches, each at two tables (open and closed
-    room): 2 x ``tables`` tables, ``rounds`` sets (1 by default)."""
+def _check_shape(tournament: str, name: str, tables: int, boards_per_round: int, movement: str,
+                 movement_text: str | None, two_rooms: bool) -> str:
+    """The session's names, tables, boards a round and movement, checked; the movement's kind."""
     for field, value in (("TOURNAMENT", tournament), ("NAME", name)):
         if not NAME.match(value or ""):
             raise BadInput("1 to 60 characters of A-Z a-z 0-9 . _ -", field=field, value=value)
@@ -340,6 +334,11 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
         raise BadInput("mitchell or howell", field="--movement", value=movement)
     if movement == "howell" and tables > 15:
         raise BadInput("a Howell for at most 15 tables", field="--tables", value=tables)
+    return movement
+
+
+def _check_rules(entry: str, clock_minutes: int | None, laws: str, scoring: str) -> None:
+    """The session's entry mode, round clock, Laws' edition and scoring, checked."""
     if entry not in ENTRY_MODES:
         raise BadInput("quick (contract, declarer, lead, tricks) or cards (card by card)",
                        field="--entry", value=entry)
@@ -349,27 +348,53 @@ def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boa
         raise BadInput("2017 or 1997", field="--laws", value=laws)
     if scoring not in ("MP", "IMP"):
         raise BadInput("MP (pairs) or IMP (teams)", field="--scoring", value=scoring)
+
+
+def _two_rooms(tables: int, movement_text: str | None, rounds: int | None,
+               scoring: str) -> tuple[str, list[Any], int]:
+    """A teams session's movement: ``tables`` matches in two rooms, ``rounds`` sets."""
+    if scoring != "IMP":
+        raise BadInput("two rooms are a teams match: --scoring IMP", field="--scoring", value=scoring)
+    if movement_text is not None:
+        raise BadInput("two rooms have their own movement", field="--movement-file", value="(given)")
+    if not 1 <= tables <= MAX_TABLES // 2:
+        raise BadInput(f"1 to {MAX_TABLES // 2} matches (tables in each room)", field="--tables",
+                       value=tables)
+    if rounds is not None and not 1 <= rounds <= 16:
+        raise BadInput("1 to 16 rounds (sets of boards)", field="--rounds", value=rounds)
+    return "teams", teams(tables, rounds or 1), 2 * tables
+
+
+def _seatings(tables: int, movement: str, movement_text: str | None, rounds: int | None, scoring: str,
+              two_rooms: bool) -> tuple[str, list[Any], int]:
+    """The movement's kind, its rounds (only the first ``rounds``) and the number of tables."""
     if two_rooms:
-        if scoring != "IMP":
-            raise BadInput("two rooms are a teams match: --scoring IMP", field="--scoring", value=scoring)
-        if movement_text is not None:
-            raise BadInput("two rooms have their own movement", field="--movement-file", value="(given)")
-        if not 1 <= tables <= MAX_TABLES // 2:
-            raise BadInput(f"1 to {MAX_TABLES // 2} matches (tables in each room)", field="--tables",
-                           value=tables)
-        if rounds is not None and not 1 <= rounds <= 16:
-            raise BadInput("1 to 16 rounds (sets of boards)", field="--rounds", value=rounds)
-        movement, rounds_list = "teams", teams(tables, rounds or 1)
-        tables = 2 * tables
-    elif movement == "file":
+        return _two_rooms(tables, movement_text, rounds, scoring)
+    if movement == "file":
         rounds_list = read_movement(movement_text or "", tables)
     else:
         rounds_list = mitchell(tables) if movement == "mitchell" else howell(tables)
-    if rounds is not None and movement != "teams":
+    if rounds is not None:
         if not 1 <= rounds <= len(rounds_list):
             raise BadInput(f"this movement has 1 to {len(rounds_list)} rounds", field="--rounds",
                            value=rounds)
         rounds_list = rounds_list[:rounds]
+    return movement, list(rounds_list), tables
+
+
+def open_session(engine: Engine, *, tournament: str, name: str, tables: int, boards_per_round: int,
+                 movement: str = "mitchell", laws: str = "2017", scoring: str = "MP",
+                 seed: int | None = None, opened_by: str | None = None,
+                 rounds: int | None = None, movement_text: str | None = None,
+                 deals_text: str | None = None, two_rooms: bool = False,
+                 entry: str = "quick", clock_minutes: int | None = None) -> Session:
+    """Open a session; ``rounds`` plays only the movement's first rounds (a
+    30-table Mitchell is rarely played to the end). ``two_rooms``: a teams
+    session (IMP) of ``tables`` matches, each at two tables (open and closed
+    room): 2 x ``tables`` tables, ``rounds`` sets (1 by default)."""
+    movement = _check_shape(tournament, name, tables, boards_per_round, movement, movement_text, two_rooms)
+    _check_rules(entry, clock_minutes, laws, scoring)
+    movement, rounds_list, tables = _seatings(tables, movement, movement_text, rounds, scoring, two_rooms)
     sets = max(s.set for rnd in rounds_list for s in rnd)
     if deals_text is not None:
         deals = read_deals(deals_text, sets * boards_per_round)
@@ -456,7 +481,7 @@ def board_opened_fact(session: Session, table: int, board: int, seating: Seating
     if session.rooms:
         fact["match"] = session.match_of(table)
         fact["room"] = session.room_of(table)
-    return fact
+    return board_in_session(fact, session.name)  # the board belongs to its session (EXTENSIONS)
 
 
 assert len(SEATS) == 4

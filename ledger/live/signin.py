@@ -1,4 +1,4 @@
-"""Signing in (``GET``/``POST /login``): login CSRF closed, guessing slowed, the owner
+"""Signing in (``GET``/``POST /login``, the routes in ``ledger.live.routes.auth``): login CSRF closed, guessing slowed, the owner
 never locked out.
 
 * **A pre-session binds the form.** ``GET /login`` gives the browser a pre-session
@@ -34,14 +34,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import sqlalchemy as sa
 import structlog
-from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
 
-from ledger.live import accounts
-from ledger.live.accounts import Refused
 from ledger.live.schema import live_users
-from ledger.live.throttle import SigninThrottle
 
 log = structlog.get_logger("ledger.live")
 
@@ -106,93 +102,80 @@ def foreign_origin(request: Request, secure: bool) -> str | None:
     return None
 
 
-def install(app: FastAPI, *, env: Any, engine: Any, secure: bool, session_cookie: str,
-            throttle: SigninThrottle | None = None) -> SigninThrottle:
-    """Add ``GET``/``POST /login`` to ``app``; the throttle (tests read it)."""
-    key = server_key()
-    throttle = throttle or SigninThrottle()
-    app.state.signin_throttle = throttle
+def set_cookie(response: Response, name: str, value: str, max_age: int, secure: bool) -> None:
+    response.set_cookie(name, value, httponly=True, samesite="strict", secure=secure,
+                        max_age=max_age, path="/")
 
-    def cookie(response: Response, name: str, value: str, max_age: int) -> None:
-        response.set_cookie(name, value, httponly=True, samesite="strict", secure=secure,
-                            max_age=max_age, path="/")
 
-    def login_form(request: Request, next: str, error: str | None, status: int,
-                   headers: dict[str, str] | None = None) -> HTMLResponse:
-        """The sign-in form, its token bound to the browser's pre-session."""
-        presession = request.cookies.get(PRESESSION_COOKIE, "")
-        age = presession_age(presession)
-        if age is None or not 0 <= age < PRESESSION_SECONDS - 300:
-            presession = new_presession()
-        page = env.get_template("login.html").render(title="Sign in", error=error, next=next,
-                                                     csrf=form_token(key, presession))
-        response = HTMLResponse(page, status_code=status, headers=headers)
-        cookie(response, PRESESSION_COOKIE, presession, PRESESSION_SECONDS)
-        return response
+def login_form(env: Any, key: bytes, secure: bool, request: Request, next: str, error: str | None,
+               status: int, headers: dict[str, str] | None = None) -> HTMLResponse:
+    """The sign-in form, its token bound to the browser's pre-session."""
+    presession = request.cookies.get(PRESESSION_COOKIE, "")
+    age = presession_age(presession)
+    if age is None or not 0 <= age < PRESESSION_SECONDS - 300:
+        presession = new_presession()
+    page = env.get_template("login.html").render(title="Sign in", error=error, next=next,
+                                                 csrf=form_token(key, presession))
+    response = HTMLResponse(page, status_code=status, headers=headers)
+    set_cookie(response, PRESESSION_COOKIE, presession, PRESESSION_SECONDS, secure)
+    return response
 
-    def account_hash(name: str) -> str | None:
-        with engine.connect() as conn:
-            return conn.execute(sa.select(live_users.c.password_hash).where(
-                live_users.c.name == name, live_users.c.disabled_at.is_(None))).scalar()
 
-    @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
-    def login_page(request: Request, next: str = "") -> HTMLResponse:
-        return login_form(request, next[:500], None, 200)
+def account_hash(engine: Any, name: str) -> str | None:
+    with engine.connect() as conn:
+        hashed: str | None = conn.execute(sa.select(live_users.c.password_hash).where(
+            live_users.c.name == name, live_users.c.disabled_at.is_(None))).scalar()
+        return hashed
 
-    @app.post("/login", include_in_schema=False)
-    async def login(request: Request) -> Response:
-        raw = await request.body()
-        body = raw[:MAX_FORM].decode("utf-8", "replace")
-        form = {k: v[0] for k, v in parse_qs(body).items()}
-        next_page = form.get("next", "")[:500]
-        foreign = foreign_origin(request, secure)
-        if foreign is not None:
-            log.warning("live_signin_foreign_origin", reason=foreign)
-            return login_form(request, "", f"Sign-in refused: {foreign}. Sign in from this "
-                              "page.", 403)
-        presession = request.cookies.get(PRESESSION_COOKIE, "")
-        age = presession_age(presession)
-        sent = form.get("csrf", "")
-        if age is None or not 0 <= age < PRESESSION_SECONDS or not sent \
-                or not hmac.compare_digest(sent.encode(), form_token(key, presession).encode()):
-            return login_form(request, next_page, "This sign-in form has expired or was not "
-                              "opened in this browser (missing or wrong CSRF token of the sign-in "
-                              "form): sign in from this page.", 403)
-        name = form.get("name", "")[:100]
-        password = form.get("password", "")[:1024]
-        address = request.client.host if request.client else "unknown"
-        stored_hash = await run_in_threadpool(account_hash, name)
-        device, signatures = parse_device(request.cookies.get(DEVICE_COOKIE))
-        known = bool(stored_hash and device and any(
-            hmac.compare_digest(s, device_signature(stored_hash, device)) for s in signatures))
-        keys = [f"device:{device}"] if known else [f"name:{name.lower()}", f"address:{address}"]
-        wait = throttle.wait(keys)
-        if wait:
-            why = "from this device" if known else "for this name or from this address"
-            return login_form(request, next_page, f"Too many wrong passwords {why}: wait {wait} s "
-                              "before trying again. A device that has signed in to this account "
-                              "before is not kept waiting by other people's attempts.", 429,
-                              {"Retry-After": str(wait)})
-        try:
-            user = await run_in_threadpool(accounts.authenticate, engine, name, password)
-        except Refused as exc:
-            throttle.failed(keys)
-            log.info("live_signin_failed", name=name, address=address, known_device=known)
-            return login_form(request, next_page, exc.reason, 401)
-        throttle.succeeded(keys)
-        session_value, _csrf = await run_in_threadpool(accounts.open_web_session, engine, user)
-        target = next_page
-        if not target.startswith("/") or target.startswith("//") or "\\" in target:
-            target = "/director" if user.role == "director" else "/committee"
-        response = RedirectResponse(target, status_code=303)
-        response.delete_cookie(PRESESSION_COOKIE, path="/")
-        cookie(response, session_cookie, session_value, accounts.SESSION_HOURS * 3600)
-        if stored_hash:  # this device now knows the account: its own throttle from here on
-            device = device or secrets.token_urlsafe(24)
-            mine = device_signature(stored_hash, device)
-            kept = [mine] + [s for s in signatures if s != mine][:MAX_DEVICE_ACCOUNTS - 1]
-            cookie(response, DEVICE_COOKIE, ".".join([device, *kept]), DEVICE_DAYS * 86400)
-        log.info("live_signin", name=user.name, address=address, known_device=known)
-        return response
 
-    return throttle
+def form_fields(raw: bytes) -> dict[str, str]:
+    """A posted form's fields (the first value of each), from at most MAX_FORM bytes."""
+    return {k: v[0] for k, v in parse_qs(raw[:MAX_FORM].decode("utf-8", "replace")).items()}
+
+
+def foreign_refusal(request: Request, secure: bool) -> str | None:
+    """Why a sign-in form posted from another site's page is refused (None: it is this site's)."""
+    foreign = foreign_origin(request, secure)
+    if foreign is None:
+        return None
+    log.warning("live_signin_foreign_origin", reason=foreign)
+    return f"Sign-in refused: {foreign}. Sign in from this page."
+
+
+def presession_refusal(key: bytes, request: Request, form: dict[str, str]) -> str | None:
+    """Why a sign-in form without its pre-session's token (or too old) is refused, None if it stands."""
+    presession = request.cookies.get(PRESESSION_COOKIE, "")
+    age = presession_age(presession)
+    sent = form.get("csrf", "")
+    if age is None or not 0 <= age < PRESESSION_SECONDS or not sent \
+            or not hmac.compare_digest(sent.encode(), form_token(key, presession).encode()):
+        return ("This sign-in form has expired or was not opened in this browser (missing or wrong "
+                "CSRF token of the sign-in form): sign in from this page.")
+    return None
+
+
+def throttle_keys(stored_hash: str | None, cookie: str | None, name: str,
+                  address: str) -> tuple[bool, str, list[str], list[str]]:
+    """(known device, device id, its signatures, the throttle's keys): a device that signed
+    in to the account before has its own count; anyone else counts by name and address."""
+    device, signatures = parse_device(cookie)
+    known = bool(stored_hash and device and any(
+        hmac.compare_digest(s, device_signature(stored_hash, device)) for s in signatures))
+    keys = [f"device:{device}"] if known else [f"name:{name.lower()}", f"address:{address}"]
+    return known, device, signatures, keys
+
+
+def landing(next_page: str, role: str) -> str:
+    """Where a signed-in browser goes: the page it asked for, if it is one of this site's."""
+    if not next_page.startswith("/") or next_page.startswith("//") or "\\" in next_page:
+        return "/director" if role == "director" else "/committee"
+    return next_page
+
+
+def remember_device(response: Response, stored_hash: str, device: str, signatures: list[str],
+                    secure: bool) -> None:
+    """This device now knows the account: its own throttle from here on."""
+    device = device or secrets.token_urlsafe(24)
+    mine = device_signature(stored_hash, device)
+    kept = [mine] + [s for s in signatures if s != mine][:MAX_DEVICE_ACCOUNTS - 1]
+    set_cookie(response, DEVICE_COOKIE, ".".join([device, *kept]), DEVICE_DAYS * 86400, secure)

@@ -7,12 +7,15 @@ The open matters are :func:`projections.waiting.open_rulings`, the function
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ledger.errors import StreamNotFound
 from ledger.live.sessions import Session
+from ledger.live.words import call_words, card_words, seat_word
 from ledger.records.games import head_state
+from ledger.render import IRREGULARITY_WORDS, option_words
 from ledger.service import Ledger
 from ledger.tournament import event_times
 from projections.document import to_document
@@ -341,74 +344,77 @@ def compass(deal: str | None) -> dict[str, dict[str, str]] | None:
     return out
 
 
-def log_sentence(e: dict[str, Any]) -> str:
-    """One event of the log as a sentence for the director (the Law where one applied)."""
-    from ledger.live.words import call_words, card_words, seat_word
-    from ledger.render import IRREGULARITY_WORDS, option_words
+def _opened(d: dict[str, Any], _law: str) -> str:
+    return (f"Board {d.get('board')} opened at table {d.get('table')}: dealer {seat_word(d.get('dealer'))}, "
+            f"vulnerable {d.get('vulnerability')}, NS {d.get('ns')}, EW {d.get('ew')}, {d.get('laws')} Laws")
 
-    d = e.get("data") or {}
-    kind = e.get("type")
-    law = f" ({e['law']})" if e.get("law") else ""
-    if kind == "BoardOpened":
-        return (f"Board {d.get('board')} opened at table {d.get('table')}: dealer {seat_word(d.get('dealer'))}, "
-                f"vulnerable {d.get('vulnerability')}, NS {d.get('ns')}, EW {d.get('ew')}, {d.get('laws')} Laws")
-    if kind == "CallPlaced":
-        return f"{seat_word(d.get('seat'))} calls {call_words(str(d.get('call')))}" + law
-    if kind == "CallReplaced":
-        return f"{seat_word(d.get('seat'))} changes his call to {call_words(str(d.get('call')))}" + law
-    if kind == "CardPlayed":
-        return f"{seat_word(d.get('seat'))} plays {card_words(str(d.get('card')))}" + law
-    if kind == "DirectorCalled":
-        return f"{seat_word(d.get('by'))} calls the director"
-    if kind == "AttentionDrawn":
-        return f"{seat_word(d.get('by'))} draws attention to an irregularity"
-    if kind == "OptionChosen":
-        words = option_words(str(d.get("option")), None)
-        suit = f" {d['suit']}" if d.get("suit") else ""
-        return f"{seat_word(d.get('seat'))} chooses {str(d.get('option')).replace('_', ' ')}{suit}" + \
-            (f": {words}" if words else "")
-    if kind == "OptionsOffered":
-        return (f"The Laws give {seat_word(d.get('to'))} a choice: "
-                + ", ".join(str(o).replace("_", " ") for o in d.get("options") or []) + law)
-    if kind == "IrregularityRecorded":
-        what = IRREGULARITY_WORDS.get(str(d.get("kind")), str(d.get("kind")).replace("_", " "))
-        return f"Irregularity: {what} by {seat_word(d.get('offender'))}" + law
-    if kind == "DirectorReviewRequired":
-        return f"Question for the director: {d.get('reason')}" + law
-    if kind == "ClaimMade":
-        return f"{seat_word(d.get('seat'))} claims {d.get('tricks')} of the remaining tricks"
-    if kind == "ClaimAgreed":
-        return f"{seat_word(d.get('by'))} agrees to the claim" + law
-    if kind == "ClaimDisputed":
-        return f"{seat_word(d.get('by'))} objects to the claim" + law
-    if kind == "ClaimRuled":
-        return f"The director rules the claim: {d.get('tricks')} tricks to the claimer" + \
-            (f" ({d['text']})" if d.get("text") else "")
-    if kind == "ResultReported":
-        risk = d.get("risk") or ""
-        lead = f", opening lead {card_words(str(d['lead']))}" if d.get("lead") else ""
-        if d.get("contract") == "Pass":
-            return "Result entered: passed out"
-        return (f"Result entered: {call_words(str(d.get('contract')))}{risk} by {seat_word(d.get('declarer'))}, "
-                f"{d.get('tricks')} tricks{lead}" + (f" ({d['text']})" if d.get("text") else ""))
-    if kind == "ResultRecorded":
-        return f"Result: {d.get('contract')} {d.get('declarer') or ''} {d.get('tricks')} tricks, NS {d.get('score_ns')}" + law
-    if kind == "EntryVoided":
-        return f"Entry {d.get('about')} voided as an entry error: {d.get('reason')}"
-    if kind == "RulingGiven":
-        return f"Ruling ({', '.join(d.get('laws') or [])}): {d.get('text')}"
-    if kind == "FindingMade":
-        return f"Finding on entry {d.get('about')}: {str(d.get('field')).replace('_', ' ')} = {d.get('value')}" + \
-            (f" ({d['note']})" if d.get("note") else "")
-    if kind == "AdjustedScoreAwarded":
-        return f"Adjusted score ({d.get('kind')}, {d.get('law')}): {d.get('text')}"
-    if kind == "RulingOverridden":
-        return f"Entry {d.get('about')} cancelled: {d.get('text')}" + law
-    import re
 
-    words = re.sub(r"(?<!^)(?=[A-Z])", " ", str(kind)).lower().capitalize()
+def _option_chosen(d: dict[str, Any], _law: str) -> str:
+    words = option_words(str(d.get("option")), None)
+    suit = f" {d['suit']}" if d.get("suit") else ""
+    return f"{seat_word(d.get('seat'))} chooses {str(d.get('option')).replace('_', ' ')}{suit}" + \
+        (f": {words}" if words else "")
+
+
+def _irregularity(d: dict[str, Any], law: str) -> str:
+    what = IRREGULARITY_WORDS.get(str(d.get("kind")), str(d.get("kind")).replace("_", " "))
+    return f"Irregularity: {what} by {seat_word(d.get('offender'))}" + law
+
+
+def _result_reported(d: dict[str, Any], _law: str) -> str:
+    risk = d.get("risk") or ""
+    lead = f", opening lead {card_words(str(d['lead']))}" if d.get("lead") else ""
+    if d.get("contract") == "Pass":
+        return "Result entered: passed out"
+    return (f"Result entered: {call_words(str(d.get('contract')))}{risk} by {seat_word(d.get('declarer'))}, "
+            f"{d.get('tricks')} tricks{lead}" + (f" ({d['text']})" if d.get("text") else ""))
+
+
+def _any_event(kind: str, d: dict[str, Any], law: str) -> str:
+    """An event without a sentence of its own: its name in words and its fields."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", kind).lower().capitalize()
     fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items() if v not in (None, "", [], {}))
     return f"{words}" + (f": {fields}" if fields else "") + law
+
+
+SENTENCES: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "BoardOpened": _opened,
+    "CallPlaced": lambda d, law: f"{seat_word(d.get('seat'))} calls {call_words(str(d.get('call')))}" + law,
+    "CallReplaced": lambda d, law: (f"{seat_word(d.get('seat'))} changes his call to "
+                                    f"{call_words(str(d.get('call')))}" + law),
+    "CardPlayed": lambda d, law: f"{seat_word(d.get('seat'))} plays {card_words(str(d.get('card')))}" + law,
+    "DirectorCalled": lambda d, _law: f"{seat_word(d.get('by'))} calls the director",
+    "AttentionDrawn": lambda d, _law: f"{seat_word(d.get('by'))} draws attention to an irregularity",
+    "OptionChosen": _option_chosen,
+    "OptionsOffered": lambda d, law: (f"The Laws give {seat_word(d.get('to'))} a choice: "
+                                      + ", ".join(str(o).replace("_", " ") for o in d.get("options") or []) + law),
+    "IrregularityRecorded": _irregularity,
+    "DirectorReviewRequired": lambda d, law: f"Question for the director: {d.get('reason')}" + law,
+    "ClaimMade": lambda d, _law: f"{seat_word(d.get('seat'))} claims {d.get('tricks')} of the remaining tricks",
+    "ClaimAgreed": lambda d, law: f"{seat_word(d.get('by'))} agrees to the claim" + law,
+    "ClaimDisputed": lambda d, law: f"{seat_word(d.get('by'))} objects to the claim" + law,
+    "ClaimRuled": lambda d, _law: (f"The director rules the claim: {d.get('tricks')} tricks to the claimer"
+                                   + (f" ({d['text']})" if d.get("text") else "")),
+    "ResultReported": _result_reported,
+    "ResultRecorded": lambda d, law: (f"Result: {d.get('contract')} {d.get('declarer') or ''} {d.get('tricks')} "
+                                      f"tricks, NS {d.get('score_ns')}" + law),
+    "EntryVoided": lambda d, _law: f"Entry {d.get('about')} voided as an entry error: {d.get('reason')}",
+    "RulingGiven": lambda d, _law: f"Ruling ({', '.join(d.get('laws') or [])}): {d.get('text')}",
+    "FindingMade": lambda d, _law: (f"Finding on entry {d.get('about')}: {str(d.get('field')).replace('_', ' ')} "
+                                    f"= {d.get('value')}" + (f" ({d['note']})" if d.get("note") else "")),
+    "AdjustedScoreAwarded": lambda d, _law: f"Adjusted score ({d.get('kind')}, {d.get('law')}): {d.get('text')}",
+    "RulingOverridden": lambda d, law: f"Entry {d.get('about')} cancelled: {d.get('text')}" + law,
+}
+"""Each event kind's sentence for the director, from its data and its Law (`` (Law)`` or "")."""
+
+
+def log_sentence(e: dict[str, Any]) -> str:
+    """One event of the log as a sentence for the director (the Law where one applied)."""
+    d = e.get("data") or {}
+    kind = str(e.get("type"))
+    law = f" ({e['law']})" if e.get("law") else ""
+    sentence = SENTENCES.get(kind)
+    return sentence(d, law) if sentence is not None else _any_event(kind, d, law)
 
 
 VOIDABLE_NOT = ("BoardOpened", "FindingMade", "RulingOverridden", "EntryVoided")

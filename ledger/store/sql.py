@@ -60,6 +60,7 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 from ledger.errors import ConcurrencyError, IntegrityError, StoreBusy, StoreUnavailable
+from ledger.store.urls import normalise_url
 from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Actor, Head, RawEvent, Snapshot, StoredEvent
 from ledger.audit import merkle
@@ -109,14 +110,6 @@ _BEGIN_MODE = "ledger_sqlite_begin"
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 INIT_HINT = "run `python cli.py init` to create or upgrade it"
-
-
-def normalise_url(url: str) -> str:
-    """Give a bare ``postgresql://`` (or ``postgres://``) URL the psycopg 3 driver."""
-    for bare in ("postgresql://", "postgres://"):
-        if url.startswith(bare):
-            return "postgresql+psycopg://" + url[len(bare):]
-    return url
 
 
 def parse_url(url: str | URL) -> URL:
