@@ -14,8 +14,12 @@ from hypothesis import strategies as st
 from ledger.bridge import DECK, RANKS, SEATS, SUITS, Card, Seat, Side
 from ledger.laws.fewest import brute_force, fewest_tricks
 
+from fewest_oracle import old_fewest_tricks
 
-def _position(seed: int, tricks: int):
+
+def _position(seed: int, tricks: int, strain: int | None = None):
+    """A random position of ``tricks`` tricks; ``strain`` 0-3 a trump suit (S H D C), 4 no-trumps,
+    None a random one."""
     rng = random.Random(seed)
     cards = rng.sample(DECK, 4 * tricks)
     hands = [set(cards[i * tricks:(i + 1) * tricks]) for i in range(4)]
@@ -30,6 +34,8 @@ def _position(seed: int, tricks: int):
         played.append((seat, card))
     to_play = leader.next(len(played))
     trump = rng.choice(list(SUITS) + [None])
+    if strain is not None:
+        trump = SUITS[strain] if strain < 4 else None
     side = rng.choice([Side.parse("NS"), Side.parse("EW")])
     return [sorted(h, key=str) for h in hands], played, to_play, trump, side
 
@@ -50,6 +56,18 @@ def test_never_more_than_the_tricks_left(p):
 def test_equals_brute_force_enumeration(p):
     hands, played, to_play, trump, side = _position(*p)
     assert fewest_tricks(hands, played, to_play, trump, side) == brute_force(hands, played, to_play, trump, side)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 5), st.integers(0, 4))
+def test_equals_the_first_search(seed, tricks, strain):
+    """The search of issue 22 item 2 (shortest path, closed-up positions) against the first one
+    (depth first with bounds, ``tests/fewest_oracle.py``), up to five tricks, in every strain, from a
+    trick's start or with part of a trick played, for both sides."""
+    hands, played, to_play, trump, _ = _position(seed, tricks, strain)
+    for side in (Side.parse("NS"), Side.parse("EW")):
+        assert fewest_tricks(hands, played, to_play, trump, side) == \
+            old_fewest_tricks(hands, played, to_play, trump, side)
 
 
 @settings(max_examples=200, deadline=None)
