@@ -160,45 +160,100 @@ class _Search:
     def shortest(self, starts: dict[int, int], cards: int, tricks: int) -> int:
         """The fewest tricks for the side from ``starts`` (positions at a trick's start with
         ``cards`` cards a hand -> the side's tricks on the way there), ``tricks`` the most it
-        can take."""
+        can take.
+
+        A position is expanded in two phases: first every way to play the next trick except those
+        the side wins without playing a trump (so its sure trump tricks cannot have fallen: those
+        outcomes cost one more than the position's bucket), then, from the next bucket, those. The
+        last bucket is left as soon as an end is reached, so most second phases are never run."""
         if cards == 0:
             return min(starts.values())
         if cards == 1:
             return min(g + self.last(key) for key, g in starts.items())
         best = tricks
         cost: dict[int, int] = {}
-        buckets: list[list[tuple[int, int]]] = [[] for _ in range(tricks + 1)]
+        buckets: list[list[tuple[int, int, int]]] = [[] for _ in range(tricks + 2)]
         for key, g in starts.items():
             f = g + self.sure(key >> 2)
             if f < best and g < cost.get(key, best):
                 cost[key] = g
-                buckets[f].append((key, cards))
+                buckets[f].append((key, cards, 0))
         done: set[int] = set()
+        parity, trump, power_by_suit, sure = self.parity, self.trump, self.power, self.sure
+        keep, below = _KEEP4, _BELOW4
+        trump_bits = _four(_SUIT_MASK[trump]) if trump >= 0 else 0
+        known: dict[int, int] = {}  # the sure trump tricks by the trumps in the four hands
         for f in range(tricks):
             if f >= best:
                 break
             bucket = buckets[f]
             while bucket:
-                key, held = bucket.pop()
-                if key in done:
-                    continue
-                done.add(key)
+                key, held, phase = bucket.pop()
+                if not phase:
+                    if key in done:
+                        continue
+                    done.add(key)
                 g = cost[key]
+                position, leader = key >> 2, key & 3
                 held -= 1
-                for after, won in self.tricks(key >> 2, key & 3).items():
-                    total = g + won
-                    if held == 1:
-                        total += self.last(after)
-                        if total < best:
-                            best = total
-                            if best <= f:
-                                return best
-                        continue
-                    bound = total + self.sure(after >> 2)
-                    if bound >= best or total >= cost.get(after, best):
-                        continue
-                    cost[after] = total
-                    buckets[bound].append((after, held))
+                seats = (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
+                hands = [(position >> (_HAND * seat)) & _ALL for seat in seats]
+                bit0, bit1, bit2, bit3 = (_BIT[seat] for seat in seats)
+                ours = leader & 1 == parity  # the leader and the third hand are the side's
+                deferred = False
+                for lead in _bits(_runs(hands[0])):
+                    suit = _SUIT_OF[lead]
+                    power = power_by_suit[suit]
+                    mask = _SUIT_MASK[suit]
+                    plays1, plays2, plays3 = (_bits(_runs((hand & mask) or hand)) for hand in hands[1:])
+                    after0 = position ^ bit0[lead]
+                    top0 = power[lead]
+                    for card1 in plays1:
+                        after1 = after0 ^ bit1[card1]
+                        top1, win1 = (power[card1], 1) if power[card1] > top0 else (top0, 0)
+                        for card2 in plays2:
+                            after2 = after1 ^ bit2[card2]
+                            top2, win2 = (power[card2], 2) if power[card2] > top1 else (top1, win1)
+                            for card3 in plays3:
+                                win = 3 if power[card3] > top2 else win2
+                                won = 1 if (win & 1 == 0) == ours else 0
+                                if won:
+                                    trumped = (_SUIT_OF[lead] == trump or _SUIT_OF[card2] == trump) if ours \
+                                        else (_SUIT_OF[card1] == trump or _SUIT_OF[card3] == trump)
+                                    if trumped == phase:  # a first phase's outcome, or a second's
+                                        deferred = True
+                                        continue
+                                elif phase:
+                                    continue
+                                total = g + won
+                                after = after2 ^ bit3[card3]
+                                if held == 1:
+                                    total += self.last_of(after, seats[win])
+                                    if total < best:
+                                        best = total
+                                        if best <= f:
+                                            return best
+                                    continue
+                                low, second, third, high = sorted((lead, card1, card2, card3))
+                                after = (after & keep[low]) | ((after & below[low]) << 1)  # _close_up
+                                after = (after & keep[second]) | ((after & below[second]) << 1)
+                                after = (after & keep[third]) | ((after & below[third]) << 1)
+                                after = (after & keep[high]) | ((after & below[high]) << 1)
+                                if trump >= 0:
+                                    trumps = after & trump_bits
+                                    bound = known.get(trumps, -1)
+                                    if bound < 0:
+                                        bound = known[trumps] = sure(after)
+                                    bound += total
+                                else:
+                                    bound = total
+                                after = after << 2 | seats[win]
+                                if bound >= best or total >= cost.get(after, best):
+                                    continue
+                                cost[after] = total
+                                buckets[bound].append((after, held, 0))
+                if deferred and not phase:
+                    buckets[f + 1].append((key, held + 1, 1))
         return best
 
     def sure(self, position: int) -> int:
@@ -216,42 +271,15 @@ class _Search:
         return _sure_trumps(first, second, theirs)
 
     def last(self, key: int) -> int:
+        """The last trick from a key (position and leader)."""
+        return self.last_of(key >> 2, key & 3)
+
+    def last_of(self, position: int, leader: int) -> int:
         """The last trick, every card forced: 1 if the side wins it."""
-        position, leader = key >> 2, key & 3
         played = [(seat, ((position >> (_HAND * seat)) & _ALL).bit_length() - 1) for seat in range(4)]
         power = self.power[_SUIT_OF[played[leader][1]]]
         winner = max(played, key=lambda pc: power[pc[1]])[0]
         return 1 if winner % 2 == self.parity else 0
-
-    def tricks(self, position: int, leader: int) -> dict[int, int]:
-        """Every way to play a trick from its start (one card of each run of equivalent cards), each
-        distinct outcome once: (closed-up position after it, shifted, | winner) -> 1 if the side wins
-        it."""
-        out: dict[int, int] = {}
-        seats = (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
-        hands = [(position >> (_HAND * seat)) & _ALL for seat in seats]
-        parity = self.parity
-        bit0, bit1, bit2, bit3 = (_BIT[seat] for seat in seats)
-        for lead in _bits(_runs(hands[0])):
-            suit = _SUIT_OF[lead]
-            power = self.power[suit]
-            mask = _SUIT_MASK[suit]
-            follow = [_bits(_runs((hand & mask) or hand)) for hand in hands[1:]]
-            after0 = position ^ bit0[lead]
-            top0 = power[lead]
-            for card1 in follow[0]:
-                after1 = after0 ^ bit1[card1]
-                top1, win1 = (power[card1], 1) if power[card1] > top0 else (top0, 0)
-                for card2 in follow[1]:
-                    after2 = after1 ^ bit2[card2]
-                    top2, win2 = (power[card2], 2) if power[card2] > top1 else (top1, win1)
-                    for card3 in follow[2]:
-                        winner = seats[3 if power[card3] > top2 else win2]
-                        key = _close_up(after2 ^ bit3[card3], (lead, card1, card2, card3)) << 2 | winner
-                        won = 1 if winner & 1 == parity else 0
-                        if won < out.get(key, 2):
-                            out[key] = won
-        return out
 
     def complete(self, position: int, seat: int, played: list[tuple[int, int]], out: dict[int, int]) -> None:
         """Every way to complete the trick in progress (``played`` on it, ``seat`` to play): (position
