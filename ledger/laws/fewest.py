@@ -174,15 +174,24 @@ class _Search:
         cost: dict[int, int] = {}
         buckets: list[list[tuple[int, int, int]]] = [[] for _ in range(tricks + 2)]
         for key, g in starts.items():
-            f = g + self.sure(key >> 2)
+            f = g + max(self.sure(key >> 2), self.masters(key >> 2))
             if f < best and g < cost.get(key, best):
                 cost[key] = g
                 buckets[f].append((key, cards, 0))
         done: set[int] = set()
-        parity, trump, power_by_suit, sure = self.parity, self.trump, self.power, self.sure
+        parity, trump, power_by_suit, sure, masters = self.parity, self.trump, self.power, self.sure, self.masters
+        mastered: dict[int, int] = {}  # the bound from the masters by position
         keep, below = _KEEP4, _BELOW4
         trump_bits = _four(_SUIT_MASK[trump]) if trump >= 0 else 0
         known: dict[int, int] = {}  # the sure trump tricks by the trumps in the four hands
+        listed: dict[int, list[int]] = {}
+
+        def bits(mask: int) -> list[int]:
+            found = listed.get(mask)
+            if found is None:
+                found = listed[mask] = _bits(mask)
+            return found
+
         for f in range(tricks):
             if f >= best:
                 break
@@ -201,11 +210,20 @@ class _Search:
                 bit0, bit1, bit2, bit3 = (_BIT[seat] for seat in seats)
                 ours = leader & 1 == parity  # the leader and the third hand are the side's
                 deferred = False
-                for lead in _bits(_runs(hands[0])):
+                # the side's tricks won without a trump wait for the next bucket only when the bound
+                # is the trumps' (the masters' bound may fall by one when the side wins a trick)
+                lead_bound = mastered.get(position, -1)
+                if lead_bound < 0:
+                    lead_bound = mastered[position] = masters(position)
+                defer = phase or not lead_bound or lead_bound <= sure(position)
+                hand1, hand2, hand3 = hands[1], hands[2], hands[3]
+                for lead in bits(_runs(hands[0])):
                     suit = _SUIT_OF[lead]
                     power = power_by_suit[suit]
                     mask = _SUIT_MASK[suit]
-                    plays1, plays2, plays3 = (_bits(_runs((hand & mask) or hand)) for hand in hands[1:])
+                    plays1 = bits(_runs((hand1 & mask) or hand1))
+                    plays2 = bits(_runs((hand2 & mask) or hand2))
+                    plays3 = bits(_runs((hand3 & mask) or hand3))
                     after0 = position ^ bit0[lead]
                     top0 = power[lead]
                     for card1 in plays1:
@@ -220,7 +238,7 @@ class _Search:
                                 if won:
                                     trumped = (_SUIT_OF[lead] == trump or _SUIT_OF[card2] == trump) if ours \
                                         else (_SUIT_OF[card1] == trump or _SUIT_OF[card3] == trump)
-                                    if trumped == phase:  # a first phase's outcome, or a second's
+                                    if trumped == phase and defer:  # a first phase's outcome, or a second's
                                         deferred = True
                                         continue
                                 elif phase:
@@ -244,9 +262,12 @@ class _Search:
                                     bound = known.get(trumps, -1)
                                     if bound < 0:
                                         bound = known[trumps] = sure(after)
-                                    bound += total
                                 else:
-                                    bound = total
+                                    bound = 0
+                                lead_bound = mastered.get(after, -1)
+                                if lead_bound < 0:
+                                    lead_bound = mastered[after] = masters(after)
+                                bound = total + (lead_bound if lead_bound > bound else bound)
                                 after = after << 2 | seats[win]
                                 if bound >= best or total >= cost.get(after, best):
                                     continue
@@ -269,6 +290,44 @@ class _Search:
         theirs = ((position >> (shift + _HAND * (1 - parity)))
                   | (position >> (shift + _HAND * (3 - parity)))) & 0x1FFF
         return _sure_trumps(first, second, theirs)
+
+    def masters(self, position: int) -> int:
+        """A lower bound of the side's tricks still to come from its masters: a hand of the side
+        whose every card is above the opponents' cards of its suit (and the opponents hold no
+        trump) wins each trick in which it follows suit; it can discard only once it is void in a
+        suit another hand still holds, and it gets there only by following suit: so if no other
+        hand holds a suit it is void in, the side wins at least the fewest cards it holds in a suit
+        another hand holds more of (every trick, when there is none). It falls by one at most when
+        the side wins a trick, and the side cannot lose one while it holds."""
+        parity = self.parity
+        hands = [(position >> (_HAND * seat)) & _ALL for seat in range(4)]
+        theirs = hands[1 - parity] | hands[3 - parity]
+        if self.trump >= 0 and theirs & _SUIT_MASK[self.trump]:
+            return 0
+        cards = hands[parity].bit_count()
+        best = 0
+        for seat in (parity, parity + 2):
+            mine = hands[seat]
+            others = hands[(seat + 1) & 3], hands[(seat + 2) & 3], hands[(seat + 3) & 3]
+            least = cards
+            for suit in range(4):
+                shift = 13 * suit
+                held = (mine >> shift) & 0x1FFF
+                longest = max(((hand >> shift) & 0x1FFF).bit_count() for hand in others)
+                if not held:
+                    if longest:
+                        least = 0
+                        break
+                    continue
+                if (theirs >> shift) & 0x1FFF >= held & -held:  # an opponent's card above one of these
+                    least = 0
+                    break
+                length = held.bit_count()
+                if longest > length and length < least:
+                    least = length
+            if least > best:
+                best = least
+        return best
 
     def last(self, key: int) -> int:
         """The last trick from a key (position and leader)."""
