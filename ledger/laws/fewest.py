@@ -294,11 +294,12 @@ class _Search:
     def masters(self, position: int) -> int:
         """A lower bound of the side's tricks still to come from its masters: a hand of the side
         whose every card is above the opponents' cards of its suit (and the opponents hold no
-        trump) wins each trick in which it follows suit; it can discard only once it is void in a
-        suit another hand still holds, and it gets there only by following suit: so if no other
-        hand holds a suit it is void in, the side wins at least the fewest cards it holds in a suit
-        another hand holds more of (every trick, when there is none). It falls by one at most when
-        the side wins a trick, and the side cannot lose one while it holds."""
+        trump) wins each trick in which it follows suit, and a trick led in a suit the opponents
+        do not hold is the side's anyway; it can discard on an opponents' trick only once it is void
+        in a suit they hold, and it gets there only by tricks the side wins: so if the opponents
+        hold no suit it is void in, the side wins at least the fewest cards it holds in a suit the
+        opponents hold and another hand holds more of (every trick, when there is none). It falls
+        by one at most when the side wins a trick, and the side cannot lose one while it holds."""
         parity = self.parity
         hands = [(position >> (_HAND * seat)) & _ALL for seat in range(4)]
         theirs = hands[1 - parity] | hands[3 - parity]
@@ -313,15 +314,16 @@ class _Search:
             for suit in range(4):
                 shift = 13 * suit
                 held = (mine >> shift) & 0x1FFF
-                longest = max(((hand >> shift) & 0x1FFF).bit_count() for hand in others)
-                if not held:
-                    if longest:
-                        least = 0
-                        break
+                opposed = (theirs >> shift) & 0x1FFF
+                if not opposed:  # a trick led in this suit is the side's, whatever this hand plays
                     continue
-                if (theirs >> shift) & 0x1FFF >= held & -held:  # an opponent's card above one of these
+                if not held:
                     least = 0
                     break
+                if opposed >= held & -held:  # an opponent's card above one of these
+                    least = 0
+                    break
+                longest = max(((hand >> shift) & 0x1FFF).bit_count() for hand in others)
                 length = held.bit_count()
                 if longest > length and length < least:
                     least = length
