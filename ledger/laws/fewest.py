@@ -174,13 +174,13 @@ class _Search:
         cost: dict[int, int] = {}
         buckets: list[list[tuple[int, int, int]]] = [[] for _ in range(tricks + 2)]
         for key, g in starts.items():
-            f = g + max(self.sure(key >> 2), self.masters(key >> 2))
+            f = g + max(self.sure(key >> 2), self.masters(key))
             if f < best and g < cost.get(key, best):
                 cost[key] = g
                 buckets[f].append((key, cards, 0))
         done: set[int] = set()
         parity, trump, power_by_suit, sure, masters = self.parity, self.trump, self.power, self.sure, self.masters
-        mastered: dict[int, int] = {}  # the bound from the masters by position
+        mastered: dict[int, int] = {}  # the bound from the masters by key (position and leader)
         keep, below = _KEEP4, _BELOW4
         trump_bits = _four(_SUIT_MASK[trump]) if trump >= 0 else 0
         known: dict[int, int] = {}  # the sure trump tricks by the trumps in the four hands
@@ -212,9 +212,9 @@ class _Search:
                 deferred = False
                 # the side's tricks won without a trump wait for the next bucket only when the bound
                 # is the trumps' (the masters' bound may fall by one when the side wins a trick)
-                lead_bound = mastered.get(position, -1)
+                lead_bound = mastered.get(key, -1)
                 if lead_bound < 0:
-                    lead_bound = mastered[position] = masters(position)
+                    lead_bound = mastered[key] = masters(key)
                 defer = phase or not lead_bound or lead_bound <= sure(position)
                 hand1, hand2, hand3 = hands[1], hands[2], hands[3]
                 for lead in bits(_runs(hands[0])):
@@ -264,11 +264,11 @@ class _Search:
                                         bound = known[trumps] = sure(after)
                                 else:
                                     bound = 0
+                                after = after << 2 | seats[win]
                                 lead_bound = mastered.get(after, -1)
                                 if lead_bound < 0:
                                     lead_bound = mastered[after] = masters(after)
                                 bound = total + (lead_bound if lead_bound > bound else bound)
-                                after = after << 2 | seats[win]
                                 if bound >= best or total >= cost.get(after, best):
                                     continue
                                 cost[after] = total
@@ -291,7 +291,55 @@ class _Search:
                   | (position >> (shift + _HAND * (3 - parity)))) & 0x1FFF
         return _sure_trumps(first, second, theirs)
 
-    def masters(self, position: int) -> int:
+    def masters(self, key: int) -> int:
+        """A lower bound of the side's tricks still to come from the cards that top the opponents'
+        (the larger of :meth:`master_hand` and :meth:`guarded_suits`); 0 when an opponent holds a
+        trump."""
+        position = key >> 2
+        theirs = ((position >> (_HAND * (1 - self.parity))) | (position >> (_HAND * (3 - self.parity)))) & _ALL
+        if self.trump >= 0 and theirs & _SUIT_MASK[self.trump]:
+            return 0
+        hand = self.master_hand(position)
+        suits = self.guarded_suits(position, key & 3, theirs)
+        return hand if hand > suits else suits
+
+    def guarded_suits(self, position: int, leader: int, theirs: int) -> int:
+        """A suit is guarded when a hand of the side holds cards of it all above the opponents'
+        (it follows with one: the side wins every trick led in it). When every suit the opponents
+        hold is guarded, or the side is on lead and every suit it holds that the opponents hold is
+        guarded, the side wins the trick and keeps the lead; that lasts at least as long as the
+        guards of the suits that the other hand of the side also holds (at most one card a trick
+        each), so the side wins at least the fewest cards of such a guard (every trick, when there
+        is none). It falls by one at most a trick, and the side cannot lose one while it holds."""
+        parity = self.parity
+        first = (position >> (_HAND * parity)) & _ALL
+        second = (position >> (_HAND * (parity + 2))) & _ALL
+        cards = first.bit_count()
+        on_lead = leader & 1 == parity
+        least = cards
+        for suit in range(4):
+            shift = 13 * suit
+            opposed = (theirs >> shift) & 0x1FFF
+            if not opposed:
+                continue
+            a, b = (first >> shift) & 0x1FFF, (second >> shift) & 0x1FFF
+            a_guards = a and opposed < a & -a
+            b_guards = b and opposed < b & -b
+            if not a_guards and not b_guards:
+                if on_lead and not a and not b:
+                    continue  # the side never leads it while it keeps the lead
+                return 0
+            if a and not a_guards:
+                length = b.bit_count()
+            elif b and not b_guards:
+                length = a.bit_count()
+            else:
+                continue
+            if length < least:
+                least = length
+        return least
+
+    def master_hand(self, position: int) -> int:
         """A lower bound of the side's tricks still to come from its masters: a hand of the side
         whose every card is above the opponents' cards of its suit (and the opponents hold no
         trump) wins each trick in which it follows suit, and a trick led in a suit the opponents
@@ -303,8 +351,6 @@ class _Search:
         parity = self.parity
         hands = [(position >> (_HAND * seat)) & _ALL for seat in range(4)]
         theirs = hands[1 - parity] | hands[3 - parity]
-        if self.trump >= 0 and theirs & _SUIT_MASK[self.trump]:
-            return 0
         cards = hands[parity].bit_count()
         best = 0
         for seat in (parity, parity + 2):
