@@ -22,15 +22,22 @@ end of the play. The search is exact:
   bound of the tricks still to come: 0-1 breadth first search, A* with a consistent bound), so each
   position is expanded once and the first end of play reached is the answer; within a bucket the
   last position found is taken first (depth first, to reach an end quickly);
-* the **lower bound** is the side's sure trump tricks: a trump of one hand of the side loses its
-  trick only to a higher trump of an opponent played to the same trick, and each opponent's trump
-  beats at most one (a greedy matching, lowest first). It never falls by more than the trick costs,
-  which is what makes the first visit of a position its cheapest;
+* the **lower bound** is the larger of three, each consistent (it never falls by more than a trick
+  costs, which is what makes the first visit of a position its cheapest): the side's sure trump
+  tricks (a trump of one hand loses only to a higher trump of an opponent played to the same
+  trick, each opponent's trump beats at most one: a greedy matching); and, when the opponents
+  hold no trump, the tricks a hand of the side whose every card tops the opponents' wins before it
+  can discard, and the tricks the side wins while every suit the opponents may lead is guarded
+  (one hand of the side holding cards of it all above theirs);
+* the tricks the side wins without a trump wait for the next bucket (when the bound is the
+  trumps'): the last bucket is left as soon as an end of play is reached, so most are never
+  generated;
 * the last trick is played out directly (every card is forced).
 
 Its cost grows with the number of positions reachable while the side takes fewer than ``G`` tricks:
-at most ``(n!)^4`` card orders for ``n`` tricks, far fewer after following suit and the reductions.
-Five tricks take a few milliseconds at worst (``cli.py bench --json``, ``claim_floor_*``); the
+at most ``(n!)^4`` card orders for ``n`` tricks, far fewer after following suit and the reductions;
+the most at no-trumps when the side holds most of the winners and the bounds do not see it. Five
+tricks take at most about 20 ms of CPU time, six about 30 ms (``cli.py bench --claim-floor``); the
 engine computes it up to :data:`EXACT_LIMIT` tricks and asks the director beyond
 (``DirectorReviewRequired`` with the same Law).
 """
@@ -257,6 +264,9 @@ class _Search:
                                 after = (after & keep[second]) | ((after & below[second]) << 1)
                                 after = (after & keep[third]) | ((after & below[third]) << 1)
                                 after = (after & keep[high]) | ((after & below[high]) << 1)
+                                next_key = after << 2 | seats[win]
+                                if total >= cost.get(next_key, best):
+                                    continue  # reached already at no greater cost (most outcomes are)
                                 if trump >= 0:
                                     trumps = after & trump_bits
                                     bound = known.get(trumps, -1)
@@ -264,15 +274,14 @@ class _Search:
                                         bound = known[trumps] = sure(after)
                                 else:
                                     bound = 0
-                                after = after << 2 | seats[win]
-                                lead_bound = mastered.get(after, -1)
+                                lead_bound = mastered.get(next_key, -1)
                                 if lead_bound < 0:
-                                    lead_bound = mastered[after] = masters(after)
+                                    lead_bound = mastered[next_key] = masters(next_key)
                                 bound = total + (lead_bound if lead_bound > bound else bound)
-                                if bound >= best or total >= cost.get(after, best):
+                                if bound >= best:
                                     continue
-                                cost[after] = total
-                                buckets[bound].append((after, held, 0))
+                                cost[next_key] = total
+                                buckets[bound].append((next_key, held, 0))
                 if deferred and not phase:
                     buckets[f + 1].append((key, held + 1, 1))
         return best
