@@ -1,4 +1,5 @@
-"""``G(side)`` (ledger.laws.fewest, LAWS-DIGEST 15.1): property tests against a plain enumeration.
+"""``G(side)`` (ledger.laws.fewest, LAWS-DIGEST 15.1): property tests against a plain enumeration
+(up to four tricks) and against the first search (``fewest_oracle.py``, up to five).
 
 The positions are random deals of up to four tricks per hand, with a random part of a trick in
 progress (legal cards, following suit when able), a random trump suit or none, and a random side."""
@@ -58,7 +59,7 @@ def test_equals_brute_force_enumeration(p):
     assert fewest_tricks(hands, played, to_play, trump, side) == brute_force(hands, played, to_play, trump, side)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2 ** 32 - 1), st.integers(1, 5), st.integers(0, 4))
 def test_equals_the_first_search(seed, tricks, strain):
     """The search of issue 22 item 2 (shortest path, closed-up positions) against the first one
@@ -68,6 +69,27 @@ def test_equals_the_first_search(seed, tricks, strain):
     for side in (Side.parse("NS"), Side.parse("EW")):
         assert fewest_tricks(hands, played, to_play, trump, side) == \
             old_fewest_tricks(hands, played, to_play, trump, side)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(2, 5), st.integers(0, 4))
+def test_equals_the_first_search_when_the_side_holds_the_winners(seed, tricks, strain):
+    """Where the masters' and the guarded suits' bounds work (the side holds most of the high cards,
+    often the opponents no trump), and the floors are high: the slowest positions of the first
+    search."""
+    rng = random.Random(seed)
+    cards = sorted(rng.sample(DECK, 4 * tricks), key=lambda c: -c.strength)
+    ns = Side.parse("NS")
+    strong, weak = [c for i, c in enumerate(cards) if i % 4 != 3], [c for i, c in enumerate(cards) if i % 4 == 3]
+    rng.shuffle(strong)
+    side_cards = strong[:2 * tricks]  # North-South: two thirds of the top three quarters
+    rest = strong[2 * tricks:] + weak
+    rng.shuffle(rest)
+    hands = [side_cards[:tricks], rest[:tricks], side_cards[tricks:], rest[tricks:]]
+    trump = SUITS[strain] if strain < 4 else None
+    leader = rng.choice(SEATS)
+    for side in (ns, Side.parse("EW")):
+        assert fewest_tricks(hands, [], leader, trump, side) == old_fewest_tricks(hands, [], leader, trump, side)
 
 
 @settings(max_examples=200, deadline=None)
