@@ -138,7 +138,7 @@ def claim_floor_figures(seed: int = 2026, positions: int = CLAIM_FLOOR_POSITIONS
     """The cost of ``G(side)`` (``ledger.laws.fewest``, Laws 69B and 71) with ``tricks`` tricks left
     (issue 22: never slower than 50 ms at five): ``positions`` random deals (``tricks`` cards a hand,
     the strains in turn, spades to no-trumps, a random leader), each side's floor computed once.
-    The median, p99 and max in ms (wall clock), the most CPU time one took, the machine's load
+    The median, p99 and max in ms (wall clock), the same in CPU time, the machine's load
     beside them (``os.getloadavg``: other work slows the wall clock, not the CPU time), and the
     slowest position (to replay it, e.g. under callgrind); the same at the engine's exact limit
     (``claim_floor_at_limit``, ``at_limit`` deals) when it is above ``tricks``."""
@@ -181,6 +181,8 @@ def _claim_floor_run(seed: int, positions: int, tricks: int) -> dict[str, Any]:
             "claim_floor_ms_p50": round(statistics.median(times), 3),
             "claim_floor_ms_p99": round(percentile(times, 0.99), 3),
             "claim_floor_ms_max": round(max(times), 3),
+            "claim_floor_cpu_ms_p50": round(statistics.median(cpu), 3),
+            "claim_floor_cpu_ms_p99": round(percentile(cpu, 0.99), 3),
             "claim_floor_cpu_ms_max": round(max(cpu), 3),
             "claim_floor_load": [round(load, 2) for load in os.getloadavg()],
             "claim_floor_worst": worst}
