@@ -301,90 +301,63 @@ class _Search:
         return _sure_trumps(first, second, theirs)
 
     def masters(self, key: int) -> int:
-        """A lower bound of the side's tricks still to come from the cards that top the opponents'
-        (the larger of :meth:`master_hand` and :meth:`guarded_suits`); 0 when an opponent holds a
-        trump."""
-        position = key >> 2
-        theirs = ((position >> (_HAND * (1 - self.parity))) | (position >> (_HAND * (3 - self.parity)))) & _ALL
-        if self.trump >= 0 and theirs & _SUIT_MASK[self.trump]:
-            return 0
-        hand = self.master_hand(position)
-        suits = self.guarded_suits(position, key & 3, theirs)
-        return hand if hand > suits else suits
+        """A lower bound of the side's tricks still to come from its cards that top the opponents'
+        in their suits (0 when an opponent holds a trump: he might ruff them); the larger of two.
 
-    def guarded_suits(self, position: int, leader: int, theirs: int) -> int:
-        """A suit is guarded when a hand of the side holds cards of it all above the opponents'
-        (it follows with one: the side wins every trick led in it). When every suit the opponents
-        hold is guarded, or the side is on lead and every suit it holds that the opponents hold is
-        guarded, the side wins the trick and keeps the lead; that lasts at least as long as the
-        guards of the suits that the other hand of the side also holds (at most one card a trick
-        each), so the side wins at least the fewest cards of such a guard (every trick, when there
-        is none). It falls by one at most a trick, and the side cannot lose one while it holds."""
+        A hand of the side "masters" a suit when it holds cards of it all above the opponents':
+        following suit with one, it wins the trick for the side. A trick led in a suit the
+        opponents do not hold is the side's anyway.
+
+        * One hand mastering every suit the opponents hold wins each trick it follows suit to, and
+          can discard on an opponents' trick only once void in a suit another hand holds, which
+          it reaches only by following suit: the side wins at least the fewest cards the hand
+          holds in such a suit another hand holds more of (every trick, when there is none).
+        * When every suit the opponents hold is mastered by a hand of the side, or the side is on
+          lead and every such suit it holds is, the side wins the trick and keeps the lead; that
+          lasts at least as long as the master of a suit whose other hand of the side also holds
+          it keeps a card of it (one card a trick): the fewest such cards (every trick, when none).
+
+        Each falls by one at most a trick, and while it is above 0 the side wins every trick: it is
+        consistent."""
+        position = key >> 2
         parity = self.parity
         first = (position >> (_HAND * parity)) & _ALL
         second = (position >> (_HAND * (parity + 2))) & _ALL
+        left = (position >> (_HAND * (1 - parity))) & _ALL
+        right = (position >> (_HAND * (3 - parity))) & _ALL
+        theirs = left | right
+        if self.trump >= 0 and theirs & _SUIT_MASK[self.trump]:
+            return 0
         cards = first.bit_count()
-        on_lead = leader & 1 == parity
-        least = cards
-        for suit in range(4):
-            shift = 13 * suit
+        on_lead = key & 1 == parity
+        by_first = by_second = guarded = cards  # -1 once the reading fails
+        for shift in (0, 13, 26, 39):
             opposed = (theirs >> shift) & 0x1FFF
             if not opposed:
                 continue
             a, b = (first >> shift) & 0x1FFF, (second >> shift) & 0x1FFF
-            a_guards = a and opposed < a & -a
-            b_guards = b and opposed < b & -b
-            if not a_guards and not b_guards:
-                if on_lead and not a and not b:
-                    continue  # the side never leads it while it keeps the lead
-                return 0
-            if a and not a_guards:
-                length = b.bit_count()
-            elif b and not b_guards:
-                length = a.bit_count()
-            else:
-                continue
-            if length < least:
-                least = length
-        return least
-
-    def master_hand(self, position: int) -> int:
-        """A lower bound of the side's tricks still to come from its masters: a hand of the side
-        whose every card is above the opponents' cards of its suit (and the opponents hold no
-        trump) wins each trick in which it follows suit, and a trick led in a suit the opponents
-        do not hold is the side's anyway; it can discard on an opponents' trick only once it is void
-        in a suit they hold, and it gets there only by tricks the side wins: so if the opponents
-        hold no suit it is void in, the side wins at least the fewest cards it holds in a suit the
-        opponents hold and another hand holds more of (every trick, when there is none). It falls
-        by one at most when the side wins a trick, and the side cannot lose one while it holds."""
-        parity = self.parity
-        hands = [(position >> (_HAND * seat)) & _ALL for seat in range(4)]
-        theirs = hands[1 - parity] | hands[3 - parity]
-        cards = hands[parity].bit_count()
-        best = 0
-        for seat in (parity, parity + 2):
-            mine = hands[seat]
-            others = hands[(seat + 1) & 3], hands[(seat + 2) & 3], hands[(seat + 3) & 3]
-            least = cards
-            for suit in range(4):
-                shift = 13 * suit
-                held = (mine >> shift) & 0x1FFF
-                opposed = (theirs >> shift) & 0x1FFF
-                if not opposed:  # a trick led in this suit is the side's, whatever this hand plays
-                    continue
-                if not held:
-                    least = 0
-                    break
-                if opposed >= held & -held:  # an opponent's card above one of these
-                    least = 0
-                    break
-                longest = max(((hand >> shift) & 0x1FFF).bit_count() for hand in others)
-                length = held.bit_count()
-                if longest > length and length < least:
-                    least = length
-            if least > best:
-                best = least
-        return best
+            a_masters, b_masters = a and opposed < a & -a, b and opposed < b & -b
+            a_length, b_length = a.bit_count(), b.bit_count()
+            longest = max(((left >> shift) & 0x1FFF).bit_count(), ((right >> shift) & 0x1FFF).bit_count())
+            if by_first >= 0:
+                if not a_masters:
+                    by_first = -1
+                elif max(b_length, longest) > a_length and a_length < by_first:
+                    by_first = a_length
+            if by_second >= 0:
+                if not b_masters:
+                    by_second = -1
+                elif max(a_length, longest) > b_length and b_length < by_second:
+                    by_second = b_length
+            if guarded >= 0:
+                if not a_masters and not b_masters:
+                    if not on_lead or a or b:
+                        guarded = -1
+                elif a and not a_masters:
+                    guarded = min(guarded, b_length)
+                elif b and not b_masters:
+                    guarded = min(guarded, a_length)
+        return max(by_first, by_second, guarded, 0)
 
     def last(self, key: int) -> int:
         """The last trick from a key (position and leader)."""
