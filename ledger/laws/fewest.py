@@ -318,7 +318,9 @@ class _Search:
           it keeps a card of it (one card a trick): the fewest such cards (every trick, when none).
 
         Each falls by one at most a trick, and while it is above 0 the side wins every trick: it is
-        consistent."""
+        consistent. And when the side is on lead with a hand whose every card tops the other three
+        hands' cards of its suit (the partner holding no trump to ruff with where he is void), it
+        wins every trick (:meth:`runs_away`)."""
         position = key >> 2
         parity = self.parity
         first = (position >> (_HAND * parity)) & _ALL
@@ -330,6 +332,9 @@ class _Search:
             return 0
         cards = first.bit_count()
         on_lead = key & 1 == parity
+        if on_lead and self.runs_away(position, key & 3, first if key & 3 == parity else second,
+                                      second if key & 3 == parity else first):
+            return cards
         by_first = by_second = guarded = cards  # -1 once the reading fails
         for shift in (0, 13, 26, 39):
             opposed = (theirs >> shift) & 0x1FFF
@@ -358,6 +363,27 @@ class _Search:
                 elif b and not b_masters:
                     guarded = min(guarded, a_length)
         return max(by_first, by_second, guarded, 0)
+
+    def runs_away(self, position: int, leader: int, hand: int, partner: int) -> bool:
+        """The side's ``leader`` wins every remaining trick: each of his cards tops every other
+        card of its suit (the opponents hold no trump, the caller checked), and his partner cannot
+        ruff one (void in its suit with a trump): whatever he leads wins, the lead stays with him,
+        and nothing here ever changes."""
+        others = 0
+        for seat in range(4):
+            if seat != leader:
+                others |= (position >> (_HAND * seat)) & _ALL
+        ruffs = self.trump >= 0 and partner & _SUIT_MASK[self.trump]
+        for suit in range(4):
+            shift = 13 * suit
+            held = (hand >> shift) & 0x1FFF
+            if not held:
+                continue
+            if (others >> shift) & 0x1FFF >= held & -held:
+                return False
+            if ruffs and suit != self.trump and not (partner >> shift) & 0x1FFF:
+                return False
+        return True
 
     def last(self, key: int) -> int:
         """The last trick from a key (position and leader)."""
