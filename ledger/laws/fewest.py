@@ -37,7 +37,8 @@ end of the play. The search is exact:
 Its cost grows with the number of positions reachable while the side takes fewer than ``G`` tricks:
 at most ``(n!)^4`` card orders for ``n`` tricks, far fewer after following suit and the reductions;
 the most at no-trumps when the side holds most of the winners and the bounds do not see it. Five
-tricks take at most about 20 ms of CPU time, six about 30 ms (``cli.py bench --claim-floor``); the
+tricks take at most about 15 ms of CPU time, six about 30 ms, seven 110 ms (``cli.py bench
+--claim-floor``, README "How the ledger decides claims"); the
 engine computes it up to :data:`EXACT_LIMIT` tricks and asks the director beyond
 (``DirectorReviewRequired`` with the same Law).
 """
