@@ -250,6 +250,19 @@ def test_bench_claim_floor_alone(capsys):
     assert fewest_tricks(hands, [], Seat.parse(worst["leader"]), trump, Side.parse(worst["side"])) == worst["floor"]
 
 
+def test_claim_floor_figures_at_the_exact_limit():
+    """Below the engine's exact limit, the figures at the limit are timed too (``claim_floor_at_limit``)."""
+    from ledger.bench import claim_floor_figures
+    from ledger.laws.fewest import EXACT_LIMIT
+
+    figures = claim_floor_figures(positions=3, tricks=EXACT_LIMIT - 1, at_limit=2)
+    assert figures["claim_floor_tricks"] == EXACT_LIMIT - 1 and figures["claim_floor_positions"] == 6
+    deeper = figures["claim_floor_at_limit"]
+    assert deeper["tricks"] == EXACT_LIMIT and deeper["positions"] == 4
+    assert len(deeper["worst"]["N"].split()) == EXACT_LIMIT
+    assert claim_floor_figures(positions=1, tricks=EXACT_LIMIT, at_limit=2)["claim_floor_at_limit"] is None
+
+
 def test_a_missing_file_is_bad_input(db, capsys):
     code, _, err = run(capsys, "append", "s", "no-such-file.jsonl")
     assert code == 2 and "no-such-file.jsonl" in err
