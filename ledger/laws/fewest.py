@@ -155,7 +155,7 @@ def _sure_trumps(first: int, second: int, opponents: int) -> int:
 
 class _Search:
     """A shortest path over tricks (the side's tricks its cost) from the position to the end of play:
-    a bucket queue on the cost so far plus the sure trump tricks still to come; positions (packed,
+    a bucket queue on the cost so far plus a lower bound of the tricks still to come; positions (packed,
     closed up, shifted left twice with the leader in the low bits) expanded once each."""
 
     def __init__(self, trump: int, parity: int) -> None:
