@@ -59,7 +59,7 @@ def test_equals_brute_force_enumeration(p):
     assert fewest_tricks(hands, played, to_play, trump, side) == brute_force(hands, played, to_play, trump, side)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2 ** 32 - 1), st.integers(1, 5), st.integers(0, 4))
 def test_equals_the_first_search(seed, tricks, strain):
     """The search of issue 22 item 2 (shortest path, closed-up positions) against the first one
@@ -71,7 +71,7 @@ def test_equals_the_first_search(seed, tricks, strain):
             old_fewest_tricks(hands, played, to_play, trump, side)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2 ** 32 - 1), st.integers(2, 5), st.integers(0, 4))
 def test_equals_the_first_search_when_the_side_holds_the_winners(seed, tricks, strain):
     """Where the masters' and the guarded suits' bounds work (the side holds most of the high cards,
