@@ -229,8 +229,38 @@ def test_bench_prints_the_spec_figures_as_json(capsys, monkeypatch):
                 "append_event_ms_p50", "append_event_ms_p99", "fold_board_ms_p50"):
         assert figures[key] > 0, key
     assert figures["events"] >= 3 * 60
-    assert figures["claim_floor_tricks"] == 5 and figures["claim_floor_positions"] == 400  # issue 22: G's cost
+    assert figures["claim_floor_tricks"] == 5 and figures["claim_floor_positions"] == 1000  # issue 22: G's cost
     assert 0 < figures["claim_floor_ms_p50"] <= figures["claim_floor_ms_p99"] <= figures["claim_floor_ms_max"]
+
+
+def test_bench_claim_floor_alone(capsys):
+    """``bench --claim-floor``: G's cost alone (issue 22 item 2), the slowest position named so it
+    can be replayed, and the load beside the figures."""
+    from ledger.bridge import Card, Seat, Side, Suit
+    from ledger.laws.fewest import fewest_tricks
+
+    code, out, _ = run(capsys, "bench", "--claim-floor", "--positions", "10", "--json")
+    figures = json.loads(out)
+    assert code == 0 and figures["claim_floor_positions"] == 20 and len(figures["claim_floor_load"]) == 3
+    assert figures["claim_floor_ms_p50"] <= figures["claim_floor_ms_max"] == figures["claim_floor_worst"]["ms"]
+    worst = figures["claim_floor_worst"]
+    hands = [[Card.parse(c) for c in worst[seat].split()] for seat in "NESW"]
+    assert all(len(hand) == 5 for hand in hands)
+    trump = None if worst["strain"] == "NT" else Suit.parse(worst["strain"])
+    assert fewest_tricks(hands, [], Seat.parse(worst["leader"]), trump, Side.parse(worst["side"])) == worst["floor"]
+
+
+def test_claim_floor_figures_at_the_exact_limit():
+    """Below the engine's exact limit, the figures at the limit are timed too (``claim_floor_at_limit``)."""
+    from ledger.bench import claim_floor_figures
+    from ledger.laws.fewest import EXACT_LIMIT
+
+    figures = claim_floor_figures(positions=3, tricks=EXACT_LIMIT - 1, at_limit=2)
+    assert figures["claim_floor_tricks"] == EXACT_LIMIT - 1 and figures["claim_floor_positions"] == 6
+    deeper = figures["claim_floor_at_limit"]
+    assert deeper["tricks"] == EXACT_LIMIT and deeper["positions"] == 4
+    assert len(deeper["worst"]["N"].split()) == EXACT_LIMIT
+    assert claim_floor_figures(positions=1, tricks=EXACT_LIMIT, at_limit=2)["claim_floor_at_limit"] is None
 
 
 def test_a_missing_file_is_bad_input(db, capsys):

@@ -1,4 +1,5 @@
-"""``G(side)`` (ledger.laws.fewest, LAWS-DIGEST 15.1): property tests against a plain enumeration.
+"""``G(side)`` (ledger.laws.fewest, LAWS-DIGEST 15.1): property tests against a plain enumeration
+(up to four tricks) and against the first search (``fewest_oracle.py``, up to five).
 
 The positions are random deals of up to four tricks per hand, with a random part of a trick in
 progress (legal cards, following suit when able), a random trump suit or none, and a random side."""
@@ -14,8 +15,12 @@ from hypothesis import strategies as st
 from ledger.bridge import DECK, RANKS, SEATS, SUITS, Card, Seat, Side
 from ledger.laws.fewest import brute_force, fewest_tricks
 
+from fewest_oracle import old_fewest_tricks
 
-def _position(seed: int, tricks: int):
+
+def _position(seed: int, tricks: int, strain: int | None = None):
+    """A random position of ``tricks`` tricks; ``strain`` 0-3 a trump suit (S H D C), 4 no-trumps,
+    None a random one."""
     rng = random.Random(seed)
     cards = rng.sample(DECK, 4 * tricks)
     hands = [set(cards[i * tricks:(i + 1) * tricks]) for i in range(4)]
@@ -30,6 +35,8 @@ def _position(seed: int, tricks: int):
         played.append((seat, card))
     to_play = leader.next(len(played))
     trump = rng.choice(list(SUITS) + [None])
+    if strain is not None:
+        trump = SUITS[strain] if strain < 4 else None
     side = rng.choice([Side.parse("NS"), Side.parse("EW")])
     return [sorted(h, key=str) for h in hands], played, to_play, trump, side
 
@@ -50,6 +57,39 @@ def test_never_more_than_the_tricks_left(p):
 def test_equals_brute_force_enumeration(p):
     hands, played, to_play, trump, side = _position(*p)
     assert fewest_tricks(hands, played, to_play, trump, side) == brute_force(hands, played, to_play, trump, side)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 5), st.integers(0, 4))
+def test_equals_the_first_search(seed, tricks, strain):
+    """The search of issue 22 item 2 (shortest path, closed-up positions) against the first one
+    (depth first with bounds, ``tests/fewest_oracle.py``), up to five tricks, in every strain, from a
+    trick's start or with part of a trick played, for both sides."""
+    hands, played, to_play, trump, _ = _position(seed, tricks, strain)
+    for side in (Side.parse("NS"), Side.parse("EW")):
+        assert fewest_tricks(hands, played, to_play, trump, side) == \
+            old_fewest_tricks(hands, played, to_play, trump, side)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(2, 5), st.integers(0, 4))
+def test_equals_the_first_search_when_the_side_holds_the_winners(seed, tricks, strain):
+    """Where the masters' and the guarded suits' bounds work (the side holds most of the high cards,
+    often the opponents no trump), and the floors are high: the slowest positions of the first
+    search."""
+    rng = random.Random(seed)
+    cards = sorted(rng.sample(DECK, 4 * tricks), key=lambda c: -c.strength)
+    ns = Side.parse("NS")
+    strong, weak = [c for i, c in enumerate(cards) if i % 4 != 3], [c for i, c in enumerate(cards) if i % 4 == 3]
+    rng.shuffle(strong)
+    side_cards = strong[:2 * tricks]  # North-South: two thirds of the top three quarters
+    rest = strong[2 * tricks:] + weak
+    rng.shuffle(rest)
+    hands = [side_cards[:tricks], rest[:tricks], side_cards[tricks:], rest[tricks:]]
+    trump = SUITS[strain] if strain < 4 else None
+    leader = rng.choice(SEATS)
+    for side in (ns, Side.parse("EW")):
+        assert fewest_tricks(hands, [], leader, trump, side) == old_fewest_tricks(hands, [], leader, trump, side)
 
 
 @settings(max_examples=200, deadline=None)

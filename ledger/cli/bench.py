@@ -39,12 +39,32 @@ from ledger.errors import BadInput
               help="With --merge-delay: writer threads (a store each).")
 @click.option("--seconds", type=click.FloatRange(0.5, 600), default=5.0, show_default=True,
               help="With --merge-delay: seconds of appends.")
+@click.option("--claim-floor", "claim_floor", is_flag=True, help="Instead: only the cost of G(side), "
+              "the claim floor of Laws 69B and 71 (issue 22): random five-trick positions in every strain, "
+              "and as many tricks as the engine computes exactly; the load printed beside the figures.")
+@click.option("--positions", type=click.IntRange(1, 100_000), default=None,
+              help="With --claim-floor: random deals of five tricks (each for both sides) [default: 500].")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
-          merge_delay: bool, writers: int, seconds: float) -> None:
+          merge_delay: bool, writers: int, seconds: float, claim_floor: bool, positions: int | None) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench.appends import run_bench
+
+    if claim_floor:
+        from ledger.bench import CLAIM_FLOOR_POSITIONS, claim_floor_figures
+
+        floor = claim_floor_figures(seed, positions=positions or CLAIM_FLOOR_POSITIONS)
+        if as_json:
+            click.echo(json.dumps(floor))
+            return
+        for key, value in floor.items():
+            if isinstance(value, dict):
+                for sub, item in value.items():
+                    click.echo(f"{key + '.' + sub:>40}: {item}")
+            else:
+                click.echo(f"{key:>40}: {value}")
+        return
 
     if merge_delay:
         from ledger.bench.merge import run_merge_delay

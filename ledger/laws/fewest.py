@@ -8,33 +8,70 @@ sequence "could not be lost by any normal play" (71B): careless play is normal p
 all loses it. Anything above this floor is the director's (Law 70's "normal play"); this module never
 guesses it.
 
-The search is exact: a depth-first search over legal plays with
+Everybody works together against the side, so ``G`` is no game between two parties but a shortest
+path: from the position, each trick a step costing 1 when the side wins it and 0 otherwise, to the
+end of the play. The search is exact:
 
-* memoisation at each trick's start (the same hands with the same leader give the same floor);
-* equivalent cards merged: two cards of one hand in one suit with no card of another hand (nor of the
-  trick in progress) between them are interchangeable, so only one is tried;
-* a cut-off once a line gives the side no trick at all (nothing can be lower).
+* a position is packed in one integer, the four hands side by side (52 bits each), and **closed
+  up** at each trick's start: each suit's remaining cards sit at its top ranks, so positions that
+  differ only by the ranks already played are one position (the transposition table's key: the
+  remaining cards, the leader, and the tricks so far as the path's cost);
+* **equivalent cards** (one hand's cards adjacent in a suit once closed up: no card of another hand
+  between them, nor of the trick in progress) are tried once, the lowest standing for its run;
+* positions are taken **cheapest first** (a bucket queue on the side's tricks so far plus a lower
+  bound of the tricks still to come: 0-1 breadth first search, A* with a consistent bound), so each
+  position is expanded once and the first end of play reached is the answer; within a bucket the
+  last position found is taken first (depth first, to reach an end quickly);
+* the **lower bound** is the larger of three, each consistent (it never falls by more than a trick
+  costs, which is what makes the first visit of a position its cheapest): the side's sure trump
+  tricks (a trump of one hand loses only to a higher trump of an opponent played to the same
+  trick, each opponent's trump beats at most one: a greedy matching); and, when the opponents
+  hold no trump, the tricks a hand of the side whose every card tops the opponents' wins before it
+  can discard, and the tricks the side wins while every suit the opponents may lead is guarded
+  (one hand of the side holding cards of it all above theirs);
+* the tricks the side wins without a trump wait for the next bucket (when the bound is the
+  trumps'): the last bucket is left as soon as an end of play is reached, so most are never
+  generated;
+* the last trick is played out directly (every card is forced).
 
-Its cost grows with the number of legal sequences: at most ``(n!)^4`` orders for ``n`` tricks, far
-fewer after the reductions (following suit prunes most of them). Five tricks take milliseconds
-(``cli.py bench --json``, ``claim_floor_ms_*``); the engine computes it up to :data:`EXACT_LIMIT`
-tricks and asks the director beyond (``DirectorReviewRequired`` with the same Law).
+Its cost grows with the number of positions reachable while the side takes fewer than ``G`` tricks:
+at most ``(n!)^4`` card orders for ``n`` tricks, far fewer after following suit and the reductions;
+the most at no-trumps when the side holds most of the winners and the bounds do not see it. Five
+tricks take at most about 15 ms of CPU time, six about 30 ms, seven 110 ms (``cli.py bench
+--claim-floor``, README "How the ledger decides claims"); the
+engine computes it up to :data:`EXACT_LIMIT` tricks and asks the director beyond
+(``DirectorReviewRequired`` with the same Law).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ledger.bridge import RANKS, SUITS, Card, Seat, Side, Suit
+from ledger.bridge import SUITS, Card, Seat, Side, Suit
 
 EXACT_LIMIT = 5
 """The engine computes ``G`` exactly when at most this many tricks remain (the spec's floor)."""
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_HAND = 52
+"""Bits per hand in a packed position: the hands N E S W side by side, 13 bits a suit (S H D C),
+the lowest bit of a suit its lowest rank."""
+_ALL = (1 << _HAND) - 1
+_SUIT_OF = [code // 13 for code in range(52)]
+_SUIT_MASK = [0x1FFF << (13 * s) for s in range(4)]
+_BOTTOMS = sum(1 << (13 * s) for s in range(4))
 
 
-def _code(card: Card) -> int:
-    return _SUIT_INDEX[card.suit] * 13 + RANKS.index(card.rank)
+def _four(mask: int) -> int:
+    """``mask`` repeated in the four hands of a packed position."""
+    return mask | mask << _HAND | mask << (2 * _HAND) | mask << (3 * _HAND)
+
+
+_BELOW = [((1 << code) - 1) & _SUIT_MASK[code // 13] for code in range(52)]
+_BELOW4 = [_four(below) for below in _BELOW]
+_KEEP4 = [_four(_ALL & ~below & ~(1 << code)) for code, below in enumerate(_BELOW)]
+_BIT = [[1 << (_HAND * seat + code) for code in range(52)] for seat in range(4)]
 
 
 def fewest_tricks(hands: Sequence[Iterable[Card]], trick: Sequence[tuple[Seat, Card]], to_play: Seat,
@@ -42,200 +79,340 @@ def fewest_tricks(hands: Sequence[Iterable[Card]], trick: Sequence[tuple[Seat, C
     """``G(side)`` from a position: ``hands`` in N E S W order (the cards not yet played), ``trick``
     the cards already on the trick in progress (seat, card) in the order played (empty at a trick's
     start), ``to_play`` the seat whose card is due, ``trump`` the trump suit (None at no-trumps)."""
-    masks = [0, 0, 0, 0]
-    for i, hand in enumerate(hands):
-        for card in hand:
-            masks[i] |= 1 << _code(card)
-    counts = {bin(m).count("1") for m in masks}
-    on_trick = [(s.index, _code(c)) for s, c in trick]
-    if len(counts) != 1 and not on_trick:
+    held = [set(hand) for hand in hands]
+    if len({len(hand) for hand in held}) != 1 and not trick:
         raise ValueError("every hand must hold the same number of cards at a trick's start")
+    codes = _closed_up_codes([card for hand in held for card in hand] + [card for _, card in trick])
+    position = 0
+    for seat, hand in enumerate(held):
+        for card in hand:
+            position |= _BIT[seat][codes[card]]
     search = _Search(-1 if trump is None else _SUIT_INDEX[trump], side.seats[0].index % 2)
-    start, tricks = tuple(masks), (bin(masks[to_play.index]).count("1") + (1 if on_trick else 0))
-    target = search.sure(start) if not on_trick else 0
-    while target < tricks:  # the narrowest question first: can the side be held to `target`?
-        if search.trick(start, to_play.index, tuple(on_trick), target + 1) <= target:
-            return target
-        target += 1
-    return tricks
+    cards = len(held[to_play.index])
+    if not trick:
+        return search.shortest({position << 2 | to_play.index: 0}, cards, cards)
+    starts: dict[int, int] = {}
+    search.complete(position, to_play.index, [(seat.index, codes[card]) for seat, card in trick], starts)
+    return search.shortest(starts, cards - 1, cards)
 
 
-_SUIT_MASK = [((1 << 13) - 1) << (13 * i) for i in range(4)]
+def _closed_up_codes(cards: list[Card]) -> dict[Card, int]:
+    """Each card's code in the closed-up layout: a suit's cards (held or on the trick in progress)
+    at its top ranks, in order."""
+    codes: dict[Card, int] = {}
+    for suit in SUITS:
+        ranked = sorted({card for card in cards if card.suit is suit}, key=lambda card: -card.strength)
+        top = 13 * _SUIT_INDEX[suit] + 12
+        for i, card in enumerate(ranked):
+            codes[card] = top - i
+    return codes
+
+
+def _close_up(position: int, codes: Iterable[int]) -> int:
+    """The packed position once the cards at ``codes`` are gone (played to a trick), each suit's
+    remaining cards moved up to fill their places, so that a suit's cards always sit at its top ranks
+    and positions that differ only by the ranks already played are one position."""
+    for code in sorted(codes):  # the lowest first: closing up below a card leaves higher ones in place
+        position = (position & _KEEP4[code]) | ((position & _BELOW4[code]) << 1)
+    return position
+
+
+def _runs(hand: int) -> int:
+    """The lowest card of each run of equivalent cards of ``hand`` (closed up at the trick's start:
+    cards adjacent in a suit have no card of another hand between them, and the cards of the trick in
+    progress keep their places until the trick ends)."""
+    return hand & ~((hand << 1) & ~_BOTTOMS)
+
+
+def _bits(mask: int) -> list[int]:
+    """The codes in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _sure_trumps(first: int, second: int, opponents: int) -> int:
+    """The side's sure trump tricks: for the better of its two hands (one card a trick, so one hand's
+    trumps win distinct tricks), its trumps less those an opponent's higher trump can be matched with
+    (each opponent's trump beats at most one; a greedy matching, lowest first, is a largest one)."""
+    theirs = _bits(opponents)
+    best = 0
+    for mine in (_bits(first), _bits(second)):
+        matched, j = 0, 0
+        for code in mine:
+            while j < len(theirs) and theirs[j] <= code:
+                j += 1
+            if j < len(theirs):
+                matched += 1
+                j += 1
+        best = max(best, len(mine) - matched)
+    return best
 
 
 class _Search:
-    """Branch and bound over legal plays: :meth:`value` answers the floor when it is below the bound
-    it is given, or a lower bound of it otherwise; what is proved is kept per position (``memo``:
-    the lowest value proved possible above, the highest proved impossible below)."""
+    """A shortest path over tricks (the side's tricks its cost) from the position to the end of play:
+    a bucket queue on the cost so far plus a lower bound of the tricks still to come; positions (packed,
+    closed up, shifted left twice with the leader in the low bits) expanded once each."""
 
     def __init__(self, trump: int, parity: int) -> None:
         self.trump = trump
         self.parity = parity  # seats with index % 2 == parity belong to the side
-        self.memo: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}
+        # a card's power on a trick led in each suit: trumps above the suit led, discards nothing
+        self.power = [[code + 64 if _SUIT_OF[code] == trump else (code if _SUIT_OF[code] == led else -1)
+                       for code in range(52)] for led in range(4)]
 
-    def value(self, hands: tuple[int, ...], leader: int, bound: int) -> int:
-        """The floor from a trick's start if it is below ``bound``; else a number >= ``bound``."""
-        if not hands[0] and not hands[1] and not hands[2] and not hands[3]:
-            return 0
-        hands = _normalised(hands)
-        key = (hands, leader)
-        known = self.memo.get(key)
-        if known is None:
-            low, high = self.sure(hands), bin(hands[0]).count("1")
-        else:
-            low, high = known
-        if low >= bound or low == high:
-            return low
-        target = min(bound, high)
-        found = self.trick(hands, leader, (), target)
-        if found < target:
-            low = high = found
-        else:
-            low = max(low, target)
-        self.memo[key] = (low, high)
-        return found if found < target else (high if target == high else low)
+    def shortest(self, starts: dict[int, int], cards: int, tricks: int) -> int:
+        """The fewest tricks for the side from ``starts`` (positions at a trick's start with
+        ``cards`` cards a hand -> the side's tricks on the way there), ``tricks`` the most it
+        can take.
 
-    def sure(self, hands: tuple[int, ...]) -> int:
-        """A lower bound: a trump of the side loses its trick only to a higher trump of an opponent
-        played to that trick, each opponent's trump beats at most one (one card of a hand to a
-        trick), so a hand of the side wins at least its trumps less those an opponent's higher trump
-        can be matched with (a greedy matching, lowest first)."""
+        A position is expanded in two phases: first every way to play the next trick except those
+        the side wins without playing a trump (so its sure trump tricks cannot have fallen: those
+        outcomes cost one more than the position's bucket), then, from the next bucket, those. The
+        last bucket is left as soon as an end is reached, so most second phases are never run."""
+        if cards == 0:
+            return min(starts.values())
+        if cards == 1:
+            return min(g + self.last(key) for key, g in starts.items())
+        best = tricks
+        cost: dict[int, int] = {}
+        buckets: list[list[tuple[int, int, int]]] = [[] for _ in range(tricks + 2)]
+        for key, g in starts.items():
+            f = g + max(self.sure(key >> 2), self.masters(key))
+            if f < best and g < cost.get(key, best):
+                cost[key] = g
+                buckets[f].append((key, cards, 0))
+        done: set[int] = set()
+        parity, trump, power_by_suit, sure, masters = self.parity, self.trump, self.power, self.sure, self.masters
+        mastered: dict[int, int] = {}  # the bound from the masters by key (position and leader)
+        keep, below = _KEEP4, _BELOW4
+        trump_bits = _four(_SUIT_MASK[trump]) if trump >= 0 else 0
+        known: dict[int, int] = {}  # the sure trump tricks by the trumps in the four hands
+        listed: dict[int, list[int]] = {}
+
+        def bits(mask: int) -> list[int]:
+            found = listed.get(mask)
+            if found is None:
+                found = listed[mask] = _bits(mask)
+            return found
+
+        for f in range(tricks):
+            if f >= best:
+                break
+            bucket = buckets[f]
+            while bucket:
+                key, held, phase = bucket.pop()
+                if not phase:
+                    if key in done:
+                        continue
+                    done.add(key)
+                g = cost[key]
+                position, leader = key >> 2, key & 3
+                held -= 1
+                seats = (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
+                hands = [(position >> (_HAND * seat)) & _ALL for seat in seats]
+                bit0, bit1, bit2, bit3 = (_BIT[seat] for seat in seats)
+                ours = leader & 1 == parity  # the leader and the third hand are the side's
+                deferred = False
+                # the side's tricks won without a trump wait for the next bucket only when the bound
+                # is the trumps' (the masters' bound may fall by one when the side wins a trick)
+                lead_bound = mastered.get(key, -1)
+                if lead_bound < 0:
+                    lead_bound = mastered[key] = masters(key)
+                defer = phase or not lead_bound or lead_bound <= sure(position)
+                hand1, hand2, hand3 = hands[1], hands[2], hands[3]
+                for lead in bits(_runs(hands[0])):
+                    suit = _SUIT_OF[lead]
+                    power = power_by_suit[suit]
+                    mask = _SUIT_MASK[suit]
+                    plays1 = bits(_runs((hand1 & mask) or hand1))
+                    plays2 = bits(_runs((hand2 & mask) or hand2))
+                    plays3 = bits(_runs((hand3 & mask) or hand3))
+                    after0 = position ^ bit0[lead]
+                    top0 = power[lead]
+                    for card1 in plays1:
+                        after1 = after0 ^ bit1[card1]
+                        top1, win1 = (power[card1], 1) if power[card1] > top0 else (top0, 0)
+                        for card2 in plays2:
+                            after2 = after1 ^ bit2[card2]
+                            top2, win2 = (power[card2], 2) if power[card2] > top1 else (top1, win1)
+                            for card3 in plays3:
+                                win = 3 if power[card3] > top2 else win2
+                                won = 1 if (win & 1 == 0) == ours else 0
+                                if won:
+                                    trumped = (_SUIT_OF[lead] == trump or _SUIT_OF[card2] == trump) if ours \
+                                        else (_SUIT_OF[card1] == trump or _SUIT_OF[card3] == trump)
+                                    if trumped == phase and defer:  # a first phase's outcome, or a second's
+                                        deferred = True
+                                        continue
+                                elif phase:
+                                    continue
+                                total = g + won
+                                after = after2 ^ bit3[card3]
+                                if held == 1:
+                                    total += self.last_of(after, seats[win])
+                                    if total < best:
+                                        best = total
+                                        if best <= f:
+                                            return best
+                                    continue
+                                low, second, third, high = sorted((lead, card1, card2, card3))
+                                after = (after & keep[low]) | ((after & below[low]) << 1)  # _close_up
+                                after = (after & keep[second]) | ((after & below[second]) << 1)
+                                after = (after & keep[third]) | ((after & below[third]) << 1)
+                                after = (after & keep[high]) | ((after & below[high]) << 1)
+                                next_key = after << 2 | seats[win]
+                                if total >= cost.get(next_key, best):
+                                    continue  # reached already at no greater cost (most outcomes are)
+                                if trump >= 0:
+                                    trumps = after & trump_bits
+                                    bound = known.get(trumps, -1)
+                                    if bound < 0:
+                                        bound = known[trumps] = sure(after)
+                                else:
+                                    bound = 0
+                                lead_bound = mastered.get(next_key, -1)
+                                if lead_bound < 0:
+                                    lead_bound = mastered[next_key] = masters(next_key)
+                                bound = total + (lead_bound if lead_bound > bound else bound)
+                                if bound >= best:
+                                    continue
+                                cost[next_key] = total
+                                buckets[bound].append((next_key, held, 0))
+                if deferred and not phase:
+                    buckets[f + 1].append((key, held + 1, 1))
+        return best
+
+    def sure(self, position: int) -> int:
+        """A lower bound of the side's tricks still to come: its sure trump tricks (0 at no-trumps).
+        It never falls by more than a trick costs (a trump lost went to a higher trump it was
+        matched with), so A* expands each position first at its cheapest."""
         if self.trump < 0:
             return 0
-        suit = _SUIT_MASK[self.trump]
-        opponents = _ranks((hands[1 - self.parity] | hands[3 - self.parity]) & suit)
-        best = 0
-        for seat in (self.parity, self.parity + 2):
-            mine = _ranks(hands[seat] & suit)
-            matched, j = 0, 0
-            for rank in mine:  # ascending
-                while j < len(opponents) and opponents[j] <= rank:
-                    j += 1
-                if j < len(opponents):
-                    matched += 1
-                    j += 1
-            best = max(best, len(mine) - matched)
-        return best
+        shift = 13 * self.trump
+        parity = self.parity
+        first = (position >> (shift + _HAND * parity)) & 0x1FFF
+        second = (position >> (shift + _HAND * (parity + 2))) & 0x1FFF
+        theirs = ((position >> (shift + _HAND * (1 - parity)))
+                  | (position >> (shift + _HAND * (3 - parity)))) & 0x1FFF
+        return _sure_trumps(first, second, theirs)
 
-    def trick(self, hands: tuple[int, ...], seat: int, played: tuple[tuple[int, int], ...], bound: int) -> int:
-        """The floor with ``played`` on the trick in progress and ``seat`` to play, if below ``bound``:
-        every way to complete the trick (one card of each run of equivalent cards), each distinct
-        outcome once, those the side does not win first and, among them, those that leave the side
-        its lowest cards first."""
-        outcomes: dict[tuple[tuple[int, ...], int], int] = {}
-        self.complete(hands, seat, played, outcomes)
-        ordered = sorted(outcomes.items(), key=lambda item: (item[1], self.strength(item[0][0])))
-        best = bound
-        for (after, winner), won in ordered:
-            if won >= best:
-                break
-            value = won + self.value(after, winner, best - won)
-            if value < best:
-                best = value
-                if best == 0:
-                    break
-        return best
+    def masters(self, key: int) -> int:
+        """A lower bound of the side's tricks still to come from its cards that top the opponents'
+        in their suits (0 when an opponent holds a trump: he might ruff them); the larger of two.
 
-    def complete(self, hands: tuple[int, ...], seat: int, played: tuple[tuple[int, int], ...],
-                 outcomes: dict[tuple[tuple[int, ...], int], int]) -> None:
-        """Every outcome of the trick in progress: (hands after it, winner) -> tricks the side won."""
-        if len(played) == 4:
-            winner = self.winner(played)
-            outcomes[(hands, winner)] = 1 if winner % 2 == self.parity else 0
-            return
-        hand = hands[seat]
-        if played:
-            led = played[0][1] // 13
-            follow = hand & _SUIT_MASK[led]
-            legal = follow if follow else hand
-        else:
-            legal = hand
+        A hand of the side "masters" a suit when it holds cards of it all above the opponents':
+        following suit with one, it wins the trick for the side. A trick led in a suit the
+        opponents do not hold is the side's anyway.
+
+        * One hand mastering every suit the opponents hold wins each trick it follows suit to, and
+          can discard on an opponents' trick only once void in a suit another hand holds, which
+          it reaches only by following suit: the side wins at least the fewest cards the hand
+          holds in such a suit another hand holds more of (every trick, when there is none).
+        * When every suit the opponents hold is mastered by a hand of the side, or the side is on
+          lead and every such suit it holds is, the side wins the trick and keeps the lead; that
+          lasts at least as long as the master of a suit whose other hand of the side also holds
+          it keeps a card of it (one card a trick): the fewest such cards (every trick, when none).
+
+        Each falls by one at most a trick, and while it is above 0 the side wins every trick: it is
+        consistent. And when the side is on lead with a hand whose every card tops the other three
+        hands' cards of its suit (the partner holding no trump to ruff with where he is void), it
+        wins every trick (:meth:`runs_away`)."""
+        position = key >> 2
+        parity = self.parity
+        first = (position >> (_HAND * parity)) & _ALL
+        second = (position >> (_HAND * (parity + 2))) & _ALL
+        left = (position >> (_HAND * (1 - parity))) & _ALL
+        right = (position >> (_HAND * (3 - parity))) & _ALL
+        theirs = left | right
+        if self.trump >= 0 and theirs & _SUIT_MASK[self.trump]:
+            return 0
+        cards = first.bit_count()
+        on_lead = key & 1 == parity
+        if on_lead and self.runs_away(position, key & 3, first if key & 3 == parity else second,
+                                      second if key & 3 == parity else first):
+            return cards
+        by_first = by_second = guarded = cards  # -1 once the reading fails
+        for shift in (0, 13, 26, 39):
+            opposed = (theirs >> shift) & 0x1FFF
+            if not opposed:
+                continue
+            a, b = (first >> shift) & 0x1FFF, (second >> shift) & 0x1FFF
+            a_masters, b_masters = a and opposed < a & -a, b and opposed < b & -b
+            a_length, b_length = a.bit_count(), b.bit_count()
+            longest = max(((left >> shift) & 0x1FFF).bit_count(), ((right >> shift) & 0x1FFF).bit_count())
+            if by_first >= 0:
+                if not a_masters:
+                    by_first = -1
+                elif max(b_length, longest) > a_length and a_length < by_first:
+                    by_first = a_length
+            if by_second >= 0:
+                if not b_masters:
+                    by_second = -1
+                elif max(a_length, longest) > b_length and b_length < by_second:
+                    by_second = b_length
+            if guarded >= 0:
+                if not a_masters and not b_masters:
+                    if not on_lead or a or b:
+                        guarded = -1
+                elif a and not a_masters:
+                    guarded = min(guarded, b_length)
+                elif b and not b_masters:
+                    guarded = min(guarded, a_length)
+        return max(by_first, by_second, guarded, 0)
+
+    def runs_away(self, position: int, leader: int, hand: int, partner: int) -> bool:
+        """The side's ``leader`` wins every remaining trick: each of his cards tops every other
+        card of its suit (the opponents hold no trump, the caller checked), and his partner cannot
+        ruff one (void in its suit with a trump): whatever he leads wins, the lead stays with him,
+        and nothing here ever changes."""
         others = 0
-        for i in range(4):
-            if i != seat:
-                others |= hands[i]
-        for _, code in played:
-            others |= 1 << code
-        for code in _representatives(legal, others):
-            new = list(hands)
-            new[seat] = hand & ~(1 << code)
-            self.complete(tuple(new), (seat + 1) % 4, played + ((seat, code),), outcomes)
+        for seat in range(4):
+            if seat != leader:
+                others |= (position >> (_HAND * seat)) & _ALL
+        ruffs = self.trump >= 0 and partner & _SUIT_MASK[self.trump]
+        for suit in range(4):
+            shift = 13 * suit
+            held = (hand >> shift) & 0x1FFF
+            if not held:
+                continue
+            if (others >> shift) & 0x1FFF >= held & -held:
+                return False
+            if ruffs and suit != self.trump and not (partner >> shift) & 0x1FFF:
+                return False
+        return True
 
-    def strength(self, hands: tuple[int, ...]) -> int:
-        """What the side keeps: the sum of its cards' ranks (a side that sheds its high cards takes
-        fewer tricks later)."""
-        total = 0
-        for seat in (self.parity, self.parity + 2):
-            mask = hands[seat]
-            code = 0
-            while mask:
-                if mask & 1:
-                    total += code % 13 + (20 if code // 13 == self.trump else 0)
-                mask >>= 1
-                code += 1
-        return total
+    def last(self, key: int) -> int:
+        """The last trick from a key (position and leader)."""
+        return self.last_of(key >> 2, key & 3)
 
-    def winner(self, played: tuple[tuple[int, int], ...]) -> int:
-        led = played[0][1] // 13
-        best_seat, best_key = -1, -1
-        for seat, code in played:
-            suit = code // 13
-            key = 100 + code % 13 if suit == self.trump else (50 + code % 13 if suit == led else 0)
-            if key > best_key:
-                best_seat, best_key = seat, key
-        return best_seat
+    def last_of(self, position: int, leader: int) -> int:
+        """The last trick, every card forced: 1 if the side wins it."""
+        played = [(seat, ((position >> (_HAND * seat)) & _ALL).bit_length() - 1) for seat in range(4)]
+        power = self.power[_SUIT_OF[played[leader][1]]]
+        winner = max(played, key=lambda pc: power[pc[1]])[0]
+        return 1 if winner % 2 == self.parity else 0
 
-
-def _ranks(mask: int) -> list[int]:
-    """The codes in ``mask``, ascending."""
-    out, code = [], 0
-    while mask:
-        if mask & 1:
-            out.append(code)
-        mask >>= 1
-        code += 1
-    return out
-
-
-def _normalised(hands: tuple[int, ...]) -> tuple[int, ...]:
-    """The same position with each suit's remaining cards moved to the top ranks, in order: positions
-    that differ only by the ranks already played share one entry of the memo."""
-    out = [0, 0, 0, 0]
-    for suit in range(4):
-        rank = 13 * suit + 12
-        for code in range(13 * suit + 12, 13 * suit - 1, -1):
-            bit = 1 << code
-            for i in range(4):
-                if hands[i] & bit:
-                    out[i] |= 1 << rank
-                    rank -= 1
-                    break
-    return tuple(out)
-
-
-def _representatives(legal: int, others: int) -> list[int]:
-    """One card of each run of equivalent cards in ``legal``: cards of one suit with no card of
-    ``others`` between them (ranks already played are no barrier)."""
-    out = []
-    previous = -2
-    code = 0
-    mask = legal
-    while mask:
-        if mask & 1:
-            if previous >= 0 and previous // 13 == code // 13 and not _between(others, previous, code):
-                previous = code  # the same run: keep the one already taken
-            else:
-                out.append(code)
-                previous = code
-        mask >>= 1
-        code += 1
-    return out
-
-
-def _between(others: int, low: int, high: int) -> bool:
-    """A card of ``others`` strictly between codes ``low`` and ``high``."""
-    span = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
-    return bool(others & span)
+    def complete(self, position: int, seat: int, played: list[tuple[int, int]], out: dict[int, int]) -> None:
+        """Every way to complete the trick in progress (``played`` on it, ``seat`` to play): (position
+        after it, shifted, | winner) -> 1 if the side wins it."""
+        if len(played) == 4:
+            power = self.power[_SUIT_OF[played[0][1]]]
+            winner = max(played, key=lambda pc: power[pc[1]])[0]
+            key = _close_up(position, [code for _, code in played]) << 2 | winner
+            won = 1 if winner % 2 == self.parity else 0
+            if won < out.get(key, 2):
+                out[key] = won
+            return
+        hand = (position >> (_HAND * seat)) & _ALL
+        if played:
+            hand = (hand & _SUIT_MASK[_SUIT_OF[played[0][1]]]) or hand
+        for code in _bits(_runs(hand)):
+            self.complete(position ^ _BIT[seat][code], (seat + 1) & 3, played + [(seat, code)], out)
 
 
 def brute_force(hands: Sequence[Iterable[Card]], trick: Sequence[tuple[Seat, Card]], to_play: Seat,
