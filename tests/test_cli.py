@@ -252,7 +252,7 @@ def test_bench_claim_floor_alone(capsys):
 
 def test_claim_floor_figures_at_the_exact_limit():
     """Below the engine's exact limit, the figures at the limit are timed too (``claim_floor_at_limit``)."""
-    from ledger.bench import claim_floor_figures
+    from ledger.bench.appends import claim_floor_figures
     from ledger.laws.fewest import EXACT_LIMIT
 
     figures = claim_floor_figures(positions=3, tricks=EXACT_LIMIT - 1, at_limit=2)

@@ -52,7 +52,7 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
     from ledger.bench.appends import run_bench
 
     if claim_floor:
-        from ledger.bench import CLAIM_FLOOR_POSITIONS, claim_floor_figures
+        from ledger.bench.appends import CLAIM_FLOOR_POSITIONS, claim_floor_figures
 
         floor = claim_floor_figures(seed, positions=positions or CLAIM_FLOOR_POSITIONS)
         if as_json:

@@ -165,7 +165,7 @@ class _Search:
         self.power = [[code + 64 if _SUIT_OF[code] == trump else (code if _SUIT_OF[code] == led else -1)
                        for code in range(52)] for led in range(4)]
 
-    def shortest(self, starts: dict[int, int], cards: int, tricks: int) -> int:
+    def shortest(self, starts: dict[int, int], cards: int, tricks: int) -> int:  # noqa: C901 (the hot loop, inline for speed: bench --claim-floor)
         """The fewest tricks for the side from ``starts`` (positions at a trick's start with
         ``cards`` cards a hand -> the side's tricks on the way there), ``tricks`` the most it
         can take.
@@ -301,7 +301,7 @@ class _Search:
                   | (position >> (shift + _HAND * (3 - parity)))) & 0x1FFF
         return _sure_trumps(first, second, theirs)
 
-    def masters(self, key: int) -> int:
+    def masters(self, key: int) -> int:  # noqa: C901 (a bound per position, inline for speed)
         """A lower bound of the side's tricks still to come from its cards that top the opponents'
         in their suits (0 when an opponent holds a trump: he might ruff them); the larger of two.
 
