@@ -50,10 +50,10 @@ from ledger.laws import revokes
 from ledger.laws.base import Citations, Prescription, cited
 from projections.fold import Step, handles
 from projections.procedure import journalled
-from projections.state import AUCTION, BoardFact, Irregularity, NotMade, TableState
+from projections.state import AUCTION, BoardFact, NotMade, TableState
 from projections.waiting import with_edition
 
-LAWS = ("13", "14", "15", "16", "17D", "67")
+LAWS = ("13", "14", "15", "16", "17D")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
 CITATIONS: Citations = {
@@ -149,17 +149,6 @@ def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) ->
                                  f"{event.card} restored to {event.seat}'s hand, deemed to have belonged "
                                  "to it throughout: it may become a penalty card, and failure to have "
                                  "played it may be a revoke", card=event.card))
-
-
-@handles(ev.DefectiveTrickFound)
-def on_defective_trick(state: TableState, step: Step[ev.DefectiveTrickFound]) -> TableState:
-    """Spec 1.3 (67A, 67B): the reading of a defective trick (the stream read again with the trick closed
-    at three cards) is not built yet: the finding is stored as logged and listed for the director."""
-    event = step.event
-    return state.add_irregularity(Irregularity(
-        "unprocessed", step.seq, event.TYPE, offender=str(event.seat),
-        detail=f"{event.seat} did not play to trick {event.trick} (Law 67): not ruled by the ledger yet, "
-               "the director rectifies it"))
 
 
 @handles(ev.WrongBoardPlayed)

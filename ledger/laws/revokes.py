@@ -87,7 +87,7 @@ from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
 from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws import cards, withdrawals
+from ledger.laws import cards, defective, withdrawals
 from projections import play
 from projections.derived import Reads, derive, shared_values, state_of
 from projections.fold import Step, handles, option_effects
@@ -294,9 +294,10 @@ def tricks_after_transfers(state: TableState) -> int | None:
 
 def _tricks_after_transfers(state: TableState) -> int | None:
     found = revokes(state)
-    if not found:
+    deemed = defective.net_transfer(state) if state.defective else 0  # spec 1.3: 67B1's one trick
+    if not found and not deemed:
         return None
-    return max(0, min(13, base_tricks(state) + net_transfer(state, found)))
+    return max(0, min(13, base_tricks(state) + net_transfer(state, found) + deemed))
 
 
 def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
@@ -1059,7 +1060,7 @@ def transfers_document(state: TableState) -> list[dict[str, Any]]:
         return []
     side = state.contract.side
     return [{"to": "defenders" if r.seat.side is side else "declarer", "tricks": r.tricks, "law": r.law,
-             "revoke": r.seq} for r in revokes(state) if r.tricks]
+             "revoke": r.seq} for r in revokes(state) if r.tricks] + defective.transfers_document(state)
 
 
 def revokes_document(state: TableState) -> list[dict[str, Any]]:
