@@ -122,13 +122,11 @@ def check_found(before: TableState, reread: TableState | None, event: ev.Defecti
     n, seat = event.trick, event.seat
     trick = before.tricks[n - 1] if len(before.tricks) >= n else None
     mine = trick.card_of(seat) if trick is not None else None
-    if trick is not None and mine is not None and trick.complete:
+    if trick is not None and mine is not None:  # his card on the trick, played in turn (nothing irregular before it)
         odd = [i.seq for i in before.irregularities if trick.cards[0].seq < i.seq < mine.seq]
-        if not odd and (trick.leader is seat or all(p.seq <= mine.seq for p in trick.cards)):
-            raise BadInput(f"{seat} played {mine.card} to trick {n} (seq {mine.seq}) in turn: the trick is not "
-                           "defective", field="seat", value=str(seat), event_type=event.TYPE)
-    if trick is not None and trick.leader is seat:
-        raise BadInput(f"{seat} led to trick {n}", field="seat", value=str(seat), event_type=event.TYPE)
+        if not odd:
+            raise BadInput(f"{seat} played {mine.card} to trick {n} (seq {mine.seq}): the trick is not defective "
+                           "for him", field="seat", value=str(seat), event_type=event.TYPE)
     done = reread is not None and len(reread.tricks) >= n and reread.tricks[n - 1].absent is seat \
         and reread.tricks[n - 1].complete and (len(reread.tricks) > n or n == 13)
     if not done:
