@@ -19,7 +19,7 @@ from ledger.bridge import Call, Card, Deal, Risk, Seat, Side, Strain, Suit
 from ledger.events import BoardOpened
 from projections.state import CallRecord, TableState, Trick
 
-VERSION = 17  # issue 22: defective tricks (spec 1.3, Law 67); 67B2 among the played cards asks nothing
+VERSION = 18  # issue 22: defective tricks (67, 67B2); 2017 24C partner passes again, Law 24 cards cleared, 51B
 """Bump on any change of the state's shape or of the fold's output; the golden
 digests of every scenario file's fold (``golden.json`` beside this module,
 checked by tests/test_golden.py) are kept for this version."""
