@@ -121,3 +121,23 @@ def test_the_50d2_offer_with_penalty_cards_of_several_suits_is_made_under_51b():
     one_suit = SCENARIOS / "exposed-24e-2017-partner-on-lead-declarer-forbids-the-suit.jsonl"
     offers = [e for e in _events(one_suit) if e.type == "OptionsOffered" and e.data["law"] == "2017:50D2"]
     assert offers and all(e.law == "2017:50D2" for e in offers)
+
+
+@pytest.mark.parametrize("path", [DEEMED, SCENARIOS / "defective-67a-2017-supplied-before-next-trick.jsonl"],
+                         ids=["67b", "67a"])
+def test_the_incremental_engine_equals_the_full_engine_on_the_stream_read_again(path):
+    """tests/test_derived.py folds one step at a time; here each prefix is read as the ledger reads it
+    (``fold_log``: from the board's start, the defective trick known), and the rules' prescriptions reused
+    from the state before equal the rules run afresh."""
+    from test_derived import _afresh, _incremental
+
+    from ledger.service import recorded
+    from projections.table import fold_log
+
+    with replay_text(path.read_text(encoding="utf-8")) as (ledger, stream):
+        records = [recorded(e) for e in ledger.store.read(stream)]
+    found = next(r.seq for r in records if r.event.TYPE == "DefectiveTrickFound")
+    for n in range(found, len(records) + 1):
+        state = fold_log(stream, records[:n])
+        assert state is not None and state.defective and state.defective[0].law is not None
+        assert _incremental(state) == _afresh(state), f"seq {n}"

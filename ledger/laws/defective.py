@@ -59,9 +59,12 @@ def on_defective_trick(state: TableState, step: Step[ev.DefectiveTrickFound]) ->
     """The finding reached in the fold: 67A or 67B by the moment attention was drawn."""
     event = step.event
     entries = state.defective
-    if not any(d.seq == step.seq for d in entries):  # folded one step at a time (no read again): kept so
-        entries = entries + (DefectiveTrick(step.seq, event.trick, event.seat),)
-    d = next(d for d in entries if d.seq == step.seq)
+    d = next((d for d in entries if d.seq == step.seq), None)
+    if d is None:  # folded one step at a time, not read again from the start (projections.table.fold_log):
+        return state.add_irregularity(Irregularity(  # the trick was not closed at three cards; nothing ruled
+            "unprocessed", step.seq, event.TYPE, offender=str(event.seat),
+            detail=f"{event.seat} did not play to trick {event.trick}: the stream is to be read again from "
+                   "its start (Law 67)"))
     law = state.cite("67B" if _both_sides_played_next(state, d) else "67A")
     return attrs.evolve(state, defective=tuple(attrs.evolve(x, law=law) if x is d else x for x in entries))
 
