@@ -141,3 +141,16 @@ def test_the_incremental_engine_equals_the_full_engine_on_the_stream_read_again(
         state = fold_log(stream, records[:n])
         assert state is not None and state.defective and state.defective[0].law is not None
         assert _incremental(state) == _afresh(state), f"seq {n}"
+
+
+def test_no_trick_for_a_defective_trick_found_after_the_round_ended():
+    """67B1 with 64B5 (digest 15.11, decision 4): the finding is the attention drawn; after the round
+    ended the deemed revoke transfers nothing."""
+    lines = [x for x in DEEMED.read_text(encoding="utf-8").splitlines()
+             if x.startswith('{"type"') and "expect_error" not in x]
+    at = next(i for i, x in enumerate(lines) if "DefectiveTrickFound" in x)
+    text = "\n".join(lines[:at] + ['{"type": "RoundEnded"}'] + lines[at:]) + "\n"
+    with replay_text(text) as (ledger, stream):
+        doc = ledger.state(stream)
+    assert doc["transfers"] == [] and doc["result"]["tricks"] == 9
+    assert [i["law"] for i in doc["irregularities"] if i["offender"] == "S"] == ["2017:67B", "2017:67B1"]
