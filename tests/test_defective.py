@@ -154,3 +154,16 @@ def test_no_trick_for_a_defective_trick_found_after_the_round_ended():
         doc = ledger.state(stream)
     assert doc["transfers"] == [] and doc["result"]["tricks"] == 9
     assert [i["law"] for i in doc["irregularities"] if i["offender"] == "S"] == ["2017:67B", "2017:67B1"]
+
+
+def test_a_placed_card_is_not_read_as_a_revoke_of_law_61():
+    """Dummy held spades at trick 1 and played them later; the card placed for trick 1 is his last one, a
+    diamond: 67B1 deems the revoke (the director asked: dummy's); Law 61 does not read a second one."""
+    path = SCENARIOS / "defective-67b1-2017-dummys-trick-director-asked.jsonl"
+    with replay_text(path.read_text(encoding="utf-8")) as (ledger, stream):
+        doc = ledger.state(stream)
+        events = ledger.events(stream)
+    assert [(i["kind"], i["law"]) for i in doc["irregularities"] if i["offender"] == "N"] == [
+        ("defective_trick", "2017:67B"), ("revoke", "2017:67B1")]
+    assert not [e for e in events if e.type == "RevokeEstablished" and e.data["seat"] == "N"
+                and e.seq > next(x.seq for x in events if x.type == "DefectiveTrickFound")]

@@ -408,6 +408,10 @@ def _held_when_led(state: TableState, seat: Seat, suit: Suit, index: int) -> boo
     return any(q.seat is seat and q.card.suit is suit for t in state.tricks[index + 1:] for q in t.cards)
 
 
+PLACED = (":67A1", ":67B1")
+"""The laws of a card supplied to (67A1) or placed in (67B1) a defective trick: never a 61A revoke; 67B1's
+deemed revoke is ``ledger.laws.defective``'s."""
+
 DETECTED = "revokes off the suit led"
 """The key of the last off-suit reading in the fold's shared values (:func:`_off_suit_revokes`)."""
 
@@ -442,6 +446,8 @@ def _read_off_suit(state: TableState, off: list[tuple[int, Any]], dummy: Seat | 
     for i, p in off:
         t = tricks[i]
         led = t.cards[0].card.suit
+        if p.law.endswith(PLACED):  # spec 1.3: a card supplied or placed under 67 (ledger.laws.defective)
+            continue
         if _held_when_led(state, p.seat, led, i) and not _played_before_change(state, t, p):
             out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
     return out
