@@ -46,6 +46,9 @@ def check_fact(state, event: ev.Event) -> None:
                        value=event.TYPE, event_type=event.TYPE)
     if isinstance(event, _CARD_IN_HAND):
         _check_holds(state, event.seat, event.card, event.TYPE)  # type: ignore[attr-defined]
+        if isinstance(event, ev.CardPlayed) and state.defective:
+            from ledger.laws.defective import check_supplied
+            check_supplied(state, event)  # spec 1.3: 67A1 / 67B1, the card supplied to a defective trick
     elif isinstance(event, ev.CardWithdrawn):
         _check_dealt(state, event.seat, event.card, event.TYPE)
         if event.replacement is not None and restores_trick12(state, event) is None:  # 62D1: may come from trick 13
@@ -70,8 +73,6 @@ def check_fact(state, event: ev.Event) -> None:
         raise BadInput(f"the Correction Period already ended (seq {state.correction_period_ended}); "
                        "CorrectionPeriodEnded comes once per board", field="type", value=event.TYPE,
                        event_type=event.TYPE)
-    elif isinstance(event, ev.DefectiveTrickFound):
-        _check_defective(state, event)
 
 
 def _check_claim_ruled(state, event: ev.ClaimRuled) -> None:
@@ -88,16 +89,6 @@ def _check_claim_ruled(state, event: ev.ClaimRuled) -> None:
     error = line_error(state, event)
     if error is not None:
         raise BadInput(error, field="line", value=[str(c) for c in event.line or ()], event_type=event.TYPE)
-
-
-def _check_defective(state, event: ev.DefectiveTrickFound) -> None:
-    """Spec 1.3: a defective trick is one the other three completed: it must have three cards or more
-    without ``seat``'s, and a later card must have been logged (the trick was quitted)."""
-    tricks = [t for t in state.tricks if t.number == event.trick]
-    if not tricks or len(state.tricks) <= event.trick and not (state.tricks[-1].complete):
-        raise BadInput(f"trick {event.trick} is not complete yet (or not begun): a trick is found defective "
-                       "once the others have played to it and play went on", field="trick",
-                       value=event.trick, event_type=event.TYPE)
 
 
 def withdrawn_or_voided(state):

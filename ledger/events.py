@@ -890,6 +890,9 @@ class CallCancelled(Event):
 class PartnerMustPass(Event):
     seat: Seat = F(Seat.parse)
     until: str = F(_one_of("next_turn", "end_of_auction"))
+    about: int | None = Opt(_int(1), _plain)
+    """Extension (issue 22): the fact it rectifies, given when the same obligation may be due again (2017 24C:
+    a second exposed card after the partner has passed once), so that it is a new rectification."""
 
 
 @register("rectification", SYSTEM_ROLES)

@@ -29,6 +29,7 @@ import structlog
 
 from ledger import engine, events as ev, limits
 from ledger.checks import check_fact, check_finding
+from ledger.laws import defective
 from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
 from ledger.hashing import event_hash, first_break
 from ledger.slugs import slugify
@@ -39,7 +40,7 @@ from projections.state import TableState
 from projections.resolve import Recorded, refers_by_id
 from projections.table import evolve, fold_log
 
-REFOLDING = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)
+REFOLDING = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided, ev.DefectiveTrickFound)
 """Appending one of these refolds the stream (projections.resolve)."""
 _REFOLDING_TYPES = frozenset(cls.TYPE for cls in REFOLDING)
 
@@ -373,6 +374,10 @@ class Ledger:
             try:
                 check_fact(state, fact.event)
                 self._check_refs(fact.event, seq, history)
+                if isinstance(fact.event, ev.DefectiveTrickFound):  # spec 1.3: checked on the stream read again
+                    assert state is not None
+                    found = Recorded(seq + 1, "", fact.id or "#found", fact.actor.role, fact.event)
+                    defective.check_found(state, fold_log(stream, history() + [found]), fact.event)
                 if isinstance(fact.event, ev.EntryVoided):
                     try:
                         check_void(fact.event, fact.actor.role, history())

@@ -64,7 +64,10 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
     assert state.contract is not None
     current = state.current_trick
     if current is None or current.complete:
-        trick = Trick(len(state.tricks) + 1, seat)
+        number = len(state.tricks) + 1
+        # spec 1.3 (67): a seat the director found did not play to this trick is absent from it
+        absent = next((d.seat for d in state.defective if d.trick == number and d.seat is not seat), None)
+        trick = Trick(number, seat, absent=absent)
         tricks = state.tricks + (trick,)
     else:
         trick, tricks = current, state.tricks
@@ -72,8 +75,9 @@ def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> T
     # withdrawn (Law 47) plays again into its own place.
     cards = tuple(sorted(trick.cards + (PlayedCard(seat, card, seq, law),),
                          key=lambda p: (p.seat.index - trick.leader.index) % 4))
-    winner = trick_winner(cards, state.contract.strain) if len(cards) == 4 else None
-    trick = Trick(trick.number, trick.leader, cards, winner)
+    trick = Trick(trick.number, trick.leader, cards, None, trick.absent)
+    if trick.complete:
+        trick = attrs.evolve(trick, winner=trick_winner(cards, state.contract.strain))
     tricks = tricks[:-1] + (trick,)
     state = replace(state, tricks=tricks, hands=state.without_card(seat, card), phase=PLAY)
     if trick.number == 13 and trick.complete:
@@ -91,12 +95,15 @@ INTERCEPTORS: dict[str, Callable[..., Any]] = {}
 """Play-time interceptors supplied by the families (the play core imports none of them),
 by point (:data:`POINTS`)."""
 
-POINTS = ("retracted", "standing", "fifth_card", "out_of_turn", "in_place", "premature", "breach",
+POINTS = ("retracted", "defective", "standing", "fifth_card", "out_of_turn", "in_place", "premature", "breach",
           "play_restriction", "face_down", "result")
 """The interception points, in the order a card meets them:
 
 * ``retracted`` (:func:`play_card`, before anything else): ``(state, seq, type, seat, card)
   -> state | None``, the card retracted, not played (47E1, ``ledger.laws.withdrawals``);
+* ``defective`` (a card of a seat found not to have played to a trick, spec 1.3): ``(state, seq, seat,
+  card) -> state | None``, the card supplied to that trick (67A1) or placed among his played cards
+  (67B1) (``ledger.laws.defective``);
 * ``standing`` (a card not in turn): ``(state, seq, seat, card) -> state | None``, the card
   exposed, not played, while the seat's card on the last trick stands after an illegal
   withdrawal (1997 47G, 2017 47F; ``ledger.laws.withdrawals``);
@@ -188,6 +195,10 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     Returns the state and whether the card went on the trick."""
     if state.phase == AUCTION:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} exposed during the auction"), False
+    if state.defective:  # spec 1.3 (67A1, 67B1): the card the offender supplies to a defective trick
+        supplied = INTERCEPTORS["defective"](state, seq, seat, card)
+        if supplied is not None:
+            return supplied, True
     if claim_stands(state):
         return after_claim(state, seq, seat, card), False
     if state.phase == ENDED:

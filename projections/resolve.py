@@ -107,5 +107,9 @@ drawn "about" an id names the revoke in question, 64B2 reads it so); not rewritt
 
 
 def needs_refold(records: Iterable[Recorded]) -> bool:
-    return any(isinstance(r.event, (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided)) or refers_by_id(r.event)
-               for r in records)
+    return any(isinstance(r.event, REREAD) or refers_by_id(r.event) for r in records)
+
+
+REREAD = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided, ev.DefectiveTrickFound)
+"""Facts that change the reading of earlier ones: the stream is folded again from its start (a
+``DefectiveTrickFound``, spec 1.3: the defective trick closed at three cards, ``ledger.laws.defective``)."""

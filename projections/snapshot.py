@@ -17,9 +17,9 @@ import attrs
 
 from ledger.bridge import Call, Card, Deal, Risk, Seat, Side, Strain, Suit
 from ledger.events import BoardOpened
-from projections.state import CallRecord, TableState
+from projections.state import CallRecord, TableState, Trick
 
-VERSION = 16  # issue 22: the claim (spec 1.3), correction_period_ended, ids in about
+VERSION = 18  # issue 22: defective tricks (67, 67B2); 2017 24C partner passes again, Law 24 cards cleared, 51B
 """Bump on any change of the state's shape or of the fold's output; the golden
 digests of every scenario file's fold (``golden.json`` beside this module,
 checked by tests/test_golden.py) are kept for this version."""
@@ -37,7 +37,10 @@ _conv.register_structure_hook(BoardOpened, lambda d, _: BoardOpened.from_data(d)
 
 _conv.register_unstructure_hook(CallRecord, make_dict_unstructure_fn(  # issue 12: 29C/30C, absent when not judged
     CallRecord, _conv, artificial=override(omit_if_default=True)))
-_conv.register_unstructure_hook(TableState, make_dict_unstructure_fn(TableState, _conv, memo=override(omit=True)))
+_conv.register_unstructure_hook(Trick, make_dict_unstructure_fn(  # spec 1.3 (67): absent when no seat was
+    Trick, _conv, absent=override(omit_if_default=True)))      # found not to have played
+_conv.register_unstructure_hook(TableState, make_dict_unstructure_fn(TableState, _conv, memo=override(omit=True),
+                                                                     defective=override(omit_if_default=True)))
 
 
 def dump(state: TableState) -> dict[str, Any]:

@@ -41,10 +41,13 @@ class Trick:
     leader: Seat
     cards: tuple[PlayedCard, ...] = ()
     winner: Seat | None = None
+    absent: Seat | None = None
+    """Spec 1.3 (67): the seat the director found did not play to this trick (``DefectiveTrickFound``):
+    the trick is complete with the other three cards (``ledger.laws.defective``)."""
 
     @property
     def complete(self) -> bool:
-        return len(self.cards) == 4
+        return len(self.cards) == 4 or (self.absent is not None and len(self.cards) == 3)
 
     @property
     def suit_led(self):
@@ -58,7 +61,7 @@ class Trick:
         leader = self.leader
         for i in range(4):
             seat = leader.next(i)
-            if seat not in present:
+            if seat not in present and seat is not self.absent:
                 return seat
         raise StopIteration  # a complete trick has no next seat (as before: next() of nothing)
 
@@ -314,6 +317,9 @@ class TableState:
     """Procedure and dummy facts (Laws 9 to 11, 42, 43, 61B, 64B): ledger.laws.revokes."""
     correction_period_ended: int | None = None
     """Seq of CorrectionPeriodEnded (79C1; spec 1.3): no objection to a claim has effect after it."""
+    defective: tuple["DefectiveTrick", ...] = ()
+    """Spec 1.3 (67): the defective tricks the director found (``DefectiveTrickFound``), known to the fold
+    from the board's start when it reads the stream again (``projections.table.fold_log``)."""
     voided: tuple["Voided", ...] = ()
     """Entries voided as entry errors (EntryVoided): the fold skipped them (projections.resolve)."""
     memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
@@ -565,6 +571,20 @@ class Appeal:
     decision_text: str = ""
     followed_by: int | None = None
     """Seq of the committee's own AdjustedScoreAwarded or RulingOverridden after a change."""
+
+
+@attrs.frozen
+class DefectiveTrick:
+    """A ``DefectiveTrickFound`` (spec 1.3, Law 67): ``seat`` did not play to trick ``trick``. ``law`` is
+    ``<ed>:67A`` or ``<ed>:67B`` once the fold has reached the finding; ``placed`` the seq of the card the
+    offender then supplied (67A1) or placed among his played cards (67B1), ``card`` that card."""
+
+    seq: int
+    trick: int
+    seat: Seat
+    law: str | None = None
+    placed: int | None = None
+    card: Card | None = None
 
 
 @attrs.frozen

@@ -22,13 +22,13 @@ import attrs
 from ledger import events as ev
 from ledger.hashing import canonical_json
 import ledger.laws
-from ledger.laws import penalty
+from ledger.laws import defective, penalty
 from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
 from projections import play, procedure
 from projections.derived import carry
 from projections.fold import EFFECTS, HANDLERS, Step, handles
 from projections.resolve import Recorded, needs_refold, resolve
-from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
+from projections.state import (Cap, Choice, DefectiveTrick, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, Voided, initial_hands, replace)
 
 UNRULED: tuple[type[ev.Event], ...] = ()
@@ -128,8 +128,9 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
 @handles(ev.IrregularityRecorded)
 def _irregularity_recorded(state: TableState, step: Step[ev.IrregularityRecorded]) -> TableState:
     event = step.event
-    return state.add_irregularity(Irregularity(event.kind, event.about, event.TYPE,
-                                               offender=event.offender, law=step.law))
+    read = defective.irregularity(state, event, step.law)  # spec 1.3: 67 and 67B1 carry their trick
+    return state.add_irregularity(read or Irregularity(event.kind, event.about, event.TYPE,
+                                                       offender=event.offender, law=step.law))
 
 
 @handles(ev.PartnerMustPass)
@@ -199,8 +200,14 @@ def fold_log(stream: str, records: Sequence[Recorded]) -> TableState | None:
             state = evolve(state, stream, record)
         return state
     overrides = _override_roles(records)
-    for record, in_force in resolve(records):
+    resolved = resolve(records)
+    found = tuple(DefectiveTrick(r.seq, r.event.trick, r.event.seat) for r, in_force in resolved
+                  if in_force and isinstance(r.event, ev.DefectiveTrickFound))
+    for record, in_force in resolved:
         state = evolve(state, stream, record, in_force, overrides.get(record.seq))
+        if found and state is not None and record is resolved[0][0]:
+            # spec 1.3 (67): the stream read again with each defective trick known from the start
+            state = attrs.evolve(state, defective=found)
     return state
 
 

@@ -201,7 +201,8 @@ def test_the_families_supply_the_play_time_interceptors():
         "retracted": "ledger.laws.withdrawals", "standing": "ledger.laws.withdrawals",
         "fifth_card": "ledger.laws.leads", "out_of_turn": "ledger.laws.leads", "in_place": "ledger.laws.leads",
         "face_down": "ledger.laws.leads", "premature": "ledger.laws.premature",
-        "play_restriction": "ledger.laws.premature", "breach": "ledger.laws.penalty", "result": "ledger.laws.results"}
+        "play_restriction": "ledger.laws.premature", "breach": "ledger.laws.penalty", "result": "ledger.laws.results",
+            "defective": "ledger.laws.defective"}
 
 
 def test_the_play_core_imports_no_family():

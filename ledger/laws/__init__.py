@@ -19,7 +19,7 @@ import re
 
 import attrs
 
-from ledger.laws import (boards, calls, cards, claims, designations, exposed, inadmissible, insufficient, leads, penalty,
+from ledger.laws import (boards, calls, cards, claims, defective, designations, exposed, inadmissible, insufficient, leads, penalty,
                          premature, results, revokes, rotation, scores, withdrawals)
 from ledger.laws.base import Prescription, Rule
 
@@ -54,6 +54,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("premature plays", premature.LAWS, (premature.premature_plays,), "ledger.laws.premature"),
     Family("penalty cards", penalty.LAWS, (penalty.penalty_cards,), "ledger.laws.penalty"),
     Family("claims", claims.LAWS, (claims.claim_rules,), "ledger.laws.claims"),
+    # spec 1.3: the defective trick read again (67A, 67B); its one hook in the fold is the play core's
+    # `defective` point, its transfer is read with the revokes' (revokes.tricks_after_transfers)
+    Family("defective tricks", defective.LAWS, (defective.defective_tricks,), "ledger.laws.defective"),
     Family("revokes and dummy", revokes.LAWS,
            (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "ledger.laws.revokes"),
     Family("results", results.LAWS, (results.record_result,), "ledger.laws.results"),

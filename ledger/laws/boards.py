@@ -12,7 +12,8 @@ The fold applies what is mechanical and records every fact in
 * ``MissingCardFound`` (14): the card is part of ``seat``'s hand and deemed to
   have been there throughout (1997 14C, 2017 14B): the hands are the deal's,
   so the card is in the hand unless it was played; play and revoke logic see
-  it.  Found among the played cards: Law 67 (defective trick), the director's.
+  it.  Found among the played cards (2017 14B1, 1997 14; 58B4): Law 67B2, the card stays in the hand on
+  the record (it was never logged as played), a revoke it shows read from the tricks; no question.
 * ``WrongBoardPlayed`` (15): played before by one of the four: the result is
   cancelled for both sides (1997 15B, 2017 15B1); none of them: the score
   stands (1997 15A, 2017 15B2).
@@ -50,10 +51,10 @@ from ledger.laws import revokes
 from ledger.laws.base import Citations, Prescription, cited
 from projections.fold import Step, handles
 from projections.procedure import journalled
-from projections.state import AUCTION, BoardFact, Irregularity, NotMade, TableState
+from projections.state import AUCTION, BoardFact, NotMade, TableState
 from projections.waiting import with_edition
 
-LAWS = ("13", "14", "15", "16", "17D", "67")
+LAWS = ("13", "14", "15", "16", "17D")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
 CITATIONS: Citations = {
@@ -135,10 +136,12 @@ def on_card_seen(state: TableState, step: Step[ev.CardSeen]) -> TableState:
 @handles(ev.MissingCardFound)
 def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) -> TableState:
     seq, event = step.seq, step.event
-    if event.among_played:
-        return _add(state, BoardFact(seq, event.TYPE, event.seat, "defective_trick", state.cite("67"),
-                                     f"{event.card} found among the played cards: defective trick (Law 67)",
-                                     card=event.card))
+    if event.among_played:  # spec 1.3: 67B2 (through 2017 14B1; 58B4 for cards played together)
+        return _add(state, BoardFact(seq, event.TYPE, event.seat, "defective_trick", state.cite("67B2"),
+                                     f"{event.card} found among {event.seat}'s played cards: a defective trick "
+                                     "(67B2): never logged as played, the card is in the hand on the record and "
+                                     "stays there; no trick changes owner; a revoke it shows is read from the "
+                                     "tricks (61 to 64)", card=event.card))
     law = cited(state, CITATIONS, "card_found")
     played = any(p.card == event.card for t in state.tricks for p in t.cards)
     if not played and not state.holds(event.seat, event.card):
@@ -149,17 +152,6 @@ def on_missing_card_found(state: TableState, step: Step[ev.MissingCardFound]) ->
                                  f"{event.card} restored to {event.seat}'s hand, deemed to have belonged "
                                  "to it throughout: it may become a penalty card, and failure to have "
                                  "played it may be a revoke", card=event.card))
-
-
-@handles(ev.DefectiveTrickFound)
-def on_defective_trick(state: TableState, step: Step[ev.DefectiveTrickFound]) -> TableState:
-    """Spec 1.3 (67A, 67B): the reading of a defective trick (the stream read again with the trick closed
-    at three cards) is not built yet: the finding is stored as logged and listed for the director."""
-    event = step.event
-    return state.add_irregularity(Irregularity(
-        "unprocessed", step.seq, event.TYPE, offender=str(event.seat),
-        detail=f"{event.seat} did not play to trick {event.trick} (Law 67): not ruled by the ledger yet, "
-               "the director rectifies it"))
 
 
 @handles(ev.WrongBoardPlayed)
@@ -340,7 +332,7 @@ def _card_seen(state, f) -> list[Prescription]:
 
 def _missing_card(state, f) -> list[Prescription]:
     if f.ruling == "defective_trick":
-        return [_review(f"{f.law}: {f.detail}: the director rules the defective trick", f.seq, f.law)]
+        return []  # spec 1.3 (67B2): the record already holds the card; the revokes read the tricks
     card = f.card
     showed_out = [t.number for t in state.tricks
                   if t.complete and t.suit_led is card.suit and all(p.seq < f.seq for p in t.cards)

@@ -80,6 +80,9 @@ def exposed_in_auction(state) -> list[Prescription]:
         out.append(p(IrregularityRecorded(kind="exposed_card", offender=str(rec.seat), about=rec.seq)))
         if _at_lead(rec):
             out.append(p(CardReturned(seat=rec.seat, card=rec.card)))
+        elif rec.law.endswith(":24C"):  # a second card: the partner passes at his next turn again, even after
+            # he passed once for the first (a new obligation, so not the same event as the first's)
+            out.append(p(PartnerMustPass(seat=rec.seat.partner, until="next_turn", about=rec.seq)))
         elif not rec.law.endswith(":24A"):
             out.append(p(PartnerMustPass(seat=rec.seat.partner, until="next_turn")))
     contract = state.contract

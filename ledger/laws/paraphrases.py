@@ -127,6 +127,15 @@ _BOTH: dict[str, str] = {
     "65": "Tricks are arranged by each player in front of him to keep a record of the play.",
     "66": "Quitted tricks may be inspected only as the Law allows.",
     "67": "A defective trick (a card too few or too many) is corrected as the Law directs.",
+    "67A": "A defective trick noticed before both sides have played to the next trick: the player who omitted "
+           "a card supplies one he can legally play to it.",
+    "67A1": "The player who failed to play to the trick supplies a card he can legally play to it.",
+    "67B": "A defective trick noticed later: the director establishes which trick it was and who failed to "
+           "play to it, and rectifies as the Law directs.",
+    "67B2": "A player who played too many cards to a trick gets the extra card back in his hand; a failure "
+            "to play it to a later trick may be a revoke.",
+    "51B": "Penalty cards in two or more suits when partner obtains the lead: declarer may require or forbid "
+           "one of their suits (the cards of that suit are picked up) or leave them.",
     "68": "A claim or concession is a statement about the number of remaining tricks; play stops.",
     "69": "A concession agreed may be withdrawn only within the time the Law gives and only for tricks the side "
           "could not lose.",
@@ -178,6 +187,9 @@ _1997: dict[str, str] = {
           "correction is the lowest sufficient bid in the same denomination.",
     "43B2c": "1997: dummy who looked at a defender's cards cannot draw attention to their irregularity; declarer "
              "gets no rectification for it.",
+    "67B1": "1997: the player who failed to play to the trick places a card among his played cards for it, "
+            "of the suit led if he has one (no penalty); with none, any card, and a revoke is deemed, "
+            "one trick transferred; the card does not change who won the trick.",
     "64A1": "1997: when the revoker himself won the revoke trick, that trick is transferred, plus one more if his side won a later trick.",
     "64A2": "1997: when the revoker did not win the revoke trick himself, one trick is transferred if his side won that trick or a later one.",
 }
@@ -207,6 +219,11 @@ _2017: dict[str, str] = {
              "the auction going without further rectification, unless the director finds damage.",
     "43B3": "2017: dummy who looked at a defender's cards cannot draw attention to a defender's irregularity; "
             "declarer gets no rectification.",
+    "67B1": "2017: the player who failed to play to the trick places a card among his played cards for it, "
+            "of the suit led if he has one; a revoke is deemed on that trick (one trick transferred as in "
+            "64A2); the card does not change who won the trick.",
+    "58B4": "Several cards played at once, not discovered until both sides have played to the next trick: "
+            "Law 67 applies.",
     "64A1": "2017: when the revoker himself won the revoke trick, that trick is transferred, plus one more if his side won a later trick.",
     "64A2": "2017: when the revoker did not win the revoke trick himself, one trick is transferred to the other side if his side won that trick or a later one.",
 }

@@ -71,6 +71,7 @@ card faced at the opening lead, 2017 54E / 1997 24, is not one: it goes back to 
 
 CITATIONS: Citations = {
     "major penalty card, partner on lead": {"1997": "50D2", "2017": "50D2"},
+    "penalty cards of several suits": {"1997": "51B", "2017": "51B"},
 }
 """The family's citations per edition (``ledger.laws.base.cited``). The Law that makes a card
 exposed during the auction a penalty card (2017 24E; 1997 24, declarer's choice) is the Law 24
@@ -431,8 +432,6 @@ def penalty_cards(state) -> list[Prescription]:
         if h.upgraded is not None:
             out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind="major"),
                                     (e.seq, h.upgraded), state.cite("50B")))
-        if auction and h.cleared_how == "played":
-            continue  # a played card leaves the penalty cards with the hand (``alive``), as before
         if h.cleared is not None:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
@@ -517,8 +516,11 @@ def _lead_offers(state, hist: list[History]) -> list[Prescription]:
         else:
             about = max(p.seq for p in state.tricks[number - 2].cards)
         law = cited(state, CITATIONS, "major penalty card, partner on lead")
+        # 51B: with penalty cards of two suits or more the offer is made under 51B (the options stay 50D2's)
+        cite = cited(state, CITATIONS, "penalty cards of several suits") \
+            if len({h.exposure.card.suit for h in majors}) > 1 else law
         out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=LEAD_OPTIONS, law=law,
-                                               about=about), tuple(sorted({h.exposure.seq for h in majors})), law))
+                                               about=about), tuple(sorted({h.exposure.seq for h in majors})), cite))
     return out
 
 

@@ -87,7 +87,7 @@ from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
 from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws import cards, withdrawals
+from ledger.laws import cards, defective, withdrawals
 from projections import play
 from projections.derived import Reads, derive, shared_values, state_of
 from projections.fold import Step, handles, option_effects
@@ -294,9 +294,10 @@ def tricks_after_transfers(state: TableState) -> int | None:
 
 def _tricks_after_transfers(state: TableState) -> int | None:
     found = revokes(state)
-    if not found:
+    deemed = defective.net_transfer(state) if state.defective else 0  # spec 1.3: 67B1's one trick
+    if not found and not deemed:
         return None
-    return max(0, min(13, base_tricks(state) + net_transfer(state, found)))
+    return max(0, min(13, base_tricks(state) + net_transfer(state, found) + deemed))
 
 
 def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irregularity:
@@ -407,6 +408,10 @@ def _held_when_led(state: TableState, seat: Seat, suit: Suit, index: int) -> boo
     return any(q.seat is seat and q.card.suit is suit for t in state.tricks[index + 1:] for q in t.cards)
 
 
+PLACED = (":67A1", ":67B1")
+"""The laws of a card supplied to (67A1) or placed in (67B1) a defective trick: never a 61A revoke; 67B1's
+deemed revoke is ``ledger.laws.defective``'s."""
+
 DETECTED = "revokes off the suit led"
 """The key of the last off-suit reading in the fold's shared values (:func:`_off_suit_revokes`)."""
 
@@ -441,6 +446,8 @@ def _read_off_suit(state: TableState, off: list[tuple[int, Any]], dummy: Seat | 
     for i, p in off:
         t = tricks[i]
         led = t.cards[0].card.suit
+        if p.law.endswith(PLACED):  # spec 1.3: a card supplied or placed under 67 (ledger.laws.defective)
+            continue
         if _held_when_led(state, p.seat, led, i) and not _played_before_change(state, t, p):
             out.append(Revoke(p.seq, p.seat, p.card, t.number, led, p.seat is dummy))
     return out
@@ -1059,7 +1066,7 @@ def transfers_document(state: TableState) -> list[dict[str, Any]]:
         return []
     side = state.contract.side
     return [{"to": "defenders" if r.seat.side is side else "declarer", "tricks": r.tricks, "law": r.law,
-             "revoke": r.seq} for r in revokes(state) if r.tricks]
+             "revoke": r.seq} for r in revokes(state) if r.tricks] + defective.transfers_document(state)
 
 
 def revokes_document(state: TableState) -> list[dict[str, Any]]:
