@@ -430,15 +430,19 @@ class Ledger:
                            data=data, actor=actor, at=at, causes=causes, law=law, prev=prev,
                            hash=digest)
 
-    def batch(self):
+    def batch(self, streams: Iterable[str] | None = None):
         """A context in which many appends share one store transaction (an import):
         each append stays atomic on its own (a refused one writes nothing), and
         all are committed together at the end.  A store without batches gives a
-        no-op context (each append commits as usual)."""
+        no-op context (each append commits as usual). ``streams``: every stream the
+        batch will append to (PostgreSQL then takes their locks first, in one fixed
+        order: no deadlock with another batch; see ``SqlEventStore.batch``)."""
         from contextlib import nullcontext
 
         batch = getattr(self.store, "batch", None)
-        return batch() if batch is not None else nullcontext()
+        if batch is None:
+            return nullcontext()
+        return batch() if streams is None else batch(list(streams))
 
     # -- reading -----------------------------------------------------------
 

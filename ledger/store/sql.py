@@ -47,7 +47,7 @@ import sqlite3
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -987,13 +987,17 @@ class SqlEventStore:
         of the batch's transaction."""
         batch: Connection | None = getattr(self._local, "batch", None)
         if batch is not None:
+            declared: frozenset[str] | None = getattr(self._local, "batch_streams", None)
+            if declared is not None and stream not in declared:
+                raise ValueError(f"stream {stream!r} was not declared when the batch began "
+                                 "(its lock would be taken out of order)")
             with batch.begin_nested():
                 # The tree's tip from the batch's previous savepoint (a hint checked
                 # against the last leaf): the frontier is not read back per append.
                 tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
                 tx.behind, tx.in_batch = self.integrate_behind, True
-                if batch.dialect.name == "postgresql":
-                    tx._lock_stream()
+                if batch.dialect.name == "postgresql" and declared is None:
+                    tx._lock_stream()  # declared streams are locked already (batch)
                 yield tx
                 tx.flush_tree()
             if tx.tip_after is not None:
@@ -1041,21 +1045,35 @@ class SqlEventStore:
         return quiet
 
     @contextmanager
-    def batch(self) -> Iterator[None]:
-        """One write transaction for many stream transactions (an import): each
-        :meth:`transaction` inside it is a savepoint (rolled back alone on an
-        exception), and the whole is committed on normal exit."""
+    def batch(self, streams: Iterable[str] | None = None) -> Iterator[None]:
+        """One write transaction for many stream transactions (an import, a group commit):
+        each :meth:`transaction` inside it is a savepoint (rolled back alone on an
+        exception), and the whole is committed on normal exit.
+
+        ``streams``: every stream the batch will write. On PostgreSQL their advisory locks
+        are then all taken first, in the order of their keys, before any position lock: two
+        batches over overlapping streams (in whatever order they write them) wait for each
+        other instead of deadlocking, each holding one stream's lock and waiting for the
+        other's (or for the position lock the other holds). A stream transaction on a stream
+        not declared is refused (:class:`ValueError`). Without ``streams`` each stream's
+        lock is taken at its first statement, as a lone append does (one stream per batch
+        is safe; several may deadlock with another batch)."""
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
+        declared = None if streams is None else frozenset(streams)
         with self._write_lock:  # (reentrant) held until the committed tip is noted
             with self._write_transaction() as conn:
                 self._own_heads.clear()  # the batch moves heads without this store's bookkeeping
                 self._own_version = None
+                if declared and self._pg:
+                    _lock_streams(conn, declared)
                 self._local.batch, self._local.batch_tip = conn, self._tree_tip
+                self._local.batch_streams = declared
                 try:
                     yield
                 finally:
                     self._local.batch = None
+                    self._local.batch_streams = None
                 tip, self._local.batch_tip = self._local.batch_tip, None
             self._tree_tip = tip  # committed: the next append may start from it
 
@@ -1256,6 +1274,21 @@ class SqlEventStore:
         for conn in writers:
             conn.close()
         self.engine.dispose()
+
+
+#: PostgreSQL: the advisory locks of many streams, taken one after the other in the order of
+#: their keys (the ordered subquery feeds the aggregate row by row), duplicates once.
+LOCK_STREAMS = ("SELECT count(pg_advisory_xact_lock(%s, k)) FROM (SELECT DISTINCT "
+                "hashtext(current_schema() || '/' || s) AS k FROM unnest(%s::text[]) AS s ORDER BY k) q")
+
+
+def _lock_streams(conn: Connection, streams: Iterable[str]) -> None:
+    """PostgreSQL: hold, until the transaction ends, the advisory locks of ``streams``,
+    taken in one fixed order (their keys ascending) so that no two multi-stream
+    transactions ever wait for each other in a cycle (see :meth:`SqlEventStore.batch`)."""
+    cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cur.execute(LOCK_STREAMS, (STREAM_LOCK_CLASS, sorted(streams)))
+    cur.fetchall()
 
 
 def _discard(conn: Connection, exc: BaseException | None) -> None:
