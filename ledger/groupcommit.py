@@ -22,11 +22,13 @@ lone append would, and nothing of the group is written.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -166,3 +168,28 @@ class GroupCommitter:
             else:
                 self.stats.refused += 1
                 r.future.set_exception(value)
+
+
+#: The environment variable that turns group commit off in the live server (``0``): each
+#: append then commits on its own, as before issue 28 (the bench's "today").
+GROUP_COMMIT_ENV = "LEDGER_GROUP_COMMIT"
+
+
+def live_append(ledger: Ledger, stream: str, facts: Sequence[Fact | Mapping[str, Any]],
+                expected_seq: int | None = None) -> AppendResult:
+    """The live server's append (``ledger.live.app``): through the ledger's group committer,
+    answered once durable; with ``LEDGER_GROUP_COMMIT=0``, a lone append (one at a time on
+    SQLite, which has one writer)."""
+    if os.environ.get(GROUP_COMMIT_ENV, "1") == "0":
+        with _LONE if _is_sqlite(ledger) else nullcontext():
+            return ledger.append(stream, facts, expected_seq=expected_seq)
+    committer: GroupCommitter = ledger.grouped()
+    return committer.append(stream, facts, expected_seq)
+
+
+_LONE = threading.Lock()
+
+
+def _is_sqlite(ledger: Ledger) -> bool:
+    engine = getattr(ledger.store, "engine", None)
+    return engine is not None and engine.dialect.name == "sqlite"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 import uuid
 from collections import OrderedDict
@@ -202,6 +203,10 @@ def decode(stored: StoredEvent) -> ev.Event:
     return ev.parse_stored(stored.type, stored.v, stored.data)
 
 
+_GROUP_START = threading.Lock()
+"""Held while a ledger's group committer is started (``Ledger.grouped``)."""
+
+
 class Ledger:
     """The ledger over one event store."""
 
@@ -219,7 +224,24 @@ class Ledger:
                    clock=clock)
 
     def close(self) -> None:
+        group = self.__dict__.pop("_group", None)
+        if group is not None:
+            group.close()
         self.store.close()
+
+    def grouped(self):  # -> ledger.groupcommit.GroupCommitter
+        """This ledger's group committer (issue 28, item 1), started at the first call: its
+        ``append`` is :meth:`append` committed with the appends of other threads queued at
+        the same time, answered once durable. Closed with the ledger."""
+        group = self.__dict__.get("_group")
+        if group is None:
+            from ledger.groupcommit import GroupCommitter
+
+            with _GROUP_START:
+                group = self.__dict__.get("_group")
+                if group is None:
+                    group = self.__dict__["_group"] = GroupCommitter(self)
+        return group
 
     def __enter__(self) -> "Ledger":
         return self

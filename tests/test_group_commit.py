@@ -8,11 +8,18 @@ append checked, folded and ruled on its own stream's head inside one shared comm
 
 from __future__ import annotations
 
+import random
 import threading
+import time
+from collections.abc import Iterator
 
 import pytest
-from backends import make_chain
+from backends import create_pg_schema, drop_pg_schema, make_chain
 
+from ledger.audit import verify_store
+from ledger.errors import BadInput, ConcurrencyError, LedgerError
+from ledger.service import Ledger
+from ledger.simulate import random_board
 from ledger.store.sql import open_store
 
 
@@ -70,3 +77,137 @@ def test_a_batch_refuses_a_stream_it_did_not_declare(store):
     assert [e.seq for e in store.read("A")] == [1]
 
 
+# --- the group committer ---------------------------------------------------------
+
+
+
+
+CLOCK = "2026-11-28T04:00:00.000000Z"
+
+
+@pytest.fixture
+def second_url(backend, tmp_path) -> Iterator[str]:
+    """A second empty database of the same backend (the serial run's)."""
+    if backend.name == "sqlite":
+        yield f"sqlite:///{tmp_path / 'serial.db'}"
+        return
+    pg = create_pg_schema()
+    try:
+        yield pg.url
+    finally:
+        assert pg.schema is not None
+        drop_pg_schema(pg.schema)
+
+
+def board_facts(n: int, seed: int) -> list[dict]:
+    """A whole board, every fact with an id (so two runs store the same events)."""
+    facts = random_board(random.Random(seed), tournament="gc", board=n, table="1").facts
+    return [dict(f, id=f"b{n}-{i}") for i, f in enumerate(facts)]
+
+
+def first_card(facts: list[dict]) -> int:
+    return next(i for i, f in enumerate(facts) if f["type"] == "CardPlayed")
+
+
+def open_ledger(url: str) -> Ledger:
+    return Ledger.open(url, create=True, clock=lambda: CLOCK)
+
+
+def tree_of(ledger: Ledger) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """The stored tree (leaves without positions, nodes) and every event's (stream, seq,
+    hash) in position order."""
+    leaves, nodes = ledger.store.iter_tree()
+    log = [(e.stream, e.seq, e.hash) for e in ledger.store.iter_all()]
+    return [(i, h, s, q) for i, _p, h, s, q in leaves], nodes, log
+
+
+def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_head(store_url, second_url):
+    b1, b2, b3 = (board_facts(n, seed) for n, seed in ((1, 11), (2, 22), (3, 33)))
+    c2, c3 = first_card(b2), first_card(b3)
+    half = first_card(b1) // 2
+    bad_card = dict(b3[c3], card=b3[c3 + 1]["card"], id="bad")  # the next seat's card
+    ledger = open_ledger(store_url)
+    try:
+        before = [("gc/b2", b2[:c2], None), ("gc/b3", b3[:c3], None)]
+        for stream, facts, _ in before:
+            ledger.append(stream, facts)
+        group = ledger.grouped()
+        gate = threading.Event()
+        held = group.submit("gc/b1", b1[:1], check=lambda _state: gate.wait(10))  # holds the writer
+        while not held.running():  # taken by the writer alone: what follows queues behind it
+            time.sleep(0.001)
+        queued = [("gc/b1", b1[1:half], None),       # b1 twice in the group: the second folds on
+                  ("gc/b1", b1[half:first_card(b1)], None),  # the head the first left
+                  ("gc/b2", b2[c2:c2 + 1], c2 - 1),  # stale expected seq: refused
+                  ("gc/b3", [bad_card], None),       # a card not in that seat's hand: refused
+                  ("gc/b3", b3[c3:c3 + 1], None),    # the same head, the right card
+                  ("gc/b2", b2[c2:c2 + 1], c2)]      # the right expected seq
+        futures = [group.submit(s, f, e) for s, f, e in queued]
+        gate.set()
+        held.result(30)
+        outcomes = []
+        for fut in futures:
+            try:
+                outcomes.append(fut.result(30))
+            except LedgerError as exc:
+                outcomes.append(exc)
+        assert group.stats.commits == 2 and group.stats.largest == len(queued)
+        assert group.stats.refused == 2
+        assert isinstance(outcomes[2], ConcurrencyError)
+        assert isinstance(outcomes[3], BadInput) and not isinstance(outcomes[3], ConcurrencyError)
+        accepted = [q for q, o in zip(queued, outcomes) if not isinstance(o, LedgerError)]
+        assert len(accepted) == 4
+        assert [e.id for e in ledger.events("gc/b1") if e.id.startswith("b")] == \
+            [f["id"] for f in b1[:first_card(b1)]]
+        assert [e.id for e in ledger.events("gc/b2")][-1] == b2[c2]["id"]
+        assert [e.id for e in ledger.events("gc/b3") if e.id.startswith("b")] == \
+            [f["id"] for f in b3[:c3 + 1]]
+        assert outcomes[5].stored[0].seq == c2 + 1
+        assert verify_store(ledger.store).ok
+        grouped_tree = tree_of(ledger)
+    finally:
+        ledger.close()
+    # the same accepted appends, one transaction each, in the group's order: the same tree
+    serial = open_ledger(second_url)
+    try:
+        for stream, facts, expected in before + [("gc/b1", b1[:1], None)] + accepted:
+            serial.append(stream, facts, expected)
+        assert tree_of(serial) == grouped_tree
+    finally:
+        serial.close()
+
+
+def test_concurrent_appenders_each_event_once_in_order(store_url):
+    """Six threads, each playing its own board one fact per append through the committer:
+    every fact stored exactly once, in its thread's order; fewer commits than appends."""
+    ledger = open_ledger(store_url)
+    boards = {f"gc/c{n}": board_facts(n, 100 + n) for n in range(1, 7)}
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(boards))
+
+    def play(stream: str) -> None:
+        try:
+            start.wait(10)
+            for fact in boards[stream]:
+                ledger.grouped().append(stream, [fact])
+        except BaseException as exc:  # asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(s,)) for s in boards]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+            assert not t.is_alive()
+        assert errors == []
+        for stream, facts in boards.items():
+            ids = [e.id for e in ledger.events(stream) if e.id.startswith("b")]
+            assert ids == [f["id"] for f in facts]
+        total = sum(len(f) for f in boards.values())
+        stats = ledger.grouped().stats
+        assert stats.appends == total and stats.refused == 0
+        assert stats.commits < stats.appends  # appends queued behind a commit were grouped
+        assert verify_store(ledger.store).ok
+    finally:
+        ledger.close()

@@ -25,9 +25,8 @@ import contextlib
 import json
 import os
 import re
-import threading
 import time
-from contextlib import asynccontextmanager, nullcontext
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Mapping
 from urllib.parse import parse_qs, quote
@@ -51,6 +50,7 @@ from ledger.live.db import Notifier, live_engine, read_engine
 from ledger.live.feed import Feed, brief, read_after
 from ledger.live.limits import Buckets, Limits, RateLimited
 from ledger.live.sessions import Session, board_opened_fact, get_session, list_sessions
+from ledger.groupcommit import live_append
 from ledger.service import Ledger, check_stream_id, json_lines, parse_fact
 from ledger.render import IRREGULARITY_WORDS, PENALTY_KIND_WORDS, option_words
 
@@ -161,9 +161,6 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     reads = read_engine(engine)  # one-statement reads (tokens, cookies): one round trip each
     feed = Feed(ledger.store, engine, poll=poll)
     notifier = Notifier(engine)  # NOTIFY after an append, from a thread of its own
-    # SQLite has one writer at a time: appends wait for each other here, in order, rather
-    # than in SQLite's busy handler (which sleeps in steps of up to 100 ms).
-    write_lock: Any = threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
     sessions_seen: dict[int, Session] = {}  # a session's movement and deals never change
     progress: dict[tuple[int, int], int] = {}  # (session, table) -> schedule index of its board
     opened: set[str] = set()  # streams known to exist (the log is append-only)
@@ -422,8 +419,7 @@ def create_app(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
             check_seat(who, stream, lines)
         facts = server_facts(who, lines, fill)
         try:
-            with write_lock:
-                result = ledger.append(stream, facts, expected_seq=expected_seq)
+            result = live_append(ledger, stream, facts, expected_seq)  # group commit (issue 28)
         except BadInput as exc:
             if isinstance(who, Table) and WHOSE_CARD.search(exc.reason):
                 # never tell a table device whose card a card is (Law 16): "not dealt" is enough
