@@ -991,7 +991,11 @@ class SqlEventStore:
             if declared is not None and stream not in declared:
                 raise ValueError(f"stream {stream!r} was not declared when the batch began "
                                  "(its lock would be taken out of order)")
-            with batch.begin_nested():
+            # A savepoint on the driver's cursor (SQLAlchemy's begin_nested cost a third of a
+            # grouped append's CPU): rolled back alone on an exception, released otherwise.
+            cur = batch.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            cur.execute("SAVEPOINT ledger_append")
+            try:
                 # The tree's tip from the batch's previous savepoint (a hint checked
                 # against the last leaf): the frontier is not read back per append.
                 tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
@@ -1000,6 +1004,12 @@ class SqlEventStore:
                     tx._lock_stream()  # declared streams are locked already (batch)
                 yield tx
                 tx.flush_tree()
+            except BaseException:
+                with contextlib.suppress(Exception):  # a lost connection: the batch fails anyway
+                    cur.execute("ROLLBACK TO SAVEPOINT ledger_append")
+                    cur.execute("RELEASE SAVEPOINT ledger_append")
+                raise
+            cur.execute("RELEASE SAVEPOINT ledger_append")
             if tx.tip_after is not None:
                 self._local.batch_tip = tx.tip_after
             return
