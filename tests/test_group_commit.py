@@ -211,3 +211,57 @@ def test_concurrent_appenders_each_event_once_in_order(store_url):
         assert verify_store(ledger.store).ok
     finally:
         ledger.close()
+
+
+def test_the_live_servers_appends_go_through_the_group_committer(store_url):
+    """Three table devices posting their boards at once over HTTP: every append answered
+    201 with its own seqs, each board's events in its device's order, all of them committed
+    by the ledger's group committer; a stale expected seq among them is 409, alone."""
+    from live_helpers import TestClient, bearer, make_site
+
+    from ledger.live.app import create_app
+    from ledger.live.bench import board_facts as live_facts
+
+    site = make_site(store_url, tables=3, boards_per_round=1)
+    posted = {t: 0 for t in site.tokens}
+    sent: dict[int, list[dict]] = {}
+    errors: list[str] = []
+    with TestClient(create_app(site.url, ledger=site.ledger)) as client:
+        def device(table: int) -> None:
+            board = site.session.schedule(table)[0][2]
+            stream = site.stream(table, board)
+            facts = [{"type": "BoardOpened"}] + live_facts(site.session.deals[board], board,
+                                                           random.Random(table))[:20]
+            sent[table] = facts
+            head = 0
+            for fact in facts:
+                r = client.post(f"/api/streams/{stream}/events", json=[fact], params={"expected_seq": head},
+                                headers=bearer(site.tokens[table]))
+                if r.status_code != 201:
+                    errors.append(f"{table}: {r.status_code} {r.text}")
+                    return
+                head = r.json()["head_seq"]
+                posted[table] += 1
+            stale = client.post(f"/api/streams/{stream}/events", json=[facts[-1]],
+                                params={"expected_seq": head - 1}, headers=bearer(site.tokens[table]))
+            if stale.status_code != 409:
+                errors.append(f"{table}: stale expected seq answered {stale.status_code}")
+
+        threads = [threading.Thread(target=device, args=(t,)) for t in site.tokens]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+            assert not t.is_alive()
+        assert errors == []
+        stats = site.ledger.grouped().stats
+        assert stats.appends == sum(posted.values()) + len(site.tokens)  # the stale ones too
+        assert stats.refused == len(site.tokens)
+        for table in site.tokens:
+            board = site.session.schedule(table)[0][2]
+            stored = site.ledger.events(site.stream(table, board))
+            table_events = [e for e in stored if e.actor.role == "table"]
+            assert len(table_events) == posted[table] == 21
+            assert [(e.type, e.data.get("call") or e.data.get("card")) for e in table_events[1:]] == \
+                [(f["type"], f.get("call") or f.get("card")) for f in sent[table][1:]]
+        assert verify_store(site.ledger.store).ok
