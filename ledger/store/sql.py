@@ -566,17 +566,23 @@ class SqlTransaction:
         # batch under the transaction's position lock.
         self.behind = False
         self.in_batch = False
+        # PostgreSQL, in a batch: the append's savepoint, sent in the round trip of its first
+        # statement (and released in that of its tree rows): SqlEventStore.transaction.
+        self.savepoint_pending = False
+        self.savepoint_sent = False
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the stream's last event; (0, GENESIS) when empty."""
         if self.known_head is not None:
             return self.known_head
-        if self._lock_pending:  # PostgreSQL: the stream lock, then the head, in one round trip
-            self._lock_pending = False
-            driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
-            with driver.pipeline():  # type: ignore[union-attr]
-                self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '/' || %s))",
-                                  (STREAM_LOCK_CLASS, self.stream))
+        if self._lock_pending or self.savepoint_pending:  # PostgreSQL: the savepoint, the stream
+            driver = self._conn.connection.driver_connection  # type: ignore[union-attr]  # lock, then
+            with driver.pipeline():  # type: ignore[union-attr]  # the head, in one round trip
+                self._send_savepoint()
+                if self._lock_pending:
+                    self._lock_pending = False
+                    self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '/' || %s))",
+                                      (STREAM_LOCK_CLASS, self.stream))
                 self._cur.execute(self._sql.head, (self.stream,))
         else:
             self._cur.execute(self._sql.head, (self.stream,))
@@ -586,12 +592,19 @@ class SqlTransaction:
     def _flush_lock(self) -> None:
         """Take the stream lock now if :meth:`head` has not taken it yet; send the
         statements an insert left pending (PostgreSQL) before anything is read."""
+        self._send_savepoint()
         if self._pending_snapshot is not None:
             self.flush_tree()
         if self._lock_pending:
             self._lock_pending = False
             self._cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '/' || %s))",
                               (STREAM_LOCK_CLASS, self.stream))
+
+    def _send_savepoint(self) -> None:
+        if self.savepoint_pending:
+            self.savepoint_pending = False
+            self._cur.execute("SAVEPOINT ledger_append")
+            self.savepoint_sent = True
 
     def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
         """The stored events of this stream whose id is in ``ids``."""
@@ -768,13 +781,15 @@ class SqlTransaction:
         self._pending_tree = (leaves, nodes)  # sent with the commit (flush_tree), or before the next insert
         return _positioned(batch, ordered)
 
-    def flush_tree(self, commit: bool = False) -> None:
+    def flush_tree(self, commit: bool = False, release: bool = False) -> None:
         """PostgreSQL: write the tree rows of the last insert, and with ``commit``
         commit the transaction in the same round trip (the position lock is held
-        until then: one round trip less under it)."""
+        until then: one round trip less under it); with ``release`` release the
+        append's savepoint of a batch in that round trip."""
         pending, self._pending_tree = self._pending_tree, None
         snapshot, self._pending_snapshot = self._pending_snapshot, None
-        if pending is None and snapshot is None and not commit:
+        release = release and self.savepoint_sent
+        if pending is None and snapshot is None and not commit and not release:
             return
         driver = self._conn.connection.driver_connection  # type: ignore[union-attr]
         with driver.pipeline():  # type: ignore[union-attr]
@@ -784,6 +799,9 @@ class SqlTransaction:
                     self._cur.executemany(self._sql.insert_node, pending[1])
             if snapshot is not None:
                 self._cur.execute(self._sql.save_snapshot, snapshot)
+            if release:
+                self._cur.execute("RELEASE SAVEPOINT ledger_append")
+                self.savepoint_sent = False
             if commit:
                 driver.commit()  # type: ignore[union-attr]
 
@@ -993,23 +1011,32 @@ class SqlEventStore:
                                  "(its lock would be taken out of order)")
             # A savepoint on the driver's cursor (SQLAlchemy's begin_nested cost a third of a
             # grouped append's CPU): rolled back alone on an exception, released otherwise.
+            # On PostgreSQL sent with the append's first statement and released with its
+            # tree rows (SqlTransaction.savepoint_pending): no round trip of their own.
+            pg = batch.dialect.name == "postgresql"
             cur = batch.connection.driver_connection.cursor()  # type: ignore[union-attr]
-            cur.execute("SAVEPOINT ledger_append")
+            # The tree's tip from the batch's previous savepoint (a hint checked
+            # against the last leaf): the frontier is not read back per append.
+            tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
+            tx.behind, tx.in_batch = self.integrate_behind, True
+            if pg:
+                tx.savepoint_pending = True
+            else:
+                cur.execute("SAVEPOINT ledger_append")
+                tx.savepoint_sent = True
             try:
-                # The tree's tip from the batch's previous savepoint (a hint checked
-                # against the last leaf): the frontier is not read back per append.
-                tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
-                tx.behind, tx.in_batch = self.integrate_behind, True
-                if batch.dialect.name == "postgresql" and declared is None:
+                if pg and declared is None:
                     tx._lock_stream()  # declared streams are locked already (batch)
                 yield tx
-                tx.flush_tree()
+                tx.flush_tree(release=pg)
             except BaseException:
-                with contextlib.suppress(Exception):  # a lost connection: the batch fails anyway
-                    cur.execute("ROLLBACK TO SAVEPOINT ledger_append")
-                    cur.execute("RELEASE SAVEPOINT ledger_append")
+                if tx.savepoint_sent:
+                    with contextlib.suppress(Exception):  # a lost connection: the batch fails anyway
+                        cur.execute("ROLLBACK TO SAVEPOINT ledger_append")
+                        cur.execute("RELEASE SAVEPOINT ledger_append")
                 raise
-            cur.execute("RELEASE SAVEPOINT ledger_append")
+            if tx.savepoint_sent:  # SQLite (PostgreSQL released it with the tree's rows)
+                cur.execute("RELEASE SAVEPOINT ledger_append")
             if tx.tip_after is not None:
                 self._local.batch_tip = tx.tip_after
             return
