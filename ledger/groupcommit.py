@@ -12,10 +12,11 @@ FULL syncs the WAL at the commit, PostgreSQL flushes it), with its own result or
 own error. Positions are handed out in commit order as for any append, and the Merkle
 tree is extended append after append exactly as serial appends would extend it.
 
-One writer thread owns the writes (on SQLite the store's one write connection): the
-GIL and SQLite's single writer make a second one useless, and on PostgreSQL one
-connection committing groups saves the per-commit WAL flush that dominated the 16
-writers of the bench. A failure of the store itself (the database lost, a lock held
+On SQLite one writer thread owns the writes (the store's one write connection): the GIL
+and SQLite's single writer make a second one useless, and one commit (one fsync) serves the
+whole group. On PostgreSQL :data:`PG_GROUP_WRITERS` threads commit groups side by side,
+each on a write connection of its own, so that one folds while another waits for the
+database. A failure of the store itself (the database lost, a lock held
 past the busy timeout) fails the whole group: every caller of the group gets it, as a
 lone append would, and nothing of the group is written.
 """
@@ -41,6 +42,12 @@ if TYPE_CHECKING:
 
 #: The most appends one group commits (the savepoints of one transaction).
 MAX_GROUP = 256
+
+#: PostgreSQL: writer threads committing groups side by side, each on a write connection of
+#: its own (while one waits for the database, another folds). Two groups over one stream
+#: wait for each other on its lock (taken first, in one order); a caller that waits for its
+#: answer before sending its next append keeps its order. SQLite has one writer: one thread.
+PG_GROUP_WRITERS = 4
 
 
 @attrs.define
@@ -73,17 +80,22 @@ class GroupCommitter:
     :class:`concurrent.futures.Future` (an asyncio caller awaits it with
     ``asyncio.wrap_future``)."""
 
-    def __init__(self, ledger: Ledger, *, max_group: int = MAX_GROUP) -> None:
+    def __init__(self, ledger: Ledger, *, max_group: int = MAX_GROUP, writers: int | None = None) -> None:
         if max_group < 1:
             raise ValueError("a group holds at least one append")
         self.ledger = ledger
         self.max_group = max_group
         self.stats = GroupStats()
+        self._stats_lock = threading.Lock()
         self._queue: deque[_Request] = deque()
         self._ready = threading.Condition(threading.Lock())
         self._closed = False
-        self._thread = threading.Thread(target=self._run, name="ledger-group-commit", daemon=True)
-        self._thread.start()
+        if writers is None:
+            writers = 1 if _is_sqlite(ledger) else PG_GROUP_WRITERS
+        self._threads = [threading.Thread(target=self._run, name=f"ledger-group-commit-{i}", daemon=True)
+                         for i in range(max(1, writers))]
+        for thread in self._threads:
+            thread.start()
 
     def submit(self, stream: str, facts: Sequence[Fact | Mapping[str, Any]],
                expected_seq: int | None = None, *,
@@ -109,9 +121,10 @@ class GroupCommitter:
         """Commit what is queued, then stop the writer thread."""
         with self._ready:
             self._closed = True
-            self._ready.notify()
-        if self._thread is not threading.current_thread():
-            self._thread.join(timeout)
+            self._ready.notify_all()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout)
 
     # -- the writer thread -------------------------------------------------
 
@@ -157,16 +170,18 @@ class GroupCommitter:
                 raise
             return
         finally:
-            self.stats.busy_seconds += time.perf_counter() - started
+            with self._stats_lock:
+                self.stats.busy_seconds += time.perf_counter() - started
         # committed: now, and only now, every caller is answered
-        self.stats.commits += 1
-        self.stats.appends += len(live)
-        self.stats.largest = max(self.stats.largest, len(live))
+        with self._stats_lock:
+            self.stats.commits += 1
+            self.stats.appends += len(live)
+            self.stats.largest = max(self.stats.largest, len(live))
+            self.stats.refused += sum(1 for ok, _ in outcomes if not ok)
         for r, (ok, value) in zip(live, outcomes, strict=True):
             if ok:
                 r.future.set_result(value)
             else:
-                self.stats.refused += 1
                 r.future.set_exception(value)
 
 

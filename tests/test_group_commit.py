@@ -18,6 +18,7 @@ from backends import create_pg_schema, drop_pg_schema, make_chain
 
 from ledger.audit import verify_store
 from ledger.errors import BadInput, ConcurrencyError, LedgerError
+from ledger.groupcommit import GroupCommitter
 from ledger.service import Ledger
 from ledger.simulate import random_board
 from ledger.store.sql import open_store
@@ -131,7 +132,7 @@ def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_hea
         before = [("gc/b2", b2[:c2], None), ("gc/b3", b3[:c3], None)]
         for stream, facts, _ in before:
             ledger.append(stream, facts)
-        group = ledger.grouped()
+        group = GroupCommitter(ledger, writers=1)  # one writer: the group below is formed behind it
         gate = threading.Event()
         held = group.submit("gc/b1", b1[:1], check=lambda _state: gate.wait(10))  # holds the writer
         while not held.running():  # taken by the writer alone: what follows queues behind it
@@ -166,6 +167,7 @@ def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_hea
         assert verify_store(ledger.store).ok
         grouped_tree = tree_of(ledger)
     finally:
+        group.close()
         ledger.close()
     # the same accepted appends, one transaction each, in the group's order: the same tree
     serial = open_ledger(second_url)
