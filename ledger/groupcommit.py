@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ledger.errors import LedgerError, StoreBusy, StoreUnavailable
+from ledger.errors import StoreBusy, StoreUnavailable
 
 if TYPE_CHECKING:
     from ledger.service import AppendResult, Fact, Ledger
@@ -151,7 +151,7 @@ class GroupCommitter:
                     outcomes.append((True, self.ledger.append(r.stream, r.facts, r.expected_seq, check=r.check)))
                 except (StoreUnavailable, StoreBusy):
                     raise
-                except (LedgerError, ValueError) as exc:
+                except Exception as exc:  # its own error, answered to its caller
                     outcomes.append((False, exc))
             else:
                 with self.ledger.batch(r.stream for r in live):
@@ -161,8 +161,8 @@ class GroupCommitter:
                                                                       check=r.check)))
                         except (StoreUnavailable, StoreBusy):
                             raise  # the transaction itself is in doubt: the whole group fails
-                        except (LedgerError, ValueError) as exc:  # this append only (its savepoint)
-                            outcomes.append((False, exc))
+                        except Exception as exc:  # this append only (its savepoint is rolled back),
+                            outcomes.append((False, exc))  # a refusal or even a bug: never the others'
         except BaseException as exc:  # nothing of the group was committed
             for r in live:
                 r.future.set_exception(exc)

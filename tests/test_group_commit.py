@@ -137,6 +137,9 @@ def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_hea
         held = group.submit("gc/b1", b1[:1], check=lambda _state: gate.wait(10))  # holds the writer
         while not held.running():  # taken by the writer alone: what follows queues behind it
             time.sleep(0.001)
+        def broken(_state: object) -> None:
+            raise RuntimeError("a check that fails (a bug, not a refusal)")
+
         queued = [("gc/b1", b1[1:half], None),       # b1 twice in the group: the second folds on
                   ("gc/b1", b1[half:first_card(b1)], None),  # the head the first left
                   ("gc/b2", b2[c2:c2 + 1], c2 - 1),  # stale expected seq: refused
@@ -144,6 +147,7 @@ def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_hea
                   ("gc/b3", b3[c3:c3 + 1], None),    # the same head, the right card
                   ("gc/b2", b2[c2:c2 + 1], c2)]      # the right expected seq
         futures = [group.submit(s, f, e) for s, f, e in queued]
+        failing = group.submit("gc/b2", b2[c2 + 1:c2 + 2], check=broken)  # fails alone too
         gate.set()
         held.result(30)
         outcomes = []
@@ -152,8 +156,10 @@ def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_hea
                 outcomes.append(fut.result(30))
             except LedgerError as exc:
                 outcomes.append(exc)
-        assert group.stats.commits == 2 and group.stats.largest == len(queued)
-        assert group.stats.refused == 2
+        with pytest.raises(RuntimeError, match="a check that fails"):
+            failing.result(30)
+        assert group.stats.commits == 2 and group.stats.largest == len(queued) + 1
+        assert group.stats.refused == 3
         assert isinstance(outcomes[2], ConcurrencyError)
         assert isinstance(outcomes[3], BadInput) and not isinstance(outcomes[3], ConcurrencyError)
         accepted = [q for q, o in zip(queued, outcomes) if not isinstance(o, LedgerError)]
