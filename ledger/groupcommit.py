@@ -144,6 +144,7 @@ class GroupCommitter:
         if not live:
             return
         outcomes: list[tuple[bool, Any]] = []
+        staged: Any = None
         try:
             if len(live) == 1:  # alone: a plain append (no savepoint)
                 r = live[0]
@@ -154,7 +155,7 @@ class GroupCommitter:
                 except Exception as exc:  # its own error, answered to its caller
                     outcomes.append((False, exc))
             else:
-                with self.ledger.batch(r.stream for r in live):
+                with self.ledger.batch((r.stream for r in live), deferred=True) as staged:
                     for r in live:
                         try:
                             outcomes.append((True, self.ledger.append(r.stream, r.facts, r.expected_seq,
@@ -172,6 +173,8 @@ class GroupCommitter:
         finally:
             with self._stats_lock:
                 self.stats.busy_seconds += time.perf_counter() - started
+        if staged is not None:  # validate-then-write: the positions the group's INSERT gave
+            outcomes = [(ok, _positioned(value, staged.positions) if ok else value) for ok, value in outcomes]
         # committed: now, and only now, every caller is answered
         with self._stats_lock:
             self.stats.commits += 1
@@ -183,6 +186,14 @@ class GroupCommitter:
                 r.future.set_result(value)
             else:
                 r.future.set_exception(value)
+
+
+def _positioned(result: AppendResult, positions: Mapping[tuple[str, int], int]) -> AppendResult:
+    """An append's result with the positions its group's INSERT assigned."""
+    if not result.stored or result.stored[0].position is not None:
+        return result
+    return attrs.evolve(result, stored=tuple(attrs.evolve(ev, position=positions[(ev.stream, ev.seq)])
+                                             for ev in result.stored))
 
 
 #: The environment variable that turns group commit off in the live server (``0``): each

@@ -452,19 +452,23 @@ class Ledger:
                            data=data, actor=actor, at=at, causes=causes, law=law, prev=prev,
                            hash=digest)
 
-    def batch(self, streams: Iterable[str] | None = None):
+    def batch(self, streams: Iterable[str] | None = None, *, deferred: bool = False):
         """A context in which many appends share one store transaction (an import):
         each append stays atomic on its own (a refused one writes nothing), and
         all are committed together at the end.  A store without batches gives a
         no-op context (each append commits as usual). ``streams``: every stream the
         batch will append to (PostgreSQL then takes their locks first, in one fixed
-        order: no deadlock with another batch; see ``SqlEventStore.batch``)."""
+        order: no deadlock with another batch; see ``SqlEventStore.batch``). ``deferred``
+        (group commit): the appends' rows are written together when the batch ends; the
+        context gives the positions (``SqlEventStore.batch``)."""
         from contextlib import nullcontext
 
         batch = getattr(self.store, "batch", None)
         if batch is None:
             return nullcontext()
-        return batch() if streams is None else batch(list(streams))
+        if streams is None:
+            return batch()
+        return batch(list(streams), deferred=True) if deferred else batch(list(streams))
 
     # -- reading -----------------------------------------------------------
 

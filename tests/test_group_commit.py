@@ -170,6 +170,11 @@ def test_one_group_commits_every_append_but_the_refused_ones_each_on_its_own_hea
         assert [e.id for e in ledger.events("gc/b3") if e.id.startswith("b")] == \
             [f["id"] for f in b3[:c3 + 1]]
         assert outcomes[5].stored[0].seq == c2 + 1
+        for o in outcomes:  # each answer carries the positions its group's INSERT assigned
+            if not isinstance(o, LedgerError):
+                by_seq = {e.seq: e.position for e in ledger.events(o.stored[0].stream)}
+                assert [e.position for e in o.stored] == [by_seq[e.seq] for e in o.stored]
+                assert None not in [e.position for e in o.stored]
         assert verify_store(ledger.store).ok
         grouped_tree = tree_of(ledger)
     finally:
