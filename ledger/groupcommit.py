@@ -1,16 +1,20 @@
 """Group commit (issue 28, item 1): appends that arrive while a commit is in flight form
 the next group, committed together by one writer thread.
 
-Each append of a group is checked, folded and ruled on its own stream's head, in a
-savepoint of the group's one transaction (``Ledger.batch`` with the group's streams
-declared: on PostgreSQL their locks are taken first, in one order). A stream that
-appears twice in a group folds, the second time, on the head the first append left. A
-refused append (stale ``expected_seq``, a card not in the hand, a role not allowed...)
-rolls back its own savepoint only: the others of its group are committed. Every caller
-is answered only once the group's COMMIT has returned (its rows are durable: SQLite
-FULL syncs the WAL at the commit, PostgreSQL flushes it), with its own result or its
-own error. Positions are handed out in commit order as for any append, and the Merkle
-tree is extended append after append exactly as serial appends would extend it.
+Each append of a group is checked, folded and ruled on its own stream's head inside
+the group's one transaction (``Ledger.batch`` with the group's streams declared, on
+PostgreSQL their locks taken first, in one order, and ``deferred``: validate-then-write).
+Its rows are kept in memory (``ledger.store.sql.StagedTransaction``), seen by the later
+appends of the same stream (a stream twice in a group folds, the second time, on the head
+the first append left); once every append has been folded, all the rows are written at
+once (one INSERT, one tree extension, one COMMIT). A refused append (stale
+``expected_seq``, a card not in the hand, a role not allowed, even a bug in a check) has
+written nothing: the others of its group are committed. Every caller is answered only
+once the group's COMMIT has returned (its rows are durable: SQLite FULL syncs the WAL at
+the commit, PostgreSQL flushes it), with its own result (positions included) or its own
+error. Positions are handed out in commit order as for any append, and the Merkle tree is
+extended exactly as serial appends in the group's order would extend it. (With the tree
+integrated behind the log, each append of a group runs in a savepoint instead.)
 
 On SQLite one writer thread owns the writes (the store's one write connection): the GIL
 and SQLite's single writer make a second one useless, and one commit (one fsync) serves the
