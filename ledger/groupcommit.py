@@ -1,5 +1,5 @@
 """Group commit (issue 28, item 1): appends that arrive while a commit is in flight form
-the next group, committed together by one writer thread.
+the next group, committed together by a writer thread.
 
 Each append of a group is checked, folded and ruled on its own stream's head inside
 the group's one transaction (``Ledger.batch`` with the group's streams declared, on

@@ -885,6 +885,7 @@ class StagedTransaction(SqlTransaction):
         self.mine: list[StoredEvent] = []
         self.mine_snapshot: tuple[Any, ...] | None = None
         self.mine_boards: list[tuple[str, str, str]] = []
+        self._db_head: tuple[int, str] | None = None
 
     def _staged_events(self) -> list[StoredEvent]:
         return self.staged.by_stream.get(self.stream, []) + self.mine
@@ -893,7 +894,9 @@ class StagedTransaction(SqlTransaction):
         pending = self._staged_events()
         if pending:
             return pending[-1].seq, pending[-1].hash
-        return super().head()
+        if self._db_head is None:  # the stream is locked: its stored head stays until the batch ends
+            self._db_head = super().head()
+        return self._db_head
 
     def find_ids(self, ids: Sequence[str]) -> dict[str, StoredEvent]:
         found = super().find_ids(ids)
