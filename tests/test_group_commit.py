@@ -221,6 +221,8 @@ def test_concurrent_appenders_each_event_once_in_order(store_url):
         stats = ledger.grouped().stats
         assert stats.appends == total and stats.refused == 0
         assert stats.commits < stats.appends  # appends queued behind a commit were grouped
+        assert {s for s, _ in ledger.store.boards()} == set(boards)  # the board index, written with the group
+        assert all(ledger.store.latest_snapshot(s).seq == len(ledger.events(s)) for s in boards)  # ended boards
         assert verify_store(ledger.store).ok
     finally:
         ledger.close()
