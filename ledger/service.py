@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 import uuid
 from collections import OrderedDict
@@ -203,6 +204,10 @@ def decode(stored: StoredEvent) -> ev.Event:
     return ev.parse_stored(stored.type, stored.v, stored.data)
 
 
+_GROUP_START = threading.Lock()
+"""Held while a ledger's group committer is started (``Ledger.grouped``)."""
+
+
 class Ledger:
     """The ledger over one event store."""
 
@@ -220,7 +225,24 @@ class Ledger:
                    clock=clock)
 
     def close(self) -> None:
+        group = self.__dict__.pop("_group", None)
+        if group is not None:
+            group.close()
         self.store.close()
+
+    def grouped(self):  # -> ledger.groupcommit.GroupCommitter
+        """This ledger's group committer (issue 28, item 1), started at the first call: its
+        ``append`` is :meth:`append` committed with the appends of other threads queued at
+        the same time, answered once durable. Closed with the ledger."""
+        group = self.__dict__.get("_group")
+        if group is None:
+            from ledger.groupcommit import GroupCommitter
+
+            with _GROUP_START:
+                group = self.__dict__.get("_group")
+                if group is None:
+                    group = self.__dict__["_group"] = GroupCommitter(self)
+        return group
 
     def __enter__(self) -> "Ledger":
         return self
@@ -435,15 +457,23 @@ class Ledger:
                            data=data, actor=actor, at=at, causes=causes, law=law, prev=prev,
                            hash=digest)
 
-    def batch(self):
+    def batch(self, streams: Iterable[str] | None = None, *, deferred: bool = False):
         """A context in which many appends share one store transaction (an import):
         each append stays atomic on its own (a refused one writes nothing), and
         all are committed together at the end.  A store without batches gives a
-        no-op context (each append commits as usual)."""
+        no-op context (each append commits as usual). ``streams``: every stream the
+        batch will append to (PostgreSQL then takes their locks first, in one fixed
+        order: no deadlock with another batch; see ``SqlEventStore.batch``). ``deferred``
+        (group commit): the appends' rows are written together when the batch ends; the
+        context gives the positions (``SqlEventStore.batch``)."""
         from contextlib import nullcontext
 
         batch = getattr(self.store, "batch", None)
-        return batch() if batch is not None else nullcontext()
+        if batch is None:
+            return nullcontext()
+        if streams is None:
+            return batch()
+        return batch(list(streams), deferred=True) if deferred else batch(list(streams))
 
     # -- reading -----------------------------------------------------------
 

@@ -35,8 +35,12 @@ from ledger.errors import BadInput
 @click.option("--merge-delay", "merge_delay", is_flag=True, help="Instead: the tree integrated behind the "
               "log, writer threads appending while the integrator runs: the merge delay (commit to "
               "leaf) and the integrator's rate (a temporary SQLite file, or --pg URL).")
+@click.option("--group", "group", is_flag=True, help="Instead: concurrent writer threads in this process, "
+              "each append committed alone (today) and through the group committer, alternated in "
+              "chunks (--rounds, --chunk); with --pg also the library's writer processes (issue 28).")
 @click.option("--writers", type=click.IntRange(1, 64), default=4, show_default=True,
-              help="With --merge-delay: writer threads (a store each).")
+              help="With --merge-delay: writer threads (a store each); with --group: writer threads "
+              "(16 unless given).")
 @click.option("--seconds", type=click.FloatRange(0.5, 600), default=5.0, show_default=True,
               help="With --merge-delay: seconds of appends.")
 @click.option("--claim-floor", "claim_floor", is_flag=True, help="Instead: only the cost of G(side), "
@@ -47,7 +51,8 @@ from ledger.errors import BadInput
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
-          merge_delay: bool, writers: int, seconds: float, claim_floor: bool, positions: int | None) -> None:
+          merge_delay: bool, group: bool, writers: int, seconds: float, claim_floor: bool,
+          positions: int | None) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     from ledger.bench.appends import run_bench
 
@@ -63,6 +68,26 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
                 for sub, item in value.items():
                     click.echo(f"{key + '.' + sub:>40}: {item}")
             else:
+                click.echo(f"{key:>40}: {value}")
+        return
+
+    if group:
+        from ledger.bench.group import run_group_bench
+
+        try:
+            import eventsourcing  # noqa: F401
+            library = True
+        except ImportError:
+            library = False
+        source = ctx.get_parameter_source("writers")
+        grouped = run_group_bench(pg_url, writers=16 if source is click.core.ParameterSource.DEFAULT else writers,
+                                  rounds=rounds, chunk=chunk, synchronous=synchronous, seed=seed,
+                                  library=library,
+                                  progress=None if as_json else (lambda line: click.echo(line, err=True)))
+        if as_json:
+            click.echo(json.dumps(grouped))
+        else:
+            for key, value in grouped.items():
                 click.echo(f"{key:>40}: {value}")
         return
 

@@ -290,7 +290,7 @@ def enter_cmd(ctx: click.Context, tournament: str, session: str, file: str | Non
         reg = read_register(ledger, tournament)
         boards = traveller_facts(text, tournament=tournament, session=session, register=reg, deals=deals,
                                  actor=actor)
-        with ledger.batch():
+        with ledger.batch(stream for stream, _, _ in boards):
             for stream, facts, number in boards:
                 try:
                     ledger.append(stream, facts)

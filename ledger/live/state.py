@@ -9,10 +9,7 @@ count of this process's open feeds.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from contextlib import nullcontext
-from typing import Any
 
 import attrs
 import sqlalchemy as sa
@@ -56,7 +53,6 @@ class LiveState:
     """Wrong passwords slow the next attempt (``ledger.live.throttle``)."""
     threads: int = 16
     secure_cookies: bool = False
-    write_lock: Any = attrs.field(factory=nullcontext)
     """SQLite has one writer at a time: appends wait for each other here, in order, rather
     than in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
     sessions_seen: dict[int, Session] = attrs.field(factory=dict)
@@ -79,8 +75,7 @@ def build_state(db_url: str, *, secure_cookies: bool = False, poll: float = 1.0,
     return LiveState(
         ledger=ledger, engine=engine, reads=read_engine(engine), feed=Feed(ledger.store, engine, poll=poll),
         notifier=Notifier(engine), limits=limits, table_appends=Buckets(limits.table_appends),
-        env=page_env(), signin_key=server_key(), throttle=SigninThrottle(), threads=threads, secure_cookies=secure_cookies,
-        write_lock=threading.Lock() if engine.dialect.name == "sqlite" else nullcontext())
+        env=page_env(), signin_key=server_key(), throttle=SigninThrottle(), threads=threads, secure_cookies=secure_cookies)
 
 
 def warm(live: LiveState) -> None:

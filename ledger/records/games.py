@@ -625,7 +625,7 @@ def _append_records(ledger: Ledger, fmt: str, prefix: str, records: Sequence[Gam
     done = 0
     states: dict[str, TableState] = {}
     for start in range(0, len(pairs), BATCH_RECORDS):
-        with ledger.batch():
+        with ledger.batch(stream for _, stream in pairs[start:start + BATCH_RECORDS]):
             for record, stream in pairs[start:start + BATCH_RECORDS]:
                 _import_one(ledger, fmt, record, stream, report, states)
                 done += 1

@@ -431,16 +431,15 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
     from projections.results import results
 
     slug = slugify(parsed.name)
-    streams, events, retried = [], 0, 0
-    with ledger.batch():
-        for line in parsed.lines:
-            where = f"{slug}/{'m' + line.facts[0]['match'].replace(' ', '') + '/' if parsed.teams else ''}" \
-                    f"t{line.facts[0]['table']}/b{line.board}"
-            stream = re.sub(r"[^A-Za-z0-9._/-]", "_", where)
+    events, retried = 0, 0
+    streams = [re.sub(r"[^A-Za-z0-9._/-]", "_",
+                      f"{slug}/{'m' + line.facts[0]['match'].replace(' ', '') + '/' if parsed.teams else ''}"
+                      f"t{line.facts[0]['table']}/b{line.board}") for line in parsed.lines]
+    with ledger.batch(streams):  # every stream's lock first, in one order (no deadlock)
+        for line, stream in zip(parsed.lines, streams):
             result = ledger.append(stream, line.facts)
             events += len(result.stored)
             retried += result.replayed
-            streams.append(stream)
     doc = results(parsed.name, tournament_tables(ledger, parsed.name))
     rows = {(b["board"], r["ns"], r["ew"]): r for b in doc["boards"] for r in b["results"]}
     disagreements: list[str] = []
