@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
+from ledger.bridge import Vulnerability, vulnerability_for
 from ledger.scoring import butler_datum, imps
 from projections import matchpoints as mp
 from ledger.laws.results import board_result
@@ -138,7 +139,7 @@ def with_adjusted(entry: TableResult, adjusted: dict[str, Any], state: TableStat
     kind = adjusted["kind"]
     if kind == "artificial":
         return entry
-    vul = state.board.vulnerability
+    vul = state.board.vulnerability or vulnerability_for(state.board.board)  # stored complete: the same
     scored = [(r, assigned_score(r, vul)) for r in adjusted.get("results") or ()]
     if kind == "weighted":
         return attrs.evolve(entry, distribution=tuple((score, weight_of(r["weight"])) for r, score in scored))
@@ -156,7 +157,7 @@ def weight_of(value: Any) -> float:
     return float(Fraction(str(value)))
 
 
-def assigned_score(result: dict[str, Any], vulnerability) -> int:
+def assigned_score(result: dict[str, Any], vulnerability: Vulnerability) -> int:
     """NS's score for an assigned result ``{"contract", "declarer", "risk", "tricks"}``."""
     from ledger.bridge import Seat
     from ledger.scoring import duplicate_score
@@ -242,7 +243,7 @@ def _absent(r: TableResult) -> bool:
     return not r.distribution and r.split is None
 
 
-def _artificial(award, session_pct: float | None, edition: str) -> float | None:
+def _artificial(award: str | int | float | None, session_pct: float | None, edition: str) -> float | None:
     if award is None or award == "none":
         return None
     return mp.artificial_pct(award, session_pct, edition)
