@@ -20,7 +20,7 @@ line and nothing is written.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ledger import events as ev
 from ledger.errors import BadInput
@@ -48,86 +48,127 @@ def _bad(message: str, field: str, value: Any, event: ev.Event) -> BadInput:
     return BadInput(message, field=field, value=value, event_type=event.TYPE)
 
 
-def check_register_fact(reg: Register, event: ev.Event, boards: Sequence[tuple[str, TableState]]) -> None:
+Boards = Sequence[tuple[str, TableState]]
+
+
+def check_register_fact(reg: Register, event: ev.Event, boards: Boards) -> None:
     """Raise :class:`BadInput` when ``event`` cannot be appended to the register ``reg``;
-    ``boards`` are the tournament's boards (stream, head state) as they stand."""
+    ``boards`` are the tournament's boards (stream, head state) as they stand. Each kind of
+    register event has its named check in :data:`_REGISTER_CHECKS`, looked up by its class."""
     if not isinstance(event, ev.TOURNAMENT_EVENTS):
         raise _bad("only the register's events go in a tournament's register (a board's facts go "
                    "in the board's stream)", "type", event.TYPE, event)
-    if isinstance(event, ev.PlayerRegistered):
-        if event.player in reg.players and reg.players[event.player] != event:
-            raise _bad(f"player {event.player} is already registered as {reg.players[event.player].name}",
-                       "player", event.player, event)
-    elif isinstance(event, ev.SessionScheduled):
-        if event.session in reg.sessions:
-            raise _bad("this session is already scheduled", "session", event.session, event)
-    elif isinstance(event, (ev.PairEntered, ev.TeamEntered)):
-        entry_id = event.pair if isinstance(event, ev.PairEntered) else event.team
-        field = "pair" if isinstance(event, ev.PairEntered) else "team"
-        if reg.entry(entry_id) is not None:
-            raise _bad(f"{field} {entry_id} has already entered", field, entry_id, event)
-        if isinstance(event, ev.PairEntered) and len(event.players) != 2:
-            raise _bad("a pair is two players", "players", list(event.players), event)
-        if isinstance(event, ev.TeamEntered) and not 4 <= len(event.players) <= 6:
-            raise _bad("a team is four to six players", "players", list(event.players), event)
-        if len(set(event.players)) != len(event.players):
-            raise _bad("a player twice in one entry", "players", list(event.players), event)
-        for player in event.players:
-            if player not in reg.players:
-                raise _bad("no such player (PlayerRegistered first)", "players", player, event)
-            other = _entry_of_player(reg, player, kind=field)
-            if other is not None:
-                raise _bad(f"player {player} ({reg.player_name(player)}) already plays in {field} {other}: "
-                           "a player cannot sit in two seats at once", "players", player, event)
-        if event.session is not None and event.session not in reg.sessions:
-            raise _bad("no such session (SessionScheduled first)", "session", event.session, event)
-    elif isinstance(event, ev.EntryWithdrawn):
-        if reg.entry(event.entry) is None:
-            raise _bad("no such pair or team", "entry", event.entry, event)
-        _check_session(reg, event.session, event)
-        started = [s for s, st in boards if _session_of(st) == event.session and _entries(st) & {event.entry}
-                   and _round_of(reg, event.session, st) is not None
-                   and (_round_of(reg, event.session, st) or 0) >= event.from_round and st.seq > 1]
-        if started:
-            raise _bad(f"the entry has already begun round {event.from_round} or later ({started[0]}): a "
-                       "withdrawal takes effect between rounds", "from_round", event.from_round, event)
-    elif isinstance(event, ev.SubstituteSeated):
-        _check_session(reg, event.session, event)
-        entry = reg.entry(event.entry)
-        if entry is None:
-            raise _bad("no such pair or team", "entry", event.entry, event)
-        if event.replaces not in entry.players:
-            raise _bad(f"player {event.replaces} is not in {event.entry}", "replaces", event.replaces, event)
-        if event.player not in reg.players:
-            raise _bad("no such player (PlayerRegistered first)", "player", event.player, event)
-        if event.player in entry.players:
-            raise _bad(f"player {event.player} already plays in {event.entry}", "player", event.player, event)
-        for board in event.boards:
-            for stream, state in boards:
-                if _session_of(state) == event.session and state.board.board == board \
-                        and event.entry in _entries(state) and _ended(state):
-                    raise _bad(f"board {board} has already ended at {stream}: a substitute is seated "
-                               "before the board is played", "boards", board, event)
-            busy = _seated_elsewhere(reg, event.session, event.player, board, event.entry)
-            if busy is not None:
-                raise _bad(f"player {event.player} ({reg.player_name(event.player)}) already sits for "
-                           f"{busy} on board {board}: a player cannot sit in two seats at once",
-                           "player", event.player, event)
-    elif isinstance(event, ev.BoardFouled):
-        _check_fouled(reg, event)
-    elif isinstance(event, ev.KnockoutRoundPaired):
-        _check_knockout_round(reg, event, boards)
-    elif isinstance(event, ev.KnockoutTieDecided):
-        _check_tie(reg, event, boards)
-    elif isinstance(event, ev.SwissRoundPaired):
-        _check_session(reg, event.session, event)
-        _check_round_shape(reg, event)
-        if event.round > 1:
-            unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
-            if unfinished:
-                raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round "
-                           f"{event.round} once every match of the last round is over", "round",
-                           event.round, event)
+    for kinds, check in _REGISTER_CHECKS:
+        if isinstance(event, kinds):
+            check(reg, event, boards)
+            return
+
+
+def _check_player(reg: Register, event: ev.PlayerRegistered, boards: Boards) -> None:
+    """A player number names one player: registering him again with other details is refused."""
+    if event.player in reg.players and reg.players[event.player] != event:
+        raise _bad(f"player {event.player} is already registered as {reg.players[event.player].name}",
+                   "player", event.player, event)
+
+
+def _check_scheduled(reg: Register, event: ev.SessionScheduled, boards: Boards) -> None:
+    """A session is scheduled once."""
+    if event.session in reg.sessions:
+        raise _bad("this session is already scheduled", "session", event.session, event)
+
+
+def _check_entered(reg: Register, event: ev.PairEntered | ev.TeamEntered, boards: Boards) -> None:
+    """A new pair (two players) or team (four to six), each player registered, once, in no
+    other entry of the kind; its session, when named, scheduled."""
+    entry_id = event.pair if isinstance(event, ev.PairEntered) else event.team
+    field = "pair" if isinstance(event, ev.PairEntered) else "team"
+    if reg.entry(entry_id) is not None:
+        raise _bad(f"{field} {entry_id} has already entered", field, entry_id, event)
+    _check_entry_size(event)
+    for player in event.players:
+        _check_free_player(reg, event, player, field)
+    if event.session is not None and event.session not in reg.sessions:
+        raise _bad("no such session (SessionScheduled first)", "session", event.session, event)
+
+
+def _check_entry_size(event: ev.PairEntered | ev.TeamEntered) -> None:
+    """A pair is two players, a team four to six, none of them twice."""
+    if isinstance(event, ev.PairEntered) and len(event.players) != 2:
+        raise _bad("a pair is two players", "players", list(event.players), event)
+    if isinstance(event, ev.TeamEntered) and not 4 <= len(event.players) <= 6:
+        raise _bad("a team is four to six players", "players", list(event.players), event)
+    if len(set(event.players)) != len(event.players):
+        raise _bad("a player twice in one entry", "players", list(event.players), event)
+
+
+def _check_free_player(reg: Register, event: ev.PairEntered | ev.TeamEntered, player: str, field: str) -> None:
+    """``player`` is registered and plays in no other entry of the kind ``field``."""
+    if player not in reg.players:
+        raise _bad("no such player (PlayerRegistered first)", "players", player, event)
+    other = _entry_of_player(reg, player, kind=field)
+    if other is not None:
+        raise _bad(f"player {player} ({reg.player_name(player)}) already plays in {field} {other}: "
+                   "a player cannot sit in two seats at once", "players", player, event)
+
+
+def _check_withdrawn(reg: Register, event: ev.EntryWithdrawn, boards: Boards) -> None:
+    """A withdrawal takes effect between rounds: the entry has begun no board of that round or later."""
+    if reg.entry(event.entry) is None:
+        raise _bad("no such pair or team", "entry", event.entry, event)
+    _check_session(reg, event.session, event)
+    started = [s for s, st in boards if _session_of(st) == event.session and _entries(st) & {event.entry}
+               and _round_of(reg, event.session, st) is not None
+               and (_round_of(reg, event.session, st) or 0) >= event.from_round and st.seq > 1]
+    if started:
+        raise _bad(f"the entry has already begun round {event.from_round} or later ({started[0]}): a "
+                   "withdrawal takes effect between rounds", "from_round", event.from_round, event)
+
+
+def _check_substitute(reg: Register, event: ev.SubstituteSeated, boards: Boards) -> None:
+    """A registered player, not of the entry, replaces one of its players on boards not yet
+    ended, sitting for no other entry on them."""
+    _check_session(reg, event.session, event)
+    entry = reg.entry(event.entry)
+    if entry is None:
+        raise _bad("no such pair or team", "entry", event.entry, event)
+    if event.replaces not in entry.players:
+        raise _bad(f"player {event.replaces} is not in {event.entry}", "replaces", event.replaces, event)
+    if event.player not in reg.players:
+        raise _bad("no such player (PlayerRegistered first)", "player", event.player, event)
+    if event.player in entry.players:
+        raise _bad(f"player {event.player} already plays in {event.entry}", "player", event.player, event)
+    for board in event.boards:
+        _check_substitute_board(reg, event, board, boards)
+
+
+def _check_substitute_board(reg: Register, event: ev.SubstituteSeated, board: int, boards: Boards) -> None:
+    """The entry has not ended ``board``, and the substitute sits for no other entry on it."""
+    for stream, state in boards:
+        if _session_of(state) == event.session and state.board.board == board \
+                and event.entry in _entries(state) and _ended(state):
+            raise _bad(f"board {board} has already ended at {stream}: a substitute is seated "
+                       "before the board is played", "boards", board, event)
+    busy = _seated_elsewhere(reg, event.session, event.player, board, event.entry)
+    if busy is not None:
+        raise _bad(f"player {event.player} ({reg.player_name(event.player)}) already sits for "
+                   f"{busy} on board {board}: a player cannot sit in two seats at once",
+                   "player", event.player, event)
+
+
+def _check_fouled_fact(reg: Register, event: ev.BoardFouled, boards: Boards) -> None:
+    _check_fouled(reg, event)
+
+
+def _check_swiss_round(reg: Register, event: ev.SwissRoundPaired, boards: Boards) -> None:
+    """A Swiss round: the next one, well formed, once every match of the last round is over."""
+    _check_session(reg, event.session, event)
+    _check_round_shape(reg, event)
+    if event.round > 1:
+        unfinished = _unfinished_round(reg, event.session, event.round - 1, boards)
+        if unfinished:
+            raise _bad(f"round {event.round - 1} has not ended ({unfinished}): pair round "
+                       f"{event.round} once every match of the last round is over", "round",
+                       event.round, event)
 
 
 def _check_round_shape(reg: Register, event: ev.SwissRoundPaired | ev.KnockoutRoundPaired) -> None:
@@ -269,6 +310,23 @@ def _unfinished_round(reg: Register, session: str, rnd: int, boards: Sequence[tu
         if len(ended) < 2 * per_match:
             return f"match {home} v {away}: {len(ended)} of {2 * per_match} tables ended"
     return ""
+
+
+_RegisterCheck = Callable[[Register, Any, Boards], None]
+
+# The named check of each kind of register event, in the order they are looked up
+# (isinstance, as the events' classes are matched); a kind absent here has nothing to check.
+_REGISTER_CHECKS: tuple[tuple[type | tuple[type, ...], _RegisterCheck], ...] = (
+    (ev.PlayerRegistered, _check_player),
+    (ev.SessionScheduled, _check_scheduled),
+    ((ev.PairEntered, ev.TeamEntered), _check_entered),
+    (ev.EntryWithdrawn, _check_withdrawn),
+    (ev.SubstituteSeated, _check_substitute),
+    (ev.BoardFouled, _check_fouled_fact),
+    (ev.KnockoutRoundPaired, _check_knockout_round),
+    (ev.KnockoutTieDecided, _check_tie),
+    (ev.SwissRoundPaired, _check_swiss_round),
+)
 
 
 # -- appending ------------------------------------------------------------------------------

@@ -160,6 +160,11 @@ def _law(law: str | None) -> str:
     return f" — {law}" if law else ""
 
 
+def _word(table: Mapping[str, str], key: Any, default: str) -> str:
+    """``table``'s words for a document's value ``key`` (a string, or absent), else ``default``."""
+    return table.get(key, default) if isinstance(key, str) else default
+
+
 def _plural(count: int | None, word: str) -> str:
     if count is None:
         return f"? {word}s"
@@ -326,7 +331,7 @@ def _header(doc: Mapping[str, Any]) -> Text:
     header.append(f" · Dealer {_seat(board.get('dealer'))}")
     header.append(f" · Vul {board.get('vulnerability') or '?'}")
     header.append(f" · Laws {doc.get('laws') or '?'}")
-    header.append(f" · Phase {PHASES.get(doc.get('phase'), doc.get('phase') or '?')}")
+    header.append(f" · Phase {_word(PHASES, doc.get('phase'), doc.get('phase') or '?')}")
     header.append(f" · Turn {_seat(doc.get('turn'))}")
     header.append(f" · seq {doc.get('seq', '?')}")
     extras = []
@@ -418,7 +423,7 @@ def _call_ruling_line(entry: Mapping[str, Any]) -> str:
     seat = entry.get("seat")
     words = {
         "seat": _seat(seat), "call": call_text(entry.get("call")), "first": call_text(entry.get("first_call")),
-        "detail": _with_call_symbols(entry.get("detail") or ""), "partner": PARTNER.get(seat, "partner"),
+        "detail": _with_call_symbols(entry.get("detail") or ""), "partner": _word(PARTNER, seat, "partner"),
         "lho": SEATS[(SEATS.index(seat) + 1) % 4] if seat in SEATS else "LHO",
         "side": "NS" if seat in ("N", "S") else "EW",
     }
@@ -520,15 +525,15 @@ def _tricks(doc: Mapping[str, Any]) -> Group | None:
 
 def _penalty_card_line(entry: Mapping[str, Any]) -> str:
     kind = (entry.get("kind") or "").capitalize() or "Penalty"
-    rule = PENALTY_KIND_WORDS.get(entry.get("kind"), "") if entry.get("law") else ""
+    rule = _word(PENALTY_KIND_WORDS, entry.get("kind"), "") if entry.get("law") else ""
     return (f"{kind} penalty card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))}"
             f"{_law(entry.get('law'))}{rule}")
 
 
 def _premature_line(entry: Mapping[str, Any]) -> str:
     """A premature lead or play by a defender (Law 57; 1997 53B / 2017 53C) in a director's words."""
-    words = PREMATURE_WORDS.get(entry.get("kind"), "played prematurely").format(trick=entry.get("trick"))
-    status = PREMATURE_STATUS.get(entry.get("status"), "")
+    words = _word(PREMATURE_WORDS, entry.get("kind"), "played prematurely").format(trick=entry.get("trick"))
+    status = _word(PREMATURE_STATUS, entry.get("status"), "")
     if entry.get("status") == "chosen":
         chosen = OPTION_WORDS_BY_LAW.get(("57A", entry.get("option")), entry.get("option") or "")
         suit = f" ({_suit_text(entry['suit'])})" if entry.get("suit") else ""
@@ -544,10 +549,11 @@ def _premature_line(entry: Mapping[str, Any]) -> str:
 def _play_restriction_line(entry: Mapping[str, Any]) -> str:
     seat = _seat(entry.get("seat"))
     suit = _suit_text(entry.get("suit")) if entry.get("suit") else ""
-    what = {"highest": "must play his highest card of the suit led",
-            "lowest": "must play his lowest card of the suit led",
-            "suit": f"must play a {suit} if he cannot follow suit",
-            "not_suit": f"may not play a {suit} if he cannot follow suit"}.get(entry.get("mode"), entry.get("mode"))
+    modes = {"highest": "must play his highest card of the suit led",
+             "lowest": "must play his lowest card of the suit led",
+             "suit": f"must play a {suit} if he cannot follow suit",
+             "not_suit": f"may not play a {suit} if he cannot follow suit"}
+    what = _word(modes, entry.get("mode"), str(entry.get("mode")))  # an unknown mode as it is
     return f"Play restriction: {seat} {what} to this trick{_law(entry.get('law'))}"
 
 
@@ -571,13 +577,14 @@ def play_ruling_words(state: Mapping[str, Any]) -> list[str]:
 def _lead_restriction_line(entry: Mapping[str, Any]) -> str:
     seat, suit = _seat(entry.get("seat")), _suit_text(entry.get("suit"))
     verb = "must not lead" if entry.get("mode") == "must_not" else "must lead"
-    when = {"next_lead": "at the next lead",
-            "while_on_lead": f"for as long as {seat} retains the lead"}.get(entry.get("lasts"), "")
+    lasts = {"next_lead": "at the next lead",
+             "while_on_lead": f"for as long as {seat} retains the lead"}
+    when = _word(lasts, entry.get("lasts"), "")
     return f"Lead restriction: {seat} {verb} {suit} {when}".rstrip()
 
 
 def _must_pass_line(entry: Mapping[str, Any]) -> str:
-    until = UNTIL_WORDS.get(entry.get("until"), f"until {entry.get('until')}")
+    until = _word(UNTIL_WORDS, entry.get("until"), f"until {entry.get('until')}")
     return f"Must pass: {_seat(entry.get('seat'))} must pass {until}"
 
 
@@ -703,7 +710,7 @@ def _adjusted_line(adjusted: Mapping[str, Any]) -> str:
 
 
 def _exposed_card_line(entry: Mapping[str, Any]) -> str:
-    how = EXPOSED_HOW.get(entry.get("how"), entry.get("how") or "exposed")
+    how = _word(EXPOSED_HOW, entry.get("how"), entry.get("how") or "exposed")
     return (f"Exposed card: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} ({how})"
             f"{_law(entry.get('law'))}")
 
@@ -726,8 +733,8 @@ def _card_ruling_line(entry: Mapping[str, Any]) -> str:
 
 
 def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
-    what = OUT_OF_TURN_WORDS.get(entry.get("kind"), entry.get("kind") or "lead out of turn")
-    status = OUT_OF_TURN_STATUS.get(entry.get("status"), entry.get("status") or "")
+    what = _word(OUT_OF_TURN_WORDS, entry.get("kind"), entry.get("kind") or "lead out of turn")
+    status = _word(OUT_OF_TURN_STATUS, entry.get("status"), entry.get("status") or "")
     how = entry.get("how") or ""
     if how and how not in ("returned", "refuse") and entry.get("status") == "accepted":
         status += f" ({OUT_OF_TURN_HOW.get(how, how.replace('_', ' '))})"

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
+from ledger.bridge import Vulnerability, vulnerability_for
 from ledger.scoring import butler_datum, imps
 from projections import matchpoints as mp
 from ledger.laws.results import board_result
@@ -138,7 +139,7 @@ def with_adjusted(entry: TableResult, adjusted: dict[str, Any], state: TableStat
     kind = adjusted["kind"]
     if kind == "artificial":
         return entry
-    vul = state.board.vulnerability
+    vul = state.board.vulnerability or vulnerability_for(state.board.board)  # stored complete: the same
     scored = [(r, assigned_score(r, vul)) for r in adjusted.get("results") or ()]
     if kind == "weighted":
         return attrs.evolve(entry, distribution=tuple((score, weight_of(r["weight"])) for r, score in scored))
@@ -156,7 +157,7 @@ def weight_of(value: Any) -> float:
     return float(Fraction(str(value)))
 
 
-def assigned_score(result: dict[str, Any], vulnerability) -> int:
+def assigned_score(result: dict[str, Any], vulnerability: Vulnerability) -> int:
     """NS's score for an assigned result ``{"contract", "declarer", "risk", "tricks"}``."""
     from ledger.bridge import Seat
     from ledger.scoring import duplicate_score
@@ -242,7 +243,7 @@ def _absent(r: TableResult) -> bool:
     return not r.distribution and r.split is None
 
 
-def _artificial(award, session_pct: float | None, edition: str) -> float | None:
+def _artificial(award: str | int | float | None, session_pct: float | None, edition: str) -> float | None:
     if award is None or award == "none":
         return None
     return mp.artificial_pct(award, session_pct, edition)
@@ -328,10 +329,11 @@ def _team_imps(rooms: list[TableResult]) -> dict[str, tuple[float | None, float 
     artificial = next((r for r in rooms if _artificial_room(r)), None)
     if artificial is not None:
         a = artificial.adjusted or {}
-        a_ns = mp.ARTIFICIAL_IMPS.get(a.get("ns")) if isinstance(a.get("ns"), str) else None
-        a_ew = mp.ARTIFICIAL_IMPS.get(a.get("ew")) if isinstance(a.get("ew"), str) else None
+        ns, ew = a.get("ns"), a.get("ew")
+        a_ns = mp.ARTIFICIAL_IMPS.get(ns) if isinstance(ns, str) else None
+        a_ew = mp.ARTIFICIAL_IMPS.get(ew) if isinstance(ew, str) else None
         # the team NS in the artificial room sits EW in the other room, and conversely
-        team = {(artificial.stream, "NS"): a_ns, (artificial.stream, "EW"): a_ew}
+        team: dict[tuple[str, str], float | None] = {(artificial.stream, "NS"): a_ns, (artificial.stream, "EW"): a_ew}
         for other in rooms:
             if other is not artificial:
                 team[(other.stream, "NS")], team[(other.stream, "EW")] = a_ew, a_ns
@@ -350,14 +352,16 @@ def _team_imps(rooms: list[TableResult]) -> dict[str, tuple[float | None, float 
         for side, most in r.caps:
             limit = mp.ARTIFICIAL_IMPS.get(most)
             for key in _same_team(r.stream, side, partner_room):
-                if team.get(key) is not None and limit is not None:
-                    team[key] = min(team[key], limit)  # type: ignore[type-var]
+                current = team.get(key)
+                if current is not None and limit is not None:
+                    team[key] = min(current, limit)
         for side, amount in r.penalties:
             if amount.endswith(" IMP"):
                 cut = float(amount.split()[0])
                 for key in _same_team(r.stream, side, partner_room):
-                    if team.get(key) is not None:
-                        team[key] = team[key] - cut  # type: ignore[operator]
+                    current = team.get(key)
+                    if current is not None:
+                        team[key] = current - cut
     return {stream: (team.get((stream, "NS")), team.get((stream, "EW"))) for stream in pairs}
 
 
@@ -548,61 +552,87 @@ def session_percentages(boards: dict[int, list[TableResult]]) -> dict[str, float
     return {pair: sum(p) / len(p) for pair, p in totals.items() if p}
 
 
+_Totals = dict[str, dict[str, float]]
+_Directions = dict[str, set[str]]
+
+
 def standings(boards: dict[int, list[TableResult]], scoring: str) -> list[dict[str, Any]]:
     """Pairs: matchpoints and percentage over the boards played, from the unrounded
     matchpoints; teams: IMPs. A Mitchell (no pair ever sat in both directions) gets
     separate NS and EW rankings (``direction``). Ties share a rank and say ``tied``."""
-    rows: dict[str, dict[str, float]] = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
-    directions: dict[str, set[str]] = defaultdict(set)
+    rows: _Totals = defaultdict(lambda: {"score": 0.0, "top": 0.0, "boards": 0})
+    directions: _Directions = defaultdict(set)
+    add_board = _add_matchpoints if scoring == "MP" else _add_imps
     for entries in boards.values():
-        if scoring != "MP":
-            # A team's IMPs on a board, once per match: the room where it sits North-South
-            # says imp_ns, the other room imp_ew (the same number when both rooms exist).
-            seen: dict[tuple[str | None, str], float] = {}
-            for r in entries:
-                for team, value in ((r.ns, r.imp_ns), (r.ew, r.imp_ew)):
-                    if team and value is not None:
-                        seen.setdefault((r.match, team), value)
-            for (_, team), value in seen.items():
-                rows[team]["score"] += value
-                rows[team]["boards"] += 1
-        tables = len([r for r in entries if not _absent(r)])
-        for r in entries:
-            if scoring == "MP":
-                for pair, value, side in ((r.ns, r.mp_ns, "NS"), (r.ew, r.mp_ew, "EW")):
-                    if pair:
-                        directions[pair].add(side)
-                    if pair and value is not None and tables > 1:
-                        rows[pair]["score"] += value
-                        rows[pair]["top"] += mp.top(tables)
-                        rows[pair]["boards"] += 1
-    mitchell = scoring == "MP" and bool(directions) and all(len(d) == 1 for d in directions.values()) \
-        and {"NS", "EW"} <= set().union(*directions.values())
-    table = []
-    for name, row in rows.items():
-        entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": row["score"]}
-        if scoring == "MP":
-            entry["pct"] = 100 * row["score"] / row["top"] if row["top"] else None
-            entry["top"] = row["top"]
-        if mitchell:
-            entry["direction"] = next(iter(directions[name]))
-        table.append(entry)
+        add_board(rows, directions, entries)
+    mitchell = scoring == "MP" and _is_mitchell(directions)
+    table = [_standing(name, row, scoring, directions if mitchell else None) for name, row in rows.items()]
+    _rank(table, scoring)
+    for e in table:  # ranks from the exact figures first, rounded for showing after
+        e["score"] = round(e["score"], 2)
+        if e.get("pct") is not None:
+            e["pct"] = round(e["pct"], 2)
+    return table
 
+
+def _add_imps(rows: _Totals, directions: _Directions, entries: list[TableResult]) -> None:
+    """A team's IMPs on a board, once per match: the room where it sits North-South
+    says imp_ns, the other room imp_ew (the same number when both rooms exist)."""
+    seen: dict[tuple[str | None, str], float] = {}
+    for r in entries:
+        for team, value in ((r.ns, r.imp_ns), (r.ew, r.imp_ew)):
+            if team and value is not None:
+                seen.setdefault((r.match, team), value)
+    for (_, team), value in seen.items():
+        rows[team]["score"] += value
+        rows[team]["boards"] += 1
+
+
+def _add_matchpoints(rows: _Totals, directions: _Directions, entries: list[TableResult]) -> None:
+    """A pair's matchpoints and top on a board played at more than one table; the
+    directions each pair sat in."""
+    tables = len([r for r in entries if not _absent(r)])
+    for r in entries:
+        for pair, value, side in ((r.ns, r.mp_ns, "NS"), (r.ew, r.mp_ew, "EW")):
+            if pair:
+                directions[pair].add(side)
+            if pair and value is not None and tables > 1:
+                rows[pair]["score"] += value
+                rows[pair]["top"] += mp.top(tables)
+                rows[pair]["boards"] += 1
+
+
+def _is_mitchell(directions: _Directions) -> bool:
+    """No pair ever sat in both directions, and both directions were sat in."""
+    return bool(directions) and all(len(d) == 1 for d in directions.values()) \
+        and {"NS", "EW"} <= set().union(*directions.values())
+
+
+def _standing(name: str, row: dict[str, float], scoring: str,
+              directions: _Directions | None) -> dict[str, Any]:
+    """One entry's line, unranked and unrounded; its direction in a Mitchell."""
+    entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": row["score"]}
+    if scoring == "MP":
+        entry["pct"] = 100 * row["score"] / row["top"] if row["top"] else None
+        entry["top"] = row["top"]
+    if directions is not None:
+        entry["direction"] = next(iter(directions[name]))
+    return entry
+
+
+def _rank(table: list[dict[str, Any]], scoring: str) -> None:
+    """Sort ``table`` (NS before EW in a Mitchell, best first, then by name) and rank it
+    within each direction from the exact figures; equal figures share a rank, ``tied``."""
     def value(e: dict[str, Any]) -> float:
         v = e.get("pct") if scoring == "MP" else e["score"]
         return round(v, 9) if v is not None else float("-inf")  # exact ties, not float noise
 
     order = {"NS": 0, "EW": 1}
     table.sort(key=lambda e: (order.get(e.get("direction", ""), 2), -value(e), e["name"]))
-    for e in table:  # ranks from the exact figures first, rounded for showing after
+    for e in table:
         group = [o for o in table if o.get("direction") == e.get("direction")]
         e["rank"] = 1 + sum(1 for o in group if value(o) > value(e))
         e["tied"] = sum(1 for o in group if value(o) == value(e)) > 1
-    for e in table:
-        e["score"] = round(e["score"], 2)
-        if e.get("pct") is not None:
-            e["pct"] = round(e["pct"], 2)
-    return table
 
 
 def rank_text(entry: dict[str, Any]) -> str:
