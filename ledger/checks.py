@@ -9,6 +9,7 @@ played out of turn, a revoke) is never refused: it is stored and ruled on.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Callable
 
 from ledger import events as ev
 from ledger.bridge import Card, Seat
@@ -27,6 +28,16 @@ def check_fact(state, event: ev.Event) -> None:
             raise BadInput("the first event of a stream must be BoardOpened", field="type",
                            value=event.TYPE)
         return
+    _check_board_open(state, event)
+    for types, check in _FACT_CHECKS:
+        if isinstance(event, types):
+            check(state, event)
+            return
+
+
+def _check_board_open(state, event: ev.Event) -> None:
+    """The board takes this fact at all: not a second BoardOpened nor a register fact, no play
+    on a board withdrawn or voided, no call or card after a result reported without them."""
     if isinstance(event, ev.BoardOpened):
         raise BadInput("the board is already opened (BoardOpened comes once, first)", field="type",
                        value=event.TYPE)
@@ -44,32 +55,39 @@ def check_fact(state, event: ev.Event) -> None:
         raise BadInput("the table's result was reported without its calls and cards "
                        "(ResultReported): no call or card can follow it", field="type",
                        value=event.TYPE, event_type=event.TYPE)
-    if isinstance(event, _CARD_IN_HAND):
-        _check_holds(state, event.seat, event.card, event.TYPE)  # type: ignore[attr-defined]
-        if isinstance(event, ev.CardPlayed) and state.defective:
-            from ledger.laws.defective import check_supplied
-            check_supplied(state, event)  # spec 1.3: 67A1 / 67B1, the card supplied to a defective trick
-    elif isinstance(event, ev.CardWithdrawn):
-        _check_dealt(state, event.seat, event.card, event.TYPE)
-        if event.replacement is not None and restores_trick12(state, event) is None:  # 62D1: may come from trick 13
-            _check_holds(state, event.seat, event.replacement, event.TYPE, field="replacement")
-    elif isinstance(event, (ev.DummyCardTouched, ev.DummyMisplaced)):
-        _check_dummy_holds(state, event.card, event.TYPE)
-    elif isinstance(event, ev.DesignationChanged):
-        _check_holds(state, state.board.deal.holder(event.card), event.card, event.TYPE)
-    elif isinstance(event, ev.OptionChosen):
-        check_option(state, event)
-    elif isinstance(event, (ev.RevokeInquiry, ev.DummyWarnedDeclarer)):
-        _check_dummy_fact(state, event)
-    elif isinstance(event, ev.AdjustedScoreAwarded):
-        check_adjusted_score(event)
-    elif isinstance(event, ev.MissingCardFound):
-        _check_dealt(state, event.seat, event.card, event.TYPE)
-    elif isinstance(event, ev.ResultReported):
-        _check_reported(state, event)
-    elif isinstance(event, ev.ClaimRuled):
-        _check_claim_ruled(state, event)
-    elif isinstance(event, ev.CorrectionPeriodEnded) and state.correction_period_ended is not None:
+
+
+def _check_card_in_hand(state, event) -> None:
+    _check_holds(state, event.seat, event.card, event.TYPE)
+    if isinstance(event, ev.CardPlayed) and state.defective:
+        from ledger.laws.defective import check_supplied
+        check_supplied(state, event)  # spec 1.3: 67A1 / 67B1, the card supplied to a defective trick
+
+
+def _check_withdrawn(state, event: ev.CardWithdrawn) -> None:
+    _check_dealt(state, event.seat, event.card, event.TYPE)
+    if event.replacement is not None and restores_trick12(state, event) is None:  # 62D1: may come from trick 13
+        _check_holds(state, event.seat, event.replacement, event.TYPE, field="replacement")
+
+
+def _check_dummy_card(state, event) -> None:
+    _check_dummy_holds(state, event.card, event.TYPE)
+
+
+def _check_designation(state, event: ev.DesignationChanged) -> None:
+    _check_holds(state, state.board.deal.holder(event.card), event.card, event.TYPE)
+
+
+def _check_adjusted(state, event: ev.AdjustedScoreAwarded) -> None:
+    check_adjusted_score(event)
+
+
+def _check_found(state, event: ev.MissingCardFound) -> None:
+    _check_dealt(state, event.seat, event.card, event.TYPE)
+
+
+def _check_period_ended(state, event: ev.CorrectionPeriodEnded) -> None:
+    if state.correction_period_ended is not None:
         raise BadInput(f"the Correction Period already ended (seq {state.correction_period_ended}); "
                        "CorrectionPeriodEnded comes once per board", field="type", value=event.TYPE,
                        event_type=event.TYPE)
@@ -265,3 +283,20 @@ def check_adjusted_score(event: ev.AdjustedScoreAwarded) -> None:
     if any(r["side"] != "both" for r in results):
         raise BadInput("the components of a weighted score are for both sides", field="results.side",
                        value=[r["side"] for r in results], event_type=t)
+
+
+#: The check of each kind of fact, the first whose types the fact is (a fact of no kind
+#: listed needs no check beyond :func:`_check_board_open`).
+_FACT_CHECKS: tuple[tuple[type | tuple[type, ...], Callable[[Any, Any], None]], ...] = (
+    (_CARD_IN_HAND, _check_card_in_hand),
+    (ev.CardWithdrawn, _check_withdrawn),
+    ((ev.DummyCardTouched, ev.DummyMisplaced), _check_dummy_card),
+    (ev.DesignationChanged, _check_designation),
+    (ev.OptionChosen, check_option),
+    ((ev.RevokeInquiry, ev.DummyWarnedDeclarer), _check_dummy_fact),
+    (ev.AdjustedScoreAwarded, _check_adjusted),
+    (ev.MissingCardFound, _check_found),
+    (ev.ResultReported, _check_reported),
+    (ev.ClaimRuled, _check_claim_ruled),
+    (ev.CorrectionPeriodEnded, _check_period_ended),
+)

@@ -68,24 +68,53 @@ def last_director_act(state: TableState) -> int:
     return max(seqs, default=0)
 
 
+_Item = tuple[str, int, str, str | None]
+"""(kind, seq waited since, what, Law) of one thing waiting."""
+
+
 def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = None,
             now: datetime | None = None, *, director_calls: bool = False) -> list[Waiting]:
     """What waits on this board, in seq order."""
     b = state.board
-    items: list[tuple[str, int, str, str | None]] = []
-    if director_calls:
-        answered = last_director_act(state)
-        for p in state.procedure:
-            if p.type == "DirectorCalled" and p.seq > answered:
-                who = f"{p.by} called" if p.by is not None else "called"
-                items.append(("director_call", p.seq, f"{who} the director", state.cite("9B")))
-    for r in state.review:
-        if not r.resolved:
-            items.append(("review", r.seq, with_edition(r.reason, state.edition),
-                          review_law(r.reason, state.edition)))
-    for o in state.pending:
-        items.append(("option", o.seq, f"{o.to} to choose: {', '.join(o.options)}", o.law))
+    items: list[_Item] = _director_calls(state) if director_calls else []
+    for found in _WAITING_FINDERS:
+        items += found(state)
+    out = []
+    for kind, seq, what, law in sorted(items, key=lambda item: item[1]):
+        since = (times or {}).get(seq)
+        out.append(Waiting(stream, b.tournament, b.board, b.table, kind, seq, what, law, since,
+                           _seconds(since, now)))
+    return out
+
+
+def _director_calls(state: TableState) -> list[_Item]:
+    """``director_call``: each DirectorCalled after the director's last act on the board."""
+    answered = last_director_act(state)
+    items: list[_Item] = []
+    for p in state.procedure:
+        if p.type == "DirectorCalled" and p.seq > answered:
+            who = f"{p.by} called" if p.by is not None else "called"
+            items.append(("director_call", p.seq, f"{who} the director", state.cite("9B")))
+    return items
+
+
+def _reviews(state: TableState) -> list[_Item]:
+    """``review``: each DirectorReviewRequired not answered yet."""
+    return [("review", r.seq, with_edition(r.reason, state.edition),
+             review_law(r.reason, state.edition)) for r in state.review if not r.resolved]
+
+
+def _options(state: TableState) -> list[_Item]:
+    """``option``: options offered that nobody has chosen."""
+    return [("option", o.seq, f"{o.to} to choose: {', '.join(o.options)}", o.law)
+            for o in state.pending]
+
+
+def _claims(state: TableState) -> list[_Item]:
+    """``claim``: a disputed claim, or an objection within the Correction Period to an agreed
+    or ruled claim, that the director has not ruled on."""
     claim = state.claim
+    items: list[_Item] = []
     if claim is not None and claim.status == "disputed":
         items.append(("claim", claim.disputed_seq or claim.seq,
                       f"claim by {claim.seat} of {claim.tricks} of {claim.remaining} tricks disputed: "
@@ -97,21 +126,29 @@ def waiting(stream: str, state: TableState, times: Mapping[int, str] | None = No
                 items.append(("claim", objection.seq, f"claim by {claim.seat} of {claim.tricks} of {claim.remaining} "
                               f"tricks: {objection.by} objected within the Correction Period ({objection.law}); the "
                               "director rules (ClaimRuled) before the Correction Period ends", objection.law))
-    for i in state.irregularities:
-        if i.kind == "unprocessed":
-            items.append(("unprocessed", i.seq, f"{i.type} stored as logged: {i.detail}", None))
+    return items
+
+
+def _unprocessed(state: TableState) -> list[_Item]:
+    """``unprocessed``: an action stored as logged that no Law module rules on."""
+    return [("unprocessed", i.seq, f"{i.type} stored as logged: {i.detail}", None)
+            for i in state.irregularities if i.kind == "unprocessed"]
+
+
+def _appeals(state: TableState) -> list[_Item]:
+    """``appeal``: an appeal not decided, or decided ``changed`` with the committee's score to come."""
+    items: list[_Item] = []
     for a in state.appeals:
         if a.decided is None:
             items.append(("appeal", a.seq, f"appeal by {a.side} not decided: {a.text}", state.cite("92")))
         elif a.decision == "changed" and a.followed_by is None:
             items.append(("appeal", a.decided, f"appeal by {a.side}: decision changed, the committee's "
                                                "score is to come", state.cite("93")))
-    out = []
-    for kind, seq, what, law in sorted(items, key=lambda item: item[1]):
-        since = (times or {}).get(seq)
-        out.append(Waiting(stream, b.tournament, b.board, b.table, kind, seq, what, law, since,
-                           _seconds(since, now)))
-    return out
+    return items
+
+
+#: What may wait on a board besides the director's calls, in the order listed for one seq.
+_WAITING_FINDERS = (_reviews, _options, _claims, _unprocessed, _appeals)
 
 
 _BARE_LAW = re.compile(r"^(\d{1,2}(?:[A-Z][0-9a-z]*)?)(?![\d:])")

@@ -176,3 +176,28 @@ def test_a_card_played_out_of_turn_in_lin_is_refused_with_its_record():
     records, errors = read_lin(text, collect_errors=True)
     assert errors[0].record == 1
     assert "trick 1: D6 is South's, but East is to play" in errors[0].reason
+
+
+# ---------------------------------------------------------------------------
+# Each tag's reader refuses what the module's contract does not allow, naming the tag
+
+_MD = "md|1SAJ92H874DJT6CAQ3,S7643HQT3D32CKJ96,SKT8HA96DA95C7542,|"
+
+
+@pytest.mark.parametrize(("text", "tag", "reason"), [
+    ("qx|x1|" + _MD + "sv|o|", "qx", "must read like o12 (open room) or c12 (closed room)"),
+    ("qx|o1|" + _MD + _MD + "sv|o|", "md", "a second deal in the same record"),
+    ("qx|o1|mb|p|" + _MD + "sv|o|", "mb", "a call before the deal (md)"),
+    ("qx|o1|" + _MD + "sv|o|an|forcing|", "an", "an explanation before any call"),
+    ("qx|o1|pc|D4|" + _MD + "sv|o|", "pc", "a card before the deal (md)"),
+    ("qx|o1|" + _MD + "sv|o|mb|1N|mb|p|mb|p|mb|p|pc|D4|pc|D4|", "pc", "D4 is played twice"),
+    ("qx|o1|" + _MD + "sv|o|mb|1N|mb|p|mb|p|mb|p|mc|14|", "mc",
+     "a claim is the declarer's tricks in all, 0 to 13"),
+    ("qx|o1|sv|o|", "md", "the record has no deal (md)"),
+    ("qx|o1|" + _MD, "sv", "the record has no vulnerability (sv)"),
+])
+def test_a_tag_the_reader_cannot_take_fails_its_record_naming_the_tag(text, tag, reason):
+    records, errors = read_lin(text, collect_errors=True)
+    assert records == [] and len(errors) == 1
+    assert (errors[0].field, errors[0].record, errors[0].line) == (tag, 1, 1)
+    assert errors[0].reason in (reason, f"{tag}: {reason}")

@@ -240,116 +240,172 @@ def session_records(tables: Mapping[str, list[dict[str, Any]]],
                     deals: Mapping[tuple[int, int], Mapping[str, Any]],
                     tournament: str) -> BwsSession:
     """The session's tables and boards as :class:`BwsRecord` (see the module)."""
-    sections = _sections(tables)
-    several = len(sections) > 1
-    rounds = tables.get("RoundData", [])
-    mitchell = _mitchell(rounds)
-    scoring = _scoring(tables)
-    seated: dict[tuple[int, int, int], tuple[int, int]] = {}
-    known: dict[tuple[int, str], set[int]] = defaultdict(set)
-    for r in rounds:
-        key = (_int(r.get("Section")) or 0, _int(r.get("Table")) or 0, _int(r.get("Round")) or 0)
-        ns, ew = _int(r.get("NSPair")) or 0, _int(r.get("EWPair")) or 0
-        seated[key] = (ns, ew)
-        known[(key[0], "NS")].add(ns)
-        known[(key[0], "EW")].add(ew)
+    session = _Session.of(tables, deals, tournament)
+    groups, problems = _received_by_board(tables, session)
+    records: list[BwsRecord] = []
+    not_played: list[str] = []
+    for (section, table, board), rows in sorted(groups.items()):
+        read = _board_record(session, section, table, board, rows, not_played)
+        if isinstance(read, BwsProblem):
+            problems.append(read)
+        else:
+            records.append(read)
+    return BwsSession(records, problems, _players(tables, session.name, session.sections),
+                      not_played, session.scoring)
 
-    def name(number: int, direction: str, section: int) -> str:
-        letter = sections.get(section, "A") if several else None
-        return pair_id(number, direction if mitchell else None, letter)
 
-    def where(section: int, table: Any, rnd: Any, board: Any) -> str:
-        part = f"section {sections.get(section, section)}, " if several else ""
+@attrs.frozen
+class _Session:
+    """What every board of the session reads: its sections, movement, scoring, deals and the
+    BiddingData and PlayData rows by board."""
+
+    tournament: str
+    deals: Mapping[tuple[int, int], Mapping[str, Any]]
+    sections: dict[int, str]
+    rounds: list[dict[str, Any]]
+    mitchell: bool
+    scoring: str
+    seated: dict[tuple[int, int, int], tuple[int, int]]
+    """(section, table, round) -> the pairs the movement seats there (NS, EW)."""
+    known: dict[tuple[int, str], set[int]]
+    """(section, direction) -> the pairs the movement seats that way."""
+    calls: dict[tuple[int, int, int, int], list[Row]]
+    cards: dict[tuple[int, int, int, int], list[Row]]
+
+    @classmethod
+    def of(cls, tables: Mapping[str, list[dict[str, Any]]],
+           deals: Mapping[tuple[int, int], Mapping[str, Any]], tournament: str) -> _Session:
+        rounds = tables.get("RoundData", [])
+        seated: dict[tuple[int, int, int], tuple[int, int]] = {}
+        known: dict[tuple[int, str], set[int]] = defaultdict(set)
+        for r in rounds:
+            key = (_int(r.get("Section")) or 0, _int(r.get("Table")) or 0, _int(r.get("Round")) or 0)
+            ns, ew = _int(r.get("NSPair")) or 0, _int(r.get("EWPair")) or 0
+            seated[key] = (ns, ew)
+            known[(key[0], "NS")].add(ns)
+            known[(key[0], "EW")].add(ew)
+        return cls(tournament, deals, _sections(tables), rounds, _mitchell(rounds),
+                   _scoring(tables), seated, known, _by_board(tables.get("BiddingData", [])),
+                   _by_board(tables.get("PlayData", [])))
+
+    @property
+    def several(self) -> bool:
+        return len(self.sections) > 1
+
+    def name(self, number: int, direction: str, section: int) -> str:
+        letter = self.sections.get(section, "A") if self.several else None
+        return pair_id(number, direction if self.mitchell else None, letter)
+
+    def where(self, section: int, table: Any, rnd: Any, board: Any) -> str:
+        part = f"section {self.sections.get(section, section)}, " if self.several else ""
         return f"{part}table {_text(table) or '?'}, round {_text(rnd) or '?'}, board {_text(board) or '?'}"
 
-    calls = _by_board(tables.get("BiddingData", []))
-    cards = _by_board(tables.get("PlayData", []))
+
+def _received_by_board(tables: Mapping[str, list[dict[str, Any]]], session: _Session
+                       ) -> tuple[dict[tuple[int, int, int], list[dict[str, Any]]],
+                                  list[BwsProblem]]:
+    """The ReceivedData rows in ID order by (section, table, board); a problem for each row
+    that names no such place."""
     groups: dict[tuple[int, int, int], list[dict[str, Any]]] = defaultdict(list)
     problems: list[BwsProblem] = []
     for row in sorted(tables.get("ReceivedData", []), key=lambda r: _int(r.get("ID")) or 0):
         section, table, board = (_int(row.get(k)) for k in ("Section", "Table", "Board"))
         if section is None or table is None or board is None or board < 1:
             problems.append(BwsProblem(_int(row.get("ID")),
-                                       where(section or 0, row.get("Table"), row.get("Round"),
-                                             row.get("Board")),
+                                       session.where(section or 0, row.get("Table"),
+                                                     row.get("Round"), row.get("Board")),
                                        f"ReceivedData ID {_text(row.get('ID'))}: section, table "
                                        "and board must be numbers"))
             continue
         groups[(section, table, board)].append(row)
+    return groups, problems
 
-    records: list[BwsRecord] = []
-    not_played: list[str] = []
-    for (section, table, board), rows in sorted(groups.items()):
-        first = rows[0]
-        rnd = _int(first.get("Round")) or 0
-        at = where(section, table, rnd, board)
-        number = _int(first.get("ID")) or 0
-        deal = deals.get((section, board))
-        if deal is None:
-            problems.append(BwsProblem(number, at, f"no deal for board {board} (neither the hand "
-                                                   "record beside the file nor its HandRecord table)"))
-            continue
-        notes: list[str] = []
-        ns_no, ew_no = _int(first.get("PairNS")), _int(first.get("PairEW"))
-        unknown = [f"{d} pair {n}" for d, n in (("North-South", ns_no), ("East-West", ew_no))
-                   if n is None or (rounds and n not in known[(section, "NS" if d[0] == "N" else "EW")])]
-        if unknown:
-            problems.append(BwsProblem(number, at, f"ReceivedData ID {number}: "
-                                       f"{' and '.join(unknown)} unknown to the movement (RoundData)"))
-            continue
-        assert ns_no is not None and ew_no is not None
-        expected = seated.get((section, table, rnd))
-        if expected is not None and expected != (ns_no, ew_no):
-            notes.append(f"{at}: the row names pairs {ns_no} and {ew_no}; the movement seats "
-                         f"{expected[0]} and {expected[1]} there (the row's pairs are kept)")
-        opened: dict[str, Any] = {"type": "BoardOpened", "tournament": tournament, "board": board,
-                                  "table": f"{sections.get(section, 'A')}{table}" if several else str(table),
-                                  "ns": name(ns_no, "NS", section), "ew": name(ew_no, "EW", section),
-                                  "scoring": scoring, **deal, "id": f"bws-board-{number}"}
-        facts: list[dict[str, Any]] = [opened]
-        stated: dict[str, Any] | None = None
-        lead: tuple[str, str] | None = None
-        bad = None
-        for row in rows:
-            row_id = _int(row.get("ID")) or 0
-            erased = _flag(row.get("Erased"))
-            try:
-                fact = _reported(row)
-            except ValueError as exc:
-                if erased:
-                    notes.append(f"{at}: erased row ID {row_id} not read ({exc})")
-                    continue
-                bad = f"ReceivedData ID {row_id}: {exc}"
-                break
-            if fact is None:  # not played
-                if not erased:
-                    stated = None
-                    lead = None
-                continue
-            fact["id"] = f"bws-r{row_id}"
-            facts.append(fact)
+
+def _board_record(session: _Session, section: int, table: int, board: int,
+                  rows: list[dict[str, Any]], not_played: list[str]) -> BwsRecord | BwsProblem:
+    """One table's board: its record, or the problem that stops it (a board with no result
+    entered is added to ``not_played``)."""
+    first = rows[0]
+    rnd = _int(first.get("Round")) or 0
+    at = session.where(section, table, rnd, board)
+    number = _int(first.get("ID")) or 0
+    deal = session.deals.get((section, board))
+    if deal is None:
+        return BwsProblem(number, at, f"no deal for board {board} (neither the hand "
+                                      "record beside the file nor its HandRecord table)")
+    ns_no, ew_no = _int(first.get("PairNS")), _int(first.get("PairEW"))
+    unknown = _unknown_pairs(session, section, ns_no, ew_no)
+    if unknown:
+        return BwsProblem(number, at, f"ReceivedData ID {number}: "
+                                      f"{' and '.join(unknown)} unknown to the movement (RoundData)")
+    assert ns_no is not None and ew_no is not None
+    notes: list[str] = []
+    expected = session.seated.get((section, table, rnd))
+    if expected is not None and expected != (ns_no, ew_no):
+        notes.append(f"{at}: the row names pairs {ns_no} and {ew_no}; the movement seats "
+                     f"{expected[0]} and {expected[1]} there (the row's pairs are kept)")
+    opened: dict[str, Any] = {"type": "BoardOpened", "tournament": session.tournament, "board": board,
+                              "table": f"{session.sections.get(section, 'A')}{table}" if session.several
+                              else str(table),
+                              "ns": session.name(ns_no, "NS", section),
+                              "ew": session.name(ew_no, "EW", section),
+                              "scoring": session.scoring, **deal, "id": f"bws-board-{number}"}
+    facts: list[dict[str, Any]] = [opened]
+    bad, stated, lead = _read_received(rows, at, facts, notes)
+    if bad is not None:
+        return BwsProblem(number, at, bad)
+    if len(facts) == 1 and all(not _flag(r.get("Erased")) for r in rows):
+        not_played.append(at)
+    board_key = (section, table, rnd, board)
+    if session.calls.get(board_key):
+        try:
+            facts = _played(facts, session.calls[board_key], session.cards.get(board_key, []),
+                            stated, opened)
+        except ValueError as exc:
+            return BwsProblem(number, at, str(exc))
+    return BwsRecord(number, at, board, opened["table"], facts, stated, tuple(notes), lead)
+
+
+def _unknown_pairs(session: _Session, section: int, ns_no: int | None,
+                   ew_no: int | None) -> list[str]:
+    """The row's pairs that are no number or that the movement (RoundData) never seats so."""
+    return [f"{d} pair {n}" for d, n in (("North-South", ns_no), ("East-West", ew_no))
+            if n is None or (session.rounds
+                             and n not in session.known[(section, "NS" if d[0] == "N" else "EW")])]
+
+
+def _read_received(rows: list[dict[str, Any]], at: str, facts: list[dict[str, Any]],
+                   notes: list[str]
+                   ) -> tuple[str | None, dict[str, Any] | None, tuple[str, str] | None]:
+    """The board's ReceivedData rows as facts (appended; an erased row logged then voided):
+    (the reason a row cannot be read or None, the result stated last, its lead)."""
+    stated: dict[str, Any] | None = None
+    lead: tuple[str, str] | None = None
+    for row in rows:
+        row_id = _int(row.get("ID")) or 0
+        erased = _flag(row.get("Erased"))
+        try:
+            fact = _reported(row)
+        except ValueError as exc:
             if erased:
-                facts.append({"type": "EntryVoided", "about": fact["id"], "id": f"bws-r{row_id}-erased",
-                              "reason": f"erased on the Bridgemate (ReceivedData ID {row_id})"})
-            else:
-                stated = _stated(fact)
-                lead = (fact["lead"], fact["declarer"]) if fact.get("lead") and fact.get("declarer") \
-                    else None
-        if bad is not None:
-            problems.append(BwsProblem(number, at, bad))
-            continue
-        if len(facts) == 1 and all(not _flag(r.get("Erased")) for r in rows):
-            not_played.append(at)
-        board_key = (section, table, rnd, board)
-        if calls.get(board_key):
-            try:
-                facts = _played(facts, calls[board_key], cards.get(board_key, []), stated, opened)
-            except ValueError as exc:
-                problems.append(BwsProblem(number, at, str(exc)))
+                notes.append(f"{at}: erased row ID {row_id} not read ({exc})")
                 continue
-        records.append(BwsRecord(number, at, board, opened["table"], facts, stated, tuple(notes),
-                                 lead))
-    return BwsSession(records, problems, _players(tables, name, sections), not_played, scoring)
+            return f"ReceivedData ID {row_id}: {exc}", stated, lead
+        if fact is None:  # not played
+            if not erased:
+                stated = None
+                lead = None
+            continue
+        fact["id"] = f"bws-r{row_id}"
+        facts.append(fact)
+        if erased:
+            facts.append({"type": "EntryVoided", "about": fact["id"], "id": f"bws-r{row_id}-erased",
+                          "reason": f"erased on the Bridgemate (ReceivedData ID {row_id})"})
+        else:
+            stated = _stated(fact)
+            lead = (fact["lead"], fact["declarer"]) if fact.get("lead") and fact.get("declarer") \
+                else None
+    return None, stated, lead
 
 
 def _reported(row: Row) -> dict[str, Any] | None:

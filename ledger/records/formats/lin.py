@@ -265,103 +265,161 @@ def _names(value: str) -> list[str]:
     return [n.strip() for n in value.split(",")]
 
 
-def _build(number: int, raw: _Raw, header: dict[str, tuple[str, int]]) -> LinRecord:
-    first_line = raw.pairs[0][2]
-    tag_lines: dict[str, int] = {}
-
-    def err(reason: str, tag: str, line: int, value: object = None) -> LinError:
-        return LinError(f"{tag}: {reason}", record=number, line=line, field=tag, value=value)
+@attrs.define
+class _Reading:
+    """What a record's tags have said so far (each tag's reader in :data:`_TAG_READERS`
+    fills its part)."""
 
     board: int | None = None
     room: str | None = None
     dealer: str | None = None
     hands: dict[str, list[str]] | None = None
     vulnerability: str | None = None
-    names: list[str] = []
-    calls: list[LinCall] = []
-    cards: list[tuple[str, str]] = []
+    names: list[str] = attrs.field(factory=list)
+    calls: list[LinCall] = attrs.field(factory=list)
+    cards: list[tuple[str, str]] = attrs.field(factory=list)
     claim: int | None = None
+
+
+class _Refused(Exception):
+    """A tag's value cannot be read: the reason (``_build`` names the record, line, tag and value)."""
+
+
+def _read_qx(reading: _Reading, value: str) -> None:
+    m = re.fullmatch(r"\s*([oOcC])(\d+)\b.*", value)
+    if m is None:
+        raise _Refused("must read like o12 (open room) or c12 (closed room)")
+    reading.room, reading.board = ROOMS[m.group(1).lower()], int(m.group(2))
+
+
+def _read_ah(reading: _Reading, value: str) -> None:
+    m = re.fullmatch(r"\s*Board\s+(\d+)\s*", value, re.I)
+    if m is not None and reading.board is None:
+        reading.board = int(m.group(1))
+
+
+def _read_md(reading: _Reading, value: str) -> None:
+    if reading.hands is not None:
+        raise _Refused("a second deal in the same record")
+    try:
+        reading.dealer, reading.hands = _deal(value)
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+
+
+def _read_sv(reading: _Reading, value: str) -> None:
+    key = value.strip().lower()
+    if key not in VULNERABILITY:
+        raise _Refused("must be o (none), n (NS), e (EW) or b (both)")
+    reading.vulnerability = VULNERABILITY[key]
+
+
+def _read_pn(reading: _Reading, value: str) -> None:
+    reading.names = _names(value)
+
+
+def _read_mb(reading: _Reading, value: str) -> None:
+    if reading.dealer is None:
+        raise _Refused("a call before the deal (md)")
+    try:
+        call, alerted = _call(value)
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    reading.calls.append(LinCall(next_seat(reading.dealer, len(reading.calls)), call, alerted))
+
+
+def _read_an(reading: _Reading, value: str) -> None:
+    if not reading.calls:
+        raise _Refused("an explanation before any call")
+    reading.calls[-1] = attrs.evolve(reading.calls[-1], explanation=value.strip())
+
+
+def _read_pc(reading: _Reading, value: str) -> None:
+    if reading.hands is None:
+        raise _Refused("a card before the deal (md)")
+    try:
+        card = _card(value)
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    if any(c == card for _, c in reading.cards):
+        raise _Refused(f"{card} is played twice")
+    owner = next(seat for seat, held in reading.hands.items() if card in held)
+    reading.cards.append((owner, card))
+
+
+def _read_mc(reading: _Reading, value: str) -> None:
+    if not value.strip().isdigit() or int(value) > 13:
+        raise _Refused("a claim is the declarer's tricks in all, 0 to 13")
+    reading.claim = int(value)
+
+
+#: The reader of each tag a record holds; every other tag is display information, skipped.
+_TAG_READERS = {"qx": _read_qx, "ah": _read_ah, "md": _read_md, "sv": _read_sv, "pn": _read_pn,
+                "mb": _read_mb, "an": _read_an, "pc": _read_pc, "mc": _read_mc}
+
+
+def _read_tags(number: int, raw: _Raw) -> tuple[_Reading, dict[str, int]]:
+    """Each pair of the record through its tag's reader; the reading and each tag's first line."""
+    reading = _Reading()
+    tag_lines: dict[str, int] = {}
     for tag, value, line in raw.pairs:
         tag_lines.setdefault(tag, line)
         if tag == BAD:
             raise LinError(value, record=number, line=line)
-        if tag == "qx":
-            m = re.fullmatch(r"\s*([oOcC])(\d+)\b.*", value)
-            if m is None:
-                raise err("must read like o12 (open room) or c12 (closed room)", tag, line, value)
-            room, board = ROOMS[m.group(1).lower()], int(m.group(2))
-        elif tag == "ah":
-            m = re.fullmatch(r"\s*Board\s+(\d+)\s*", value, re.I)
-            if m is not None and board is None:
-                board = int(m.group(1))
-        elif tag == "md":
-            if hands is not None:
-                raise err("a second deal in the same record", tag, line, value)
-            try:
-                dealer, hands = _deal(value)
-            except ValueError as exc:
-                raise err(str(exc), tag, line, value) from None
-        elif tag == "sv":
-            key = value.strip().lower()
-            if key not in VULNERABILITY:
-                raise err("must be o (none), n (NS), e (EW) or b (both)", tag, line, value)
-            vulnerability = VULNERABILITY[key]
-        elif tag == "pn":
-            names = _names(value)
-        elif tag == "mb":
-            if dealer is None:
-                raise err("a call before the deal (md)", tag, line, value)
-            try:
-                call, alerted = _call(value)
-            except ValueError as exc:
-                raise err(str(exc), tag, line, value) from None
-            calls.append(LinCall(next_seat(dealer, len(calls)), call, alerted))
-        elif tag == "an":
-            if not calls:
-                raise err("an explanation before any call", tag, line, value)
-            calls[-1] = attrs.evolve(calls[-1], explanation=value.strip())
-        elif tag == "pc":
-            if hands is None:
-                raise err("a card before the deal (md)", tag, line, value)
-            try:
-                card = _card(value)
-            except ValueError as exc:
-                raise err(str(exc), tag, line, value) from None
-            if any(c == card for _, c in cards):
-                raise err(f"{card} is played twice", tag, line, value)
-            owner = next(seat for seat, held in hands.items() if card in held)
-            cards.append((owner, card))
-        elif tag == "mc":
-            if not value.strip().isdigit() or int(value) > 13:
-                raise err("a claim is the declarer's tricks in all, 0 to 13", tag, line, value)
-            claim = int(value)
-    if hands is None or dealer is None:
-        raise LinError("the record has no deal (md)", record=number, line=first_line, field="md")
-    if vulnerability is None:
-        raise LinError("the record has no vulnerability (sv)", record=number, line=first_line,
-                       field="sv")
+        reader = _TAG_READERS.get(tag)
+        if reader is None:
+            continue
+        try:
+            reader(reading, value)
+        except _Refused as exc:
+            raise LinError(f"{tag}: {exc}", record=number, line=line, field=tag,
+                           value=value) from None
+    return reading, tag_lines
 
-    event, scoring, first_board, match = _vugraph(header)
-    if board is None:
-        board = number
-    by_seat: dict[str, str] = {}
+
+def _names_by_seat(names: list[str], header: dict[str, tuple[str, int]],
+                   room: str | None) -> dict[str, str]:
+    """The players' names by seat: the record's ``pn``, else the header's (8 names: the
+    open room's four then the closed room's)."""
     pn = header.get("pn", ("", 0))[0] if not names else None
     if pn:
         names = _names(pn)
     if len(names) == 8:
         names = names[:4] if room != "closed" else names[4:]
     if len(names) == 4:
-        by_seat = {seat: n for seat, n in zip(HAND_ORDER, names) if n}
-    result = None
-    if "rs" in header and room is not None and first_board is not None:
-        entries = header["rs"][0].split(",")
-        index = (board - first_board) * 2 + (0 if room == "open" else 1)
-        if 0 <= index < len(entries) and entries[index].strip():
-            result = entries[index].strip()
-    return LinRecord(number=number, line=first_line, board=board, dealer=dealer,
-                     vulnerability=vulnerability, hands=hands, calls=calls, cards=cards,
-                     claim=claim, room=room, names=by_seat, event=event, scoring=scoring,
-                     match=match, result=result, tag_lines=tag_lines)
+        return {seat: n for seat, n in zip(HAND_ORDER, names) if n}
+    return {}
+
+
+def _room_result(header: dict[str, tuple[str, int]], room: str | None, board: int,
+                 first_board: int | None) -> str | None:
+    """This table's entry of the ``rs`` header (open, closed of each board from the first)."""
+    if "rs" not in header or room is None or first_board is None:
+        return None
+    entries = header["rs"][0].split(",")
+    index = (board - first_board) * 2 + (0 if room == "open" else 1)
+    if 0 <= index < len(entries) and entries[index].strip():
+        return entries[index].strip()
+    return None
+
+
+def _build(number: int, raw: _Raw, header: dict[str, tuple[str, int]]) -> LinRecord:
+    first_line = raw.pairs[0][2]
+    reading, tag_lines = _read_tags(number, raw)
+    if reading.hands is None or reading.dealer is None:
+        raise LinError("the record has no deal (md)", record=number, line=first_line, field="md")
+    if reading.vulnerability is None:
+        raise LinError("the record has no vulnerability (sv)", record=number, line=first_line,
+                       field="sv")
+    event, scoring, first_board, match = _vugraph(header)
+    board = number if reading.board is None else reading.board
+    room = reading.room
+    return LinRecord(number=number, line=first_line, board=board, dealer=reading.dealer,
+                     vulnerability=reading.vulnerability, hands=reading.hands,
+                     calls=reading.calls, cards=reading.cards, claim=reading.claim, room=room,
+                     names=_names_by_seat(reading.names, header, room), event=event,
+                     scoring=scoring, match=match,
+                     result=_room_result(header, room, board, first_board), tag_lines=tag_lines)
 
 
 def _vugraph(header: dict[str, tuple[str, int]]) -> tuple[str | None, str | None, int | None,

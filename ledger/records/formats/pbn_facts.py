@@ -194,19 +194,46 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
       record's result is after a rectification it does not describe.
     """
     opened = board_opened(record, tournament)
-    dealer = opened["dealer"]
-    facts = [opened]
+    calls = _record_calls(record, opened["dealer"], shift, scores_written)
+    reported = reported_result(record)
+    if reported is not None:
+        return [opened, reported]
+    if not calls:
+        return [opened]  # unplayed, or a result that cannot be scored: the play is not logged
+    call_facts, logged = _call_facts(record, calls)
+    result = record_result(record)
+    contract = effective_contract(record)
+    tricks = play_tricks(record)
+    declarer = effective_declarer(record)
+    facts = [opened] + call_facts + _card_facts(record, declarer)
+    complete = len(tricks) == 13 and all(len(t) == 4 for t in tricks)
+    if logged and isinstance(contract, tuple) and result is not None \
+            and result["tricks"] is not None and not complete:
+        facts += _claimed(record, declarer, contract, tricks, result["tricks"])
+    if result_marked(record) and result is not None and result["tricks"] is not None:
+        facts.append({"type": "RulingGiven", "laws": [],
+                      "text": f"{RESULT_RULING_PREFIX}{result['tricks']} tricks for declarer, "
+                              "after a rectification or ruling the record does not describe"})
+    return facts
+
+
+def _record_calls(record: PbnRecord, dealer: str, shift: int,
+                  scores_written: bool) -> list[PbnCall]:
+    """The calls to log: the auction (read ``shift`` seats later, the seats before passing),
+    or four passes for a board passed out with no Auction."""
     calls = auction(record, shift)
     if shift:
         calls = [PbnCall(seat, call) for seat, call in leading_passes(record, shift)] + calls
     if _passed_out_unrecorded(record, scores_written):
         calls = [PbnCall(next_seat(dealer, i), "Pass") for i in range(4)]
-    reported = reported_result(record)
-    if reported is not None:
-        return facts + [reported]
-    if not calls:
-        return facts  # unplayed, or a result that cannot be scored: the play is not logged
+    return calls
+
+
+def _call_facts(record: PbnRecord, calls: list[PbnCall]) -> tuple[list[dict[str, Any]], int]:
+    """``CallPlaced`` per call (a skipped turn logs none), each note an ``ExplanationGiven``
+    by the caller's partner; and the number of calls logged."""
     note_texts = notes(record, "Auction")
+    facts: list[dict[str, Any]] = []
     logged = 0
     for call in calls:
         if call.irregularity == SKIPPED:
@@ -217,15 +244,17 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
             if n in note_texts:
                 facts.append({"type": "ExplanationGiven", "by": partner_of(call.seat),
                               "call_index": logged, "text": note_texts[n]})
+    return facts, logged
 
-    result = record_result(record)
-    contract = effective_contract(record)
-    tricks = play_tricks(record)
-    declarer = effective_declarer(record)
+
+def _card_facts(record: PbnRecord, declarer: str | None) -> list[dict[str, Any]]:
+    """``CardPlayed`` per card as the table logged it; after the first counted card, when the
+    Declarer tag is marked, the auction's declarer spreading his hand (54A)."""
     marked = declarer_marked(record)
     if marked and declarer is None:
         raise record.error('Declarer "^" must name the seat that played the hand', "Declarer",
                            record.tags.get("Declarer"))
+    facts: list[dict[str, Any]] = []
     first_counted = True
     for seat, card, counted in play_sequence(record):
         facts.append({"type": "CardPlayed", "seat": seat, "card": card})
@@ -233,23 +262,20 @@ def record_to_facts(record: PbnRecord, tournament: str, *, shift: int = 0,
             # 54A: the auction's declarer spreads his own hand and becomes dummy.
             facts.append({"type": "DummySpreadStarted", "seat": partner_of(declarer)})
         first_counted = first_counted and not counted
-
-    complete = len(tricks) == 13 and all(len(t) == 4 for t in tricks)
-    if logged and isinstance(contract, tuple) and result is not None \
-            and result["tricks"] is not None and not complete:
-        if declarer is None:
-            raise record.error("a claimed result needs the Declarer tag", "Declarer",
-                               record.tags.get("Declarer"))
-        trump = None if contract[1] == "NT" else contract[1]
-        try:
-            facts.extend(claim_facts(declarer, tricks, trump, result["tricks"]))
-        except ValueError as exc:
-            raise record.error(f"Result: {exc}", "Result", record.tags.get("Result")) from None
-    if result_marked(record) and result is not None and result["tricks"] is not None:
-        facts.append({"type": "RulingGiven", "laws": [],
-                      "text": f"{RESULT_RULING_PREFIX}{result['tricks']} tricks for declarer, "
-                              "after a rectification or ruling the record does not describe"})
     return facts
+
+
+def _claimed(record: PbnRecord, declarer: str | None, contract: tuple[int, str, str],
+             tricks: list[list[tuple[str, str]]], result_tricks: int) -> list[dict[str, Any]]:
+    """An incomplete play with a result: declarer's claim and his LHO's agreement."""
+    if declarer is None:
+        raise record.error("a claimed result needs the Declarer tag", "Declarer",
+                           record.tags.get("Declarer"))
+    trump = None if contract[1] == "NT" else contract[1]
+    try:
+        return claim_facts(declarer, tricks, trump, result_tricks)
+    except ValueError as exc:
+        raise record.error(f"Result: {exc}", "Result", record.tags.get("Result")) from None
 
 
 #: The text that starts the RulingGiven logged for a ``[Result "^n"]`` (the export reads it).

@@ -242,47 +242,76 @@ def _auction(record: PbnRecord, shift: int) -> list[PbnCall]:
         if tokens:
             raise record.error("the Auction tag names no seat", "Auction", "")
         return []
-    calls: list[PbnCall] = []
-    ended = False
+    reading = _AuctionReading(record, first)
+    for i, token in enumerate(tokens):
+        if not _read_auction_mark(reading, tokens, i, token):
+            _read_auction_call(reading, token)
+    return reading.calls
 
-    def bad(reason: str, token: str) -> PbnError:
-        return record.error(f"Auction: {reason}", "Auction", token)
 
-    def attach(token: str, **changes: Any) -> None:
-        if not calls:
-            raise bad(f"{token!r} before the first call", token)
-        last = calls[-1]
-        calls[-1] = attrs.evolve(last, **{
+@attrs.define
+class _AuctionReading:
+    """The calls of an Auction section read so far, from its first seat."""
+
+    record: PbnRecord
+    first: str
+    calls: list[PbnCall] = attrs.field(factory=list)
+    ended: bool = False
+    """A ``-``, ``*`` or ``AP`` has ended the calls."""
+
+    def bad(self, reason: str, token: str) -> PbnError:
+        return self.record.error(f"Auction: {reason}", "Auction", token)
+
+    def call(self, call: str, annotations: tuple[str, ...] = ()) -> None:
+        """The next seat's call."""
+        self.calls.append(PbnCall(next_seat(self.first, len(self.calls)), call,
+                                  annotations=annotations))
+
+    def attach(self, token: str, **changes: Any) -> None:
+        """A note, mark or annotation on the last call (a tuple adds to the call's own)."""
+        if not self.calls:
+            raise self.bad(f"{token!r} before the first call", token)
+        last = self.calls[-1]
+        self.calls[-1] = attrs.evolve(last, **{
             k: (getattr(last, k) + v if isinstance(v, tuple) else v) for k, v in changes.items()})
 
-    for i, token in enumerate(tokens):
-        if (m := _NOTE_REF.fullmatch(token)) is not None:
-            attach(token, notes=(int(m.group(1)),))
-        elif token == "-" and not ended and i + 1 < len(tokens) \
-                and tokens[i + 1].upper() == "^" + SKIPPED:
-            # "- ^S": the turn of this seat was skipped (see SKIPPED); the mark attaches to it.
-            calls.append(PbnCall(next_seat(first, len(calls)), "-"))
-        elif (m := _IRREGULARITY.fullmatch(token)) is not None:
-            attach(token, irregularity=m.group(1).upper())
-        elif _NAG.fullmatch(token) or _SUFFIX.fullmatch(token):
-            attach(token, annotations=(token,))
-        elif token == "+":
-            continue
-        elif token in ("-", "*"):
-            ended = True
-        elif ended:
-            raise bad(f"{token!r} after the end of the calls", token)
-        elif token.upper() == "AP":
-            for _ in range(_closing_passes(calls)):
-                calls.append(PbnCall(next_seat(first, len(calls)), "Pass"))
-            ended = True
-        elif (m := _CALL.fullmatch(token)) is not None:
-            annotations = (m.group(4),) if m.group(4) else ()
-            calls.append(PbnCall(next_seat(first, len(calls)), _canonical_call(m),
-                                 annotations=annotations))
-        else:
-            raise bad(f"{token!r} is not a call", token)
-    return calls
+
+def _skipped_turn(reading: _AuctionReading, tokens: list[str], i: int) -> bool:
+    """``- ^S`` while the calls go on: the turn of this seat was skipped (see SKIPPED)."""
+    return tokens[i] == "-" and not reading.ended and i + 1 < len(tokens) \
+        and tokens[i + 1].upper() == "^" + SKIPPED
+
+
+def _read_auction_mark(reading: _AuctionReading, tokens: list[str], i: int, token: str) -> bool:
+    """A token that is no call of its own (a note reference, an irregularity mark, an
+    annotation, a skipped turn, ``+``): read; False for any other token."""
+    if (m := _NOTE_REF.fullmatch(token)) is not None:
+        reading.attach(token, notes=(int(m.group(1)),))
+    elif _skipped_turn(reading, tokens, i):
+        reading.call("-")  # the ^S mark that follows attaches to it
+    elif (m := _IRREGULARITY.fullmatch(token)) is not None:
+        reading.attach(token, irregularity=m.group(1).upper())
+    elif _NAG.fullmatch(token) or _SUFFIX.fullmatch(token):
+        reading.attach(token, annotations=(token,))
+    else:
+        return token == "+"
+    return True
+
+
+def _read_auction_call(reading: _AuctionReading, token: str) -> None:
+    """A call, ``AP`` (the passes that end the auction) or an end of the calls."""
+    if token in ("-", "*"):
+        reading.ended = True
+    elif reading.ended:
+        raise reading.bad(f"{token!r} after the end of the calls", token)
+    elif token.upper() == "AP":
+        for _ in range(_closing_passes(reading.calls)):
+            reading.call("Pass")
+        reading.ended = True
+    elif (m := _CALL.fullmatch(token)) is not None:
+        reading.call(_canonical_call(m), (m.group(4),) if m.group(4) else ())
+    else:
+        raise reading.bad(f"{token!r} is not a call", token)
 
 
 def contract_of_calls(calls: list[tuple[str, str]]) -> tuple[int, str, str, str] | None | Literal["Pass"]:
@@ -590,60 +619,90 @@ def _read_play_rows(record: PbnRecord) -> tuple[list[list[tuple[str, str]]],
         raise record.error("a Play section needs a Contract (or a complete auction) to know "
                            "the trump suit",
                            "Contract", record.tags.get("Contract"))
-    trump = None if contract[1] == "NT" else contract[1]
     hands = deal_hands(record)
-    owner = {card: seat for seat, cards in hands.items() for card in cards} if hands else None
-
+    reading = _PlayReading(
+        record, trump=None if contract[1] == "NT" else contract[1], marks=marks,
+        owner={card: seat for seat, cards in hands.items() for card in cards} if hands else None,
+        columns=[next_seat(opening_leader, i) for i in range(4)], leader=opening_leader)
     rows = [items[i:i + 4] for i in range(0, len(items), 4)]
     rows[-1] = rows[-1] + [None] * (4 - len(rows[-1]))
-    columns = [next_seat(opening_leader, i) for i in range(4)]
-    tricks: list[list[tuple[str, str]]] = []
-    uncounted: dict[int, list[tuple[str, str]]] = {}
-    played: set[str] = set()
-    leader = opening_leader
-    number = 0
     for index, row in enumerate(rows):
         marked = [k for k in range(4) if index * 4 + k in not_counted]
         if marked:
-            if sum(card is not None for card in row) != 1:
-                raise record.error("Play: a card marked ^O (not counted) stands alone on its "
-                                   "row", "Play", row[marked[0]])
-            seat, card = columns[marked[0]], row[marked[0]]
-            if owner is not None and owner[card] != seat:  # type: ignore[index]
-                raise record.error(f"Play: {SEAT_NAMES[seat]} logs {card}, which the deal "
-                                   f"gives to {SEAT_NAMES[owner[card]]}", "Play", card)  # type: ignore[index]
-            uncounted.setdefault(len(tricks), []).append((seat, card))  # type: ignore[arg-type]
-            continue
-        number += 1
-        by_seat = dict(zip(columns, row))
-        out_of_turn = [seat for seat, card in by_seat.items()
-                       if card is not None and marks.get(card) == LEAD_OUT_OF_TURN]
-        if len(out_of_turn) > 1:
-            raise record.error(f"Play: trick {number} has {len(out_of_turn)} cards marked "
-                               "^L (lead out of turn); a trick has one lead", "Play")
-        if out_of_turn:
-            leader = out_of_turn[0]
-        trick = [(seat, card) for seat, card in ((s, by_seat[s]) for s in
-                                                 (next_seat(leader, k) for k in range(4)))
-                 if card is not None]
-        if tricks and len(tricks[-1]) < 4 and trick:
-            raise record.error(f"Play: trick {number} follows an incomplete trick", "Play")
-        for seat, card in trick:
-            if card in played:
-                raise record.error(f"Play: {card} is played twice", "Play", card)
-            played.add(card)
-            if owner is not None and owner[card] != seat:
-                raise record.error(f"Play: trick {number}: {SEAT_NAMES[seat]} plays {card}, "
-                                   f"which the deal gives to {SEAT_NAMES[owner[card]]}",
-                                   "Play", card)
-        if not trick:
-            continue
-        tricks.append(trick)
-        if len(trick) == 4:
-            leader = trick_winner_seat(trick, trump)  # type: ignore[arg-type]
-    if len(tricks) > 13:
-        raise record.error(f"Play: {len(tricks)} tricks, more than 13", "Play")
-    return tricks, uncounted  # type: ignore[return-value]
+            _read_uncounted_row(reading, row, marked[0])
+        else:
+            _read_trick_row(reading, row)
+    if len(reading.tricks) > 13:
+        raise record.error(f"Play: {len(reading.tricks)} tricks, more than 13", "Play")
+    return reading.tricks, reading.uncounted
+
+
+@attrs.define
+class _PlayReading:
+    """The rows of a Play section read so far: the tricks, the cards not counted, the
+    leader of the next trick."""
+
+    record: PbnRecord
+    trump: str | None
+    marks: dict[str, str]
+    """The cards' ``^x`` marks."""
+    owner: dict[str, str] | None
+    """Each card's holder, when the record has a deal."""
+    columns: list[str]
+    """The seat of each column: from the Play tag's seat (the opening leader)."""
+    leader: str
+    tricks: list[list[tuple[str, str]]] = attrs.field(factory=list)
+    uncounted: dict[int, list[tuple[str, str]]] = attrs.field(factory=dict)
+    played: set[str] = attrs.field(factory=set)
+    number: int = 0
+    """The number of the last trick row read."""
+
+    def check_holder(self, seat: str, card: str, says: str) -> None:
+        """The deal gives ``card`` to ``seat`` (``says``: the error's start)."""
+        if self.owner is not None and self.owner[card] != seat:
+            raise self.record.error(f"{says} {card}, which the deal gives to "
+                                    f"{SEAT_NAMES[self.owner[card]]}", "Play", card)
+
+
+def _read_uncounted_row(reading: _PlayReading, row: list[str | None], column: int) -> None:
+    """A row holding a card marked ^O (not counted), before the trick of the next row."""
+    if sum(card is not None for card in row) != 1:
+        raise reading.record.error("Play: a card marked ^O (not counted) stands alone on its "
+                                   "row", "Play", row[column])
+    seat, card = reading.columns[column], row[column]
+    assert card is not None
+    reading.check_holder(seat, card, f"Play: {SEAT_NAMES[seat]} logs")
+    reading.uncounted.setdefault(len(reading.tricks), []).append((seat, card))
+
+
+def _read_trick_row(reading: _PlayReading, row: list[str | None]) -> None:
+    """A row of a trick: its cards from the leader (a card marked ^L leads), each played
+    once and by its holder; the winner of a whole trick leads the next."""
+    reading.number += 1
+    number = reading.number
+    by_seat = dict(zip(reading.columns, row))
+    out_of_turn = [seat for seat, card in by_seat.items()
+                   if card is not None and reading.marks.get(card) == LEAD_OUT_OF_TURN]
+    if len(out_of_turn) > 1:
+        raise reading.record.error(f"Play: trick {number} has {len(out_of_turn)} cards marked "
+                                   "^L (lead out of turn); a trick has one lead", "Play")
+    if out_of_turn:
+        reading.leader = out_of_turn[0]
+    trick = [(seat, card) for seat, card in ((s, by_seat[s]) for s in
+                                             (next_seat(reading.leader, k) for k in range(4)))
+             if card is not None]
+    if reading.tricks and len(reading.tricks[-1]) < 4 and trick:
+        raise reading.record.error(f"Play: trick {number} follows an incomplete trick", "Play")
+    for seat, card in trick:
+        if card in reading.played:
+            raise reading.record.error(f"Play: {card} is played twice", "Play", card)
+        reading.played.add(card)
+        reading.check_holder(seat, card, f"Play: trick {number}: {SEAT_NAMES[seat]} plays")
+    if not trick:
+        return
+    reading.tricks.append(trick)
+    if len(trick) == 4:
+        reading.leader = trick_winner_seat(trick, reading.trump)
 
 
 def play_irregularities(record: PbnRecord) -> dict[str, str]:

@@ -9,7 +9,7 @@ the public reader built on both.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Literal, NamedTuple
+from typing import Any, Callable, Iterator, Literal, NamedTuple
 
 import attrs
 
@@ -182,73 +182,110 @@ def _join_tag_lines(lines: list[str]) -> list[str]:
     return out
 
 
+@attrs.define
+class _Scan:
+    """Where the scanner stands: the game being read, and the commentary open in ``{ }``."""
+
+    game: _RawGame = attrs.field(factory=_RawGame)
+    brace: list[str] | None = None
+    """The lines of the commentary being read, if inside ``{ }``."""
+    brace_line: int = 0
+
+
+def _ends_game(game: _RawGame) -> bool:
+    """An empty line ends a game once it holds a tag or an error."""
+    return game.has_tag or game.error is not None
+
+
 def _scan_lines(lines: list[str], start: int) -> Iterator[_RawGame]:
-    game = _RawGame()
-    brace: list[str] | None = None      # the commentary being read, if inside { }
-    brace_line = 0
+    scan = _Scan()
     for lineno in range(start + 1, len(lines) + 1):
         raw = lines[lineno - 1]
-        if brace is None:
+        if scan.brace is None:
             if raw.startswith("%"):
                 continue
             if not raw.strip():
-                if game.has_tag or game.error is not None:
-                    yield game
-                    game = _RawGame()
+                if _ends_game(scan.game):
+                    yield scan.game
+                    scan.game = _RawGame()
                 continue
         elif not raw:
-            brace.append("")
-        i = 0
-        while i < len(raw):
-            if brace is not None:
-                end = raw.find("}", i)
-                if end < 0:
-                    brace.append(raw[i:])
-                    break
-                brace.append(raw[i:end])
-                game.tokens.append(_Token("comment", "\n".join(brace).strip(), brace_line))
-                brace = None
-                i = end + 1
-                continue
-            m = _LEX.match(raw, i)
-            if m is None:
-                ch = raw[i]
-                if game.error is None:
-                    game.error = PbnError(
-                        f"cannot read the tag pair {raw[i:].strip()!r}" if ch == "[" else
-                        "unterminated string" if ch == '"' else f"unexpected {ch!r}", line=lineno)
-                if ch in '["':
-                    break
-                i += 1  # a stray ']' or '}'
-                continue
-            i = m.end()
-            kind = m.lastgroup
-            if kind is None:
-                continue  # white space
-            if kind == "bare":
-                game.tokens.append(_Token("data", m.group("bare"), lineno))
-            elif kind == "tag":
-                game.tokens.append(_Token("tag", (m.group("name"), _unescape(m.group("tag"))),
-                                          lineno))
-            elif kind == "string":
-                game.tokens.append(_Token("data", _unescape(m.group("string")), lineno))
-            elif kind == "comment":
-                game.tokens.append(_Token("comment", m.group("comment").strip(), lineno))
-                break
-            else:  # "{"
-                brace, brace_line = [], lineno
-    if brace is not None:
+            scan.brace.append("")
+        _scan_line(scan, raw, lineno)
+    if scan.brace is not None:
         # Unclosed commentary: this game is lost; read on after the first empty
         # line that follows the '{', so that the later games are still read.
-        if game.error is None:
-            game.error = PbnError("commentary opened with '{' is never closed", line=brace_line)
-        yield game
-        resume = next((i for i in range(brace_line, len(lines)) if not lines[i].strip()), None)
+        if scan.game.error is None:
+            scan.game.error = PbnError("commentary opened with '{' is never closed",
+                                       line=scan.brace_line)
+        yield scan.game
+        resume = next((i for i in range(scan.brace_line, len(lines)) if not lines[i].strip()),
+                      None)
         if resume is not None:
             yield from _scan_lines(lines, resume + 1)
         return
-    if game.has_tag or game.error is not None:
-        yield game
+    if _ends_game(scan.game):
+        yield scan.game
+
+
+def _scan_line(scan: _Scan, raw: str, lineno: int) -> None:
+    """The tokens of one line, the commentary open in ``{ }`` read on first."""
+    i = 0
+    while i < len(raw):
+        if scan.brace is not None:
+            i = _scan_commentary(scan, raw, i)
+        else:
+            i = _scan_token(scan, raw, i, lineno)
+
+
+def _scan_commentary(scan: _Scan, raw: str, i: int) -> int:
+    """Commentary in ``{ }`` from ``raw[i]``: where reading goes on (the line's end if the
+    ``}`` is not on it)."""
+    assert scan.brace is not None
+    end = raw.find("}", i)
+    if end < 0:
+        scan.brace.append(raw[i:])
+        return len(raw)
+    scan.brace.append(raw[i:end])
+    scan.game.tokens.append(_Token("comment", "\n".join(scan.brace).strip(), scan.brace_line))
+    scan.brace = None
+    return end + 1
+
+
+def _scan_token(scan: _Scan, raw: str, i: int, lineno: int) -> int:
+    """One step of :data:`_LEX` from ``raw[i]``: where reading goes on (the line's end after
+    a ``;`` comment or what cannot be read as a tag pair or a string)."""
+    m = _LEX.match(raw, i)
+    if m is None:
+        return _scan_unreadable(scan, raw, i, lineno)
+    kind = m.lastgroup
+    if kind is None:
+        return m.end()  # white space
+    if kind == "brace":
+        scan.brace, scan.brace_line = [], lineno
+        return m.end()
+    scan.game.tokens.append(_TOKEN_OF[kind](m, lineno))
+    return len(raw) if kind == "comment" else m.end()
+
+
+def _scan_unreadable(scan: _Scan, raw: str, i: int, lineno: int) -> int:
+    """``raw[i]`` starts no token: the game's first error; a ``[`` or ``"`` loses the rest
+    of the line, a stray ``]`` or ``}`` only itself."""
+    ch = raw[i]
+    if scan.game.error is None:
+        scan.game.error = PbnError(
+            f"cannot read the tag pair {raw[i:].strip()!r}" if ch == "[" else
+            "unterminated string" if ch == '"' else f"unexpected {ch!r}", line=lineno)
+    return len(raw) if ch in '["' else i + 1
+
+
+#: The token each group of :data:`_LEX` reads (white space and ``{`` make none).
+_TOKEN_OF: dict[str, Callable[[re.Match[str], int], _Token]] = {
+    "bare": lambda m, line: _Token("data", m.group("bare"), line),
+    "tag": lambda m, line: _Token("tag", (m.group("name"), _unescape(m.group("tag"))), line),
+    "string": lambda m, line: _Token("data", _unescape(m.group("string")), line),
+    "comment": lambda m, line: _Token("comment", m.group("comment").strip(), line),
+}
 
 
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)", re.S)
@@ -263,37 +300,77 @@ def build_record(number: int, game: _RawGame, previous: dict[str, str],
     """
     if game.error is not None:
         raise PbnError(game.error.reason, record=number, line=game.error.line)
-    tags: dict[str, str] = {}
-    tag_lines: dict[str, int] = {}
-    sections: dict[str, list[str]] = {}
-    found_notes: list[PbnNote] = []
-    commentary: list[str] = []
-    current: str | None = None
+    reading = _GameReading(number)
     for tok in game.tokens:
-        if tok.kind == "comment":
-            commentary.append(tok.value)
-        elif tok.kind == "tag":
-            name, value = tok.value
-            if name == "Note":
-                m = _NOTE.fullmatch(value)
-                if m is None:
-                    raise PbnError(f'a Note must read "n:text", got {value!r}', record=number,
-                                   line=tok.line, field="Note", value=value)
-                found_notes.append(PbnNote(current or "", int(m.group(1)), m.group(2).strip(),
-                                           tok.line))
-                continue
-            if name in tags:
-                raise PbnError(f"tag {name} appears twice in the game", record=number,
-                               line=tok.line, field=name, value=value)
-            tags[name], tag_lines[name], current = value, tok.line, name
-            if name in ("Auction", "Play"):
-                sections[name] = []
-        else:
-            if current is None:
-                raise PbnError(f"section data {tok.value!r} before any tag", record=number,
-                               line=tok.line)
-            sections.setdefault(current, []).append(tok.value)
+        _TOKEN_READERS[tok.kind](reading, tok)
+    tags, sections = reading.tags, reading.sections
+    _resolve_inheritance(number, tags, reading.tag_lines, sections, previous, sticky,
+                         previous_sections)
+    inherited = _inherit_board_tags(tags, previous)
+    return PbnRecord(number=number, line=game.first_line, tags=tags, sections=sections,
+                     commentary=reading.commentary, notes=reading.notes,
+                     tag_lines=reading.tag_lines, inherited=inherited)
 
+
+@attrs.define
+class _GameReading:
+    """What a game's tokens have given so far (each kind's reader in :data:`_TOKEN_READERS`)."""
+
+    number: int
+    tags: dict[str, str] = attrs.field(factory=dict)
+    tag_lines: dict[str, int] = attrs.field(factory=dict)
+    sections: dict[str, list[str]] = attrs.field(factory=dict)
+    notes: list[PbnNote] = attrs.field(factory=list)
+    commentary: list[str] = attrs.field(factory=list)
+    current: str | None = None
+    """The last tag read (section data and notes belong to it)."""
+
+
+def _read_comment(reading: _GameReading, tok: _Token) -> None:
+    reading.commentary.append(tok.value)
+
+
+def _read_tag(reading: _GameReading, tok: _Token) -> None:
+    name, value = tok.value
+    if name == "Note":
+        _read_note(reading, tok)
+        return
+    if name in reading.tags:
+        raise PbnError(f"tag {name} appears twice in the game", record=reading.number,
+                       line=tok.line, field=name, value=value)
+    reading.tags[name], reading.tag_lines[name], reading.current = value, tok.line, name
+    if name in ("Auction", "Play"):
+        reading.sections[name] = []
+
+
+def _read_note(reading: _GameReading, tok: _Token) -> None:
+    value = tok.value[1]
+    m = _NOTE.fullmatch(value)
+    if m is None:
+        raise PbnError(f'a Note must read "n:text", got {value!r}', record=reading.number,
+                       line=tok.line, field="Note", value=value)
+    reading.notes.append(PbnNote(reading.current or "", int(m.group(1)), m.group(2).strip(),
+                                 tok.line))
+
+
+def _read_data(reading: _GameReading, tok: _Token) -> None:
+    if reading.current is None:
+        raise PbnError(f"section data {tok.value!r} before any tag", record=reading.number,
+                       line=tok.line)
+    reading.sections.setdefault(reading.current, []).append(tok.value)
+
+
+#: The reader of each kind of token.
+_TOKEN_READERS: dict[str, Callable[[_GameReading, _Token], None]] = {
+    "comment": _read_comment, "tag": _read_tag, "data": _read_data}
+
+
+def _resolve_inheritance(number: int, tags: dict[str, str], tag_lines: dict[str, int],
+                         sections: dict[str, list[str]], previous: dict[str, str],
+                         sticky: dict[str, str],
+                         previous_sections: dict[str, list[str]]) -> None:
+    """PBN 2.1 (4.8) in place: ``#`` takes the previous record's value (and section),
+    ``##`` sets a value every later record takes unless it gives its own."""
     for name, value in list(tags.items()):
         if value.startswith("#") and name in NO_INHERITANCE:
             raise PbnError(f'tag {name} may not inherit with "#"', record=number,
@@ -308,10 +385,6 @@ def build_record(number: int, game: _RawGame, previous: dict[str, str],
             sticky[name] = value
     for name, value in sticky.items():
         tags.setdefault(name, value)
-    inherited = _inherit_board_tags(tags, previous)
-    return PbnRecord(number=number, line=game.first_line, tags=tags, sections=sections,
-                     commentary=commentary, notes=found_notes, tag_lines=tag_lines,
-                     inherited=inherited)
 
 
 #: The tags of the board itself, which some archives leave out on the board's second

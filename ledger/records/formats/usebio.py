@@ -96,55 +96,80 @@ def write_usebio(out: TournamentOut) -> str:
     two_fields = any("direction" in e for e in out.standings)
     _sub(event, "WINNER_TYPE", 2 if two_fields else 1)
     _sub(event, "BOARD_SCORING_METHOD", "IMPS" if out.teams else "MATCH_POINTS")
-    participants = _sub(event, "PARTICIPANTS")
-    ranked = {e["name"]: e for e in out.standings}
-    for name, num in sorted(out.numbers.items(), key=lambda kv: kv[1]):
-        e = ranked.get(name, {})
-        if out.teams:
-            team = _sub(participants, "TEAM")
-            _sub(team, "TEAM_NUMBER", num)
-            _sub(team, "TEAM_NAME", name)
-            if e:
-                _sub(team, "PLACE", e["rank"])
-                _sub(team, "TOTAL_SCORE", _fig(e["score"]))
-            continue
-        pair = _sub(participants, "PAIR")
-        _sub(pair, "PAIR_NUMBER", num)
-        if e.get("direction"):
-            _sub(pair, "DIRECTION", e["direction"])
-        if e:
-            _sub(pair, "PLACE", e["rank"])
-            _sub(pair, "TOTAL_SCORE", _fig(e["score"]))
-            if e.get("pct") is not None:
-                _sub(pair, "PERCENTAGE", _fig(e["pct"]))
-        for player in name.split(" - "):
-            _sub(_sub(pair, "PLAYER"), "PLAYER_NAME", player.strip())
+    _write_participants(_sub(event, "PARTICIPANTS"), out)
     if out.teams:
-        matches: dict[tuple[str, str], list[tuple[int, dict[str, Any]]]] = {}
-        for board in out.boards:
-            for row in (r for r in board.rows if _played(r)):
-                key = tuple(sorted((row["ns"] or "", row["ew"] or "")))
-                matches.setdefault(key, []).append((board.number, row))  # type: ignore[arg-type]
-        for (home, visit), rows in sorted(matches.items()):
-            match = _sub(event, "MATCH")
-            _sub(match, "TEAM_NUMBER", out.numbers.get(home, 0))
-            _sub(match, "OPPOSING_TEAM_NUMBER", out.numbers.get(visit, 0))
-            home_imps = sum(r["imp_ns"] if r["ns"] == home else r["imp_ew"] for _, r in rows
-                            if r.get("imp_ns") is not None) / 2
-            _sub(match, "TEAM_SCORE", _fig(home_imps))
-            _sub(match, "OPPOSING_TEAM_SCORE", _fig(-home_imps))
-            for number in sorted({n for n, _ in rows}):
-                board_el = _sub(match, "BOARD")
-                _sub(board_el, "BOARD_NUMBER", number)
-                for _, r in sorted((x for x in rows if x[0] == number), key=lambda x: x[1].get("room") != "open"):
-                    _line(board_el, r, out.numbers.get(r["ns"], 0), out.numbers.get(r["ew"], 0), pairs=False)
+        _write_matches(event, out)
     else:
-        for board in out.boards:
-            board_el = _sub(event, "BOARD")
-            _sub(board_el, "BOARD_NUMBER", board.number)
-            for r in (r for r in board.rows if _played(r)):
-                _line(board_el, r, out.numbers.get(r["ns"], 0), out.numbers.get(r["ew"], 0), pairs=True)
-    handset = _sub(root, "HANDSET")
+        _write_pair_boards(event, out)
+    _write_handset(_sub(root, "HANDSET"), out)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _write_participants(participants: ET.Element, out: TournamentOut) -> None:
+    """One TEAM or PAIR per participant, by number, with its place when it has one."""
+    ranked = {e["name"]: e for e in out.standings}
+    write = _write_team if out.teams else _write_pair
+    for name, num in sorted(out.numbers.items(), key=lambda kv: kv[1]):
+        write(participants, name, num, ranked.get(name, {}))
+
+
+def _write_team(participants: ET.Element, name: str, num: int, e: dict[str, Any]) -> None:
+    team = _sub(participants, "TEAM")
+    _sub(team, "TEAM_NUMBER", num)
+    _sub(team, "TEAM_NAME", name)
+    if e:
+        _sub(team, "PLACE", e["rank"])
+        _sub(team, "TOTAL_SCORE", _fig(e["score"]))
+
+
+def _write_pair(participants: ET.Element, name: str, num: int, e: dict[str, Any]) -> None:
+    pair = _sub(participants, "PAIR")
+    _sub(pair, "PAIR_NUMBER", num)
+    if e.get("direction"):
+        _sub(pair, "DIRECTION", e["direction"])
+    if e:
+        _sub(pair, "PLACE", e["rank"])
+        _sub(pair, "TOTAL_SCORE", _fig(e["score"]))
+        if e.get("pct") is not None:
+            _sub(pair, "PERCENTAGE", _fig(e["pct"]))
+    for player in name.split(" - "):
+        _sub(_sub(pair, "PLAYER"), "PLAYER_NAME", player.strip())
+
+
+def _write_matches(event: ET.Element, out: TournamentOut) -> None:
+    """Teams: one MATCH per pair of teams that met, its boards' lines the open room first."""
+    matches: dict[tuple[str, str], list[tuple[int, dict[str, Any]]]] = {}
+    for board in out.boards:
+        for row in (r for r in board.rows if _played(r)):
+            key = tuple(sorted((row["ns"] or "", row["ew"] or "")))
+            matches.setdefault(key, []).append((board.number, row))  # type: ignore[arg-type]
+    for (home, visit), rows in sorted(matches.items()):
+        match = _sub(event, "MATCH")
+        _sub(match, "TEAM_NUMBER", out.numbers.get(home, 0))
+        _sub(match, "OPPOSING_TEAM_NUMBER", out.numbers.get(visit, 0))
+        home_imps = sum(r["imp_ns"] if r["ns"] == home else r["imp_ew"] for _, r in rows
+                        if r.get("imp_ns") is not None) / 2
+        _sub(match, "TEAM_SCORE", _fig(home_imps))
+        _sub(match, "OPPOSING_TEAM_SCORE", _fig(-home_imps))
+        for number in sorted({n for n, _ in rows}):
+            board_el = _sub(match, "BOARD")
+            _sub(board_el, "BOARD_NUMBER", number)
+            for _, r in sorted((x for x in rows if x[0] == number), key=lambda x: x[1].get("room") != "open"):
+                _line(board_el, r, out.numbers.get(r["ns"], 0), out.numbers.get(r["ew"], 0), pairs=False)
+
+
+def _write_pair_boards(event: ET.Element, out: TournamentOut) -> None:
+    """Pairs: one BOARD per board, a TRAVELLER_LINE per table that played it."""
+    for board in out.boards:
+        board_el = _sub(event, "BOARD")
+        _sub(board_el, "BOARD_NUMBER", board.number)
+        for r in (r for r in board.rows if _played(r)):
+            _line(board_el, r, out.numbers.get(r["ns"], 0), out.numbers.get(r["ew"], 0), pairs=True)
+
+
+def _write_handset(handset: ET.Element, out: TournamentOut) -> None:
+    """The deals: each board's dealer, vulnerability and four hands."""
     for board in out.boards:
         b = _sub(handset, "BOARD")
         _sub(b, "BOARD_NUMBER", board.number)
@@ -157,8 +182,6 @@ def write_usebio(out: TournamentOut) -> str:
             for tag, suit in zip(_SUIT_TAGS, SUITS, strict=True):
                 ranks = [c.rank for c in sorted(deal.hand(seat), key=lambda c: -c.strength) if c.suit is suit]
                 _sub(hand, tag, "".join(ranks))
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + ET.tostring(root, encoding="unicode") + "\n"
 
 
 # -- structural checks -----------------------------------------------------------------
@@ -212,6 +235,16 @@ def validate(text: str) -> list[str]:
     if participants is None:
         return problems + ["EVENT has no PARTICIPANTS"]
     teams = kind == "TEAMS_OF_FOUR"
+    numbers = _check_participants(participants, teams, problems)
+    if teams:
+        problems += _check_matches(event, numbers)
+    problems += _check_boards(event, numbers, teams)
+    problems += _check_handset(root)
+    return problems
+
+
+def _check_participants(participants: ET.Element, teams: bool, problems: list[str]) -> set[str]:
+    """Each TEAM or PAIR checked (its problems appended); the participants' numbers."""
     unit, number_tag = ("TEAM", "TEAM_NUMBER") if teams else ("PAIR", "PAIR_NUMBER")
     numbers: set[str] = set()
     for i, p in enumerate(participants.findall(unit), start=1):
@@ -222,28 +255,46 @@ def validate(text: str) -> list[str]:
             problems.append(f"{unit} {i}: {number_tag} {num} twice")
         else:
             numbers.add(num)  # type: ignore[arg-type]
-        place = _text(p.find("PLACE"))
-        if place is not None and not _is_int(place, 1):
-            problems.append(f"{unit} {num}: PLACE {place!r} is not a positive integer")
-        for tag in ("TOTAL_SCORE", "PERCENTAGE"):
-            value = _text(p.find(tag))
-            if value is not None and not _is_number(value):
-                problems.append(f"{unit} {num}: {tag} {value!r} is not a number")
-        if not teams and not [x for x in p.findall("PLAYER") if _text(x.find("PLAYER_NAME"))]:
-            problems.append(f"PAIR {num}: no PLAYER with a PLAYER_NAME")
-        if teams and not _text(p.find("TEAM_NAME")):
-            problems.append(f"TEAM {num}: no TEAM_NAME")
+        problems += _check_participant(p, unit, num, teams)
     if not numbers:
         problems.append(f"PARTICIPANTS holds no {unit}")
+    return numbers
+
+
+def _check_participant(p: ET.Element, unit: str, num: str | None, teams: bool) -> list[str]:
+    """A participant's PLACE, scores and names."""
+    problems = []
+    place = _text(p.find("PLACE"))
+    if place is not None and not _is_int(place, 1):
+        problems.append(f"{unit} {num}: PLACE {place!r} is not a positive integer")
+    for tag in ("TOTAL_SCORE", "PERCENTAGE"):
+        value = _text(p.find(tag))
+        if value is not None and not _is_number(value):
+            problems.append(f"{unit} {num}: {tag} {value!r} is not a number")
+    if not teams and not [x for x in p.findall("PLAYER") if _text(x.find("PLAYER_NAME"))]:
+        problems.append(f"PAIR {num}: no PLAYER with a PLAYER_NAME")
+    if teams and not _text(p.find("TEAM_NAME")):
+        problems.append(f"TEAM {num}: no TEAM_NAME")
+    return problems
+
+
+def _check_matches(event: ET.Element, numbers: set[str]) -> list[str]:
+    """Teams: each MATCH names two teams and gives two scores."""
+    problems = []
+    for m in event.findall("MATCH"):
+        for tag in ("TEAM_NUMBER", "OPPOSING_TEAM_NUMBER"):
+            if _text(m.find(tag)) not in numbers:
+                problems.append(f"MATCH: {tag} {_text(m.find(tag))!r} names no TEAM")
+        for tag in ("TEAM_SCORE", "OPPOSING_TEAM_SCORE"):
+            if not _is_number(_text(m.find(tag))):
+                problems.append(f"MATCH: {tag} {_text(m.find(tag))!r} is not a number")
+    return problems
+
+
+def _check_boards(event: ET.Element, numbers: set[str], teams: bool) -> list[str]:
+    """The boards (a match's for teams) and their TRAVELLER_LINEs."""
+    problems = []
     boards = event.findall("MATCH/BOARD") if teams else event.findall("BOARD")
-    if teams:
-        for m in event.findall("MATCH"):
-            for tag in ("TEAM_NUMBER", "OPPOSING_TEAM_NUMBER"):
-                if _text(m.find(tag)) not in numbers:
-                    problems.append(f"MATCH: {tag} {_text(m.find(tag))!r} names no TEAM")
-            for tag in ("TEAM_SCORE", "OPPOSING_TEAM_SCORE"):
-                if not _is_number(_text(m.find(tag))):
-                    problems.append(f"MATCH: {tag} {_text(m.find(tag))!r} is not a number")
     if not boards:
         problems.append("no BOARD with TRAVELLER_LINEs")
     for b in boards:
@@ -253,21 +304,33 @@ def validate(text: str) -> list[str]:
         for i, line in enumerate(b.findall("TRAVELLER_LINE"), start=1):
             where = f"board {bn}, TRAVELLER_LINE {i}"
             problems += _check_line(line, where, numbers, pairs=not teams)
+    return problems
+
+
+def _check_handset(root: ET.Element) -> list[str]:
+    """Each HANDSET board: four hands N, E, S, W holding the 52 cards."""
+    problems = []
     handset = root.find("HANDSET")
     for hb in (handset.findall("BOARD") if handset is not None else []):
-        bn = _text(hb.find("BOARD_NUMBER"))
-        cards: list[str] = []
-        hands = hb.findall("HAND")
-        if sorted(_text(h.find("DIRECTION")) or "" for h in hands) != ["E", "N", "S", "W"]:
-            problems.append(f"HANDSET board {bn}: HANDs are not N, E, S and W")
-        for h in hands:
-            for tag, suit in zip(_SUIT_TAGS, "SHDC", strict=True):
-                ranks = _text(h.find(tag)) or ""
-                if not re.fullmatch(r"[AKQJT98765432]*", ranks):
-                    problems.append(f"HANDSET board {bn}, {_text(h.find('DIRECTION'))}: {tag} {ranks!r}")
-                cards += [suit + r for r in ranks]
-        if len(cards) != 52 or len(set(cards)) != 52:
-            problems.append(f"HANDSET board {bn}: {len(set(cards))} distinct cards, not 52")
+        problems += _check_hands(hb)
+    return problems
+
+
+def _check_hands(hb: ET.Element) -> list[str]:
+    problems = []
+    bn = _text(hb.find("BOARD_NUMBER"))
+    cards: list[str] = []
+    hands = hb.findall("HAND")
+    if sorted(_text(h.find("DIRECTION")) or "" for h in hands) != ["E", "N", "S", "W"]:
+        problems.append(f"HANDSET board {bn}: HANDs are not N, E, S and W")
+    for h in hands:
+        for tag, suit in zip(_SUIT_TAGS, "SHDC", strict=True):
+            ranks = _text(h.find(tag)) or ""
+            if not re.fullmatch(r"[AKQJT98765432]*", ranks):
+                problems.append(f"HANDSET board {bn}, {_text(h.find('DIRECTION'))}: {tag} {ranks!r}")
+            cards += [suit + r for r in ranks]
+    if len(cards) != 52 or len(set(cards)) != 52:
+        problems.append(f"HANDSET board {bn}: {len(set(cards))} distinct cards, not 52")
     return problems
 
 
@@ -426,9 +489,23 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
     one atomic append, idempotent by id), then score the tournament with the ledger's own
     scorer and name every figure of the file it does not reproduce: a line's score or
     matchpoints, a participant's place, total or percentage, a match's IMPs."""
-    from ledger.records.games import slugify
     from ledger.tournament import tournament_tables
     from projections.results import results
+
+    streams, events, retried = _store_lines(ledger, parsed)
+    doc = results(parsed.name, tournament_tables(ledger, parsed.name))
+    line_checks, line_disagreements = _compare_lines(parsed, doc)
+    match_checks, match_disagreements = _compare_matches(parsed, doc)
+    place_checks, place_disagreements, not_compared = _compare_places(parsed, doc)
+    disagreements = line_disagreements + match_disagreements + place_disagreements
+    return UsebioImport(parsed.name, tuple(streams), events, retried,
+                        line_checks + match_checks + place_checks, tuple(disagreements),
+                        tuple(not_compared))
+
+
+def _store_lines(ledger: Any, parsed: UsebioFile) -> tuple[list[str], int, int]:
+    """Each traveller line appended as its table's stream: (streams, events stored, replayed)."""
+    from ledger.records.games import slugify
 
     slug = slugify(parsed.name)
     events, retried = 0, 0
@@ -440,7 +517,11 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
             result = ledger.append(stream, line.facts)
             events += len(result.stored)
             retried += result.replayed
-    doc = results(parsed.name, tournament_tables(ledger, parsed.name))
+    return streams, events, retried
+
+
+def _compare_lines(parsed: UsebioFile, doc: dict[str, Any]) -> tuple[int, list[str]]:
+    """Each line's NS score and matchpoints against the ledger's: (figures checked, disagreements)."""
     rows = {(b["board"], r["ns"], r["ew"]): r for b in doc["boards"] for r in b["results"]}
     disagreements: list[str] = []
     checked = 0
@@ -464,6 +545,13 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
             if mine is None or abs(mine - stated) > 0.01:
                 disagreements.append(f"{who}: the file's {key.replace('_', ' ').upper()} {stated:g}, the "
                                      f"ledger's {'none' if mine is None else format(mine, 'g')}")
+    return checked, disagreements
+
+
+def _compare_matches(parsed: UsebioFile, doc: dict[str, Any]) -> tuple[int, list[str]]:
+    """Each match's TEAM_SCORE against the ledger's IMPs: (figures checked, disagreements)."""
+    disagreements: list[str] = []
+    checked = 0
     for team, opponent, stated_text in parsed.matches:
         stated = _figure(stated_text)
         if stated is None:
@@ -477,8 +565,17 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
         if mine is None or abs(mine - stated) > 0.05:
             disagreements.append(f"match {team} v {opponent}: the file's TEAM_SCORE {stated:g}, the ledger's "
                                  f"{'none' if mine is None else format(mine, 'g')}")
+    return checked, disagreements
+
+
+def _compare_places(parsed: UsebioFile,
+                    doc: dict[str, Any]) -> tuple[int, list[str], list[str]]:
+    """Each participant's PLACE, TOTAL_SCORE and PERCENTAGE against the ledger's standings:
+    (figures checked, disagreements, participants not compared)."""
     ranked = {e["name"]: e for e in doc["standings"]}
     in_lines = {n for line in parsed.lines for n in (line.ns, line.ew)}
+    disagreements: list[str] = []
+    checked = 0
     not_compared = []
     for name, place in parsed.places.items():
         if name not in in_lines:  # no traveller line in the file: nothing for the ledger to rank it on
@@ -497,8 +594,7 @@ def import_usebio(ledger: Any, parsed: UsebioFile) -> UsebioImport:
             if mine is None or abs(mine - stated) > tolerance:
                 disagreements.append(f"{name}: the file's {tag} {stated:g}, the ledger's "
                                      f"{'none' if mine is None else format(mine, 'g')}")
-    return UsebioImport(parsed.name, tuple(streams), events, retried, checked, tuple(disagreements),
-                        tuple(not_compared))
+    return checked, disagreements, not_compared
 
 
 def report_text(report: UsebioImport, as_json: bool = False) -> str:
