@@ -1139,46 +1139,8 @@ class SqlEventStore:
         of the batch's transaction."""
         batch: Connection | None = getattr(self._local, "batch", None)
         if batch is not None:
-            declared: frozenset[str] | None = getattr(self._local, "batch_streams", None)
-            if declared is not None and stream not in declared:
-                raise ValueError(f"stream {stream!r} was not declared when the batch began "
-                                 "(its lock would be taken out of order)")
-            staged: _Staged | None = getattr(self._local, "staged", None)
-            if staged is not None:  # validate-then-write: nothing written until the batch ends
-                staged_tx = StagedTransaction(batch, stream, staged, self._statements)
-                yield staged_tx
-                staged.absorb(staged_tx)
-                return
-            # A savepoint on the driver's cursor (SQLAlchemy's begin_nested cost a third of a
-            # grouped append's CPU): rolled back alone on an exception, released otherwise.
-            # On PostgreSQL sent with the append's first statement and released with its
-            # tree rows (SqlTransaction.savepoint_pending): no round trip of their own.
-            pg = batch.dialect.name == "postgresql"
-            cur = batch.connection.driver_connection.cursor()  # type: ignore[union-attr]
-            # The tree's tip from the batch's previous savepoint (a hint checked
-            # against the last leaf): the frontier is not read back per append.
-            tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
-            tx.behind, tx.in_batch = self.integrate_behind, True
-            if pg:
-                tx.savepoint_pending = True
-            else:
-                cur.execute("SAVEPOINT ledger_append")
-                tx.savepoint_sent = True
-            try:
-                if pg and declared is None:
-                    tx._lock_stream()  # declared streams are locked already (batch)
+            with self._in_batch(batch, stream) as tx:
                 yield tx
-                tx.flush_tree(release=pg)
-            except BaseException:
-                if tx.savepoint_sent:
-                    with contextlib.suppress(Exception):  # a lost connection: the batch fails anyway
-                        cur.execute("ROLLBACK TO SAVEPOINT ledger_append")
-                        cur.execute("RELEASE SAVEPOINT ledger_append")
-                raise
-            if tx.savepoint_sent:  # SQLite (PostgreSQL released it with the tree's rows)
-                cur.execute("RELEASE SAVEPOINT ledger_append")
-            if tx.tip_after is not None:
-                self._local.batch_tip = tx.tip_after
             return
         if getattr(self._local, "connection", None) is not None:
             raise RuntimeError("a store transaction is already open in this thread")
@@ -1190,6 +1152,56 @@ class SqlEventStore:
                 yield tx
                 tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
             return
+        with self._sqlite_append(stream) as tx:
+            yield tx
+
+    @contextmanager
+    def _in_batch(self, batch: Connection, stream: str) -> Iterator[SqlTransaction]:
+        """One stream's part of a batch: staged (validate-then-write) or a savepoint."""
+        declared: frozenset[str] | None = getattr(self._local, "batch_streams", None)
+        if declared is not None and stream not in declared:
+            raise ValueError(f"stream {stream!r} was not declared when the batch began "
+                             "(its lock would be taken out of order)")
+        staged: _Staged | None = getattr(self._local, "staged", None)
+        if staged is not None:  # validate-then-write: nothing written until the batch ends
+            staged_tx = StagedTransaction(batch, stream, staged, self._statements)
+            yield staged_tx
+            staged.absorb(staged_tx)
+            return
+        # A savepoint on the driver's cursor (SQLAlchemy's begin_nested cost a third of a
+        # grouped append's CPU): rolled back alone on an exception, released otherwise.
+        # On PostgreSQL sent with the append's first statement and released with its
+        # tree rows (SqlTransaction.savepoint_pending): no round trip of their own.
+        pg = batch.dialect.name == "postgresql"
+        cur = batch.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        # The tree's tip from the batch's previous savepoint (a hint checked
+        # against the last leaf): the frontier is not read back per append.
+        tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
+        tx.behind, tx.in_batch = self.integrate_behind, True
+        if pg:
+            tx.savepoint_pending = True
+        else:
+            cur.execute("SAVEPOINT ledger_append")
+            tx.savepoint_sent = True
+        try:
+            if pg and declared is None:
+                tx._lock_stream()  # declared streams are locked already (batch)
+            yield tx
+            tx.flush_tree(release=pg)
+        except BaseException:
+            if tx.savepoint_sent:
+                with contextlib.suppress(Exception):  # a lost connection: the batch fails anyway
+                    cur.execute("ROLLBACK TO SAVEPOINT ledger_append")
+                    cur.execute("RELEASE SAVEPOINT ledger_append")
+            raise
+        if tx.savepoint_sent:  # SQLite (PostgreSQL released it with the tree's rows)
+            cur.execute("RELEASE SAVEPOINT ledger_append")
+        if tx.tip_after is not None:
+            self._local.batch_tip = tx.tip_after
+
+    @contextmanager
+    def _sqlite_append(self, stream: str) -> Iterator[SqlTransaction]:
+        """SQLite, one writer: the committed tip and head noted for the next append."""
         with self._write_lock:  # (reentrant) held until the committed tip and head are noted
             with self._write_transaction() as conn:
                 tx = SqlTransaction(conn, stream, self._tree_tip, self._statements)
