@@ -21,12 +21,10 @@ import attrs
 
 from ledger import events as ev
 from ledger.hashing import canonical_json
-import ledger.laws
-from ledger.laws import penalty
-from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
 from projections import play, procedure
 from projections.derived import carry
-from projections.fold import EFFECTS, HANDLERS, Step, handles
+from projections.fold import CHOICE_SUITS, EFFECTS, EITHER_DEFENDER_LAWS, HANDLERS, Step, handles, law_of, \
+    require_composed
 from projections.resolve import Recorded, needs_refold, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, Voided, initial_hands, replace)
@@ -115,9 +113,9 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
             "unprocessed", seq, event.TYPE, offender=str(event.seat),
             detail=f"option {event.option} chosen by {event.seat} with no such option pending"))
     suit = event.suit
-    if suit is None and law_of(offer.law) == "50D2" and event.option in penalty.PICKUP_OPTIONS:
-        implied = penalty.lead_option_suits(state)  # 50D2a: the suit of the penalty card(s)
-        suit = next(iter(implied)) if len(implied) == 1 else None
+    if suit is None:
+        default = CHOICE_SUITS.get(law_of(offer.law))  # 50D2a: the suit of the penalty card(s)
+        suit = default(state, event.option) if default is not None else None
     choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, suit)
     state = attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq != offer.seq),
                          choices=state.choices + (choice,))
@@ -157,6 +155,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     event, seq = record.event, record.seq
     if state is None:
         if isinstance(event, ev.BoardOpened):
+            require_composed()  # the families' handlers are registered (ledger.laws, the composition root)
             return _opened(event, stream, seq, record.hash)
         raise ValueError(f"stream {stream!r} does not start with BoardOpened (seq {seq} is {event.TYPE})")
     if not in_force:
@@ -187,8 +186,9 @@ def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[s
     return fresh
 
 
-REGISTERED = (ledger.laws, play, procedure)
-"""The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
+REGISTERED = (play, procedure)
+"""The core modules whose import registers the fold's own handlers; the families' are registered
+by the composition root (``ledger.laws``), which this module does not import."""
 
 
 def fold_log(stream: str, records: Sequence[Recorded]) -> TableState | None:

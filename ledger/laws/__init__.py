@@ -16,12 +16,17 @@ reads its facts in the fold (``reads``).
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 import attrs
 
 from ledger.laws import (boards, calls, cards, claims, designations, exposed, inadmissible, insufficient, leads, penalty,
                          premature, results, revokes, rotation, scores, withdrawals)
 from ledger.laws.base import Prescription, Rule
+from projections import derived, document, fold
+from projections.derived import Reader
+from projections.document import Section
+from projections.fold import ChoiceSuit
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "find_law"]
 
@@ -36,29 +41,52 @@ class Family:
     laws: tuple[str, ...]
     rules: tuple[Rule, ...]
     reads: str
+    document: Mapping[str, Section] = attrs.field(factory=dict)
+    """Its part of the state document (``projections.document``), by key."""
+    derived: Mapping[str, Reader] = attrs.field(factory=dict)
+    """The values it derives from the state that the core and other families read by name
+    (``projections.derived.read``): a family's conclusion another family's Law rests on."""
+    choice_suits: Mapping[str, ChoiceSuit] = attrs.field(factory=dict)
+    """The default suit of an option it offers, taken without one (by Law, edition stripped)."""
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation"),
+    Family("calls out of rotation", rotation.LAWS, (rotation.calls_out_of_rotation,), "ledger.laws.rotation",
+           document={"required_calls": rotation.required_calls, "call_restrictions": rotation.call_restrictions}),
     Family("inadmissible calls", inadmissible.LAWS, (inadmissible.inadmissible_calls,), "ledger.laws.inadmissible"),
     # Law 27's rule (insufficient.law_27) runs inside calls.change_of_call, record by record
     # (calls.RECORD_RULES), so its rectifications keep their place in the order of the facts
     Family("insufficient bids", insufficient.LAWS, (), "ledger.laws.insufficient"),
     Family("cards exposed in the auction", exposed.LAWS, (exposed.exposed_in_auction,), "ledger.laws.exposed"),
     Family("calls", calls.LAWS, (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches),
-           "ledger.laws.calls"),
-    Family("cards played or not", cards.LAWS, (cards.card_rulings, cards.dummy_indications), "ledger.laws.cards"),
+           "ledger.laws.calls", document={"call_rulings": calls.call_rulings}),
+    Family("cards played or not", cards.LAWS, (cards.card_rulings, cards.dummy_indications), "ledger.laws.cards",
+           document={"card_rulings": cards.card_rulings_document}),
     Family("designations", designations.LAWS, (), "ledger.laws.designations"),
     Family("withdrawals", withdrawals.LAWS, (), "ledger.laws.withdrawals"),
-    Family("leads out of turn", leads.LAWS, (leads.leads_out_of_turn,), "ledger.laws.leads"),
-    Family("premature plays", premature.LAWS, (premature.premature_plays,), "ledger.laws.premature"),
-    Family("penalty cards", penalty.LAWS, (penalty.penalty_cards,), "ledger.laws.penalty"),
-    Family("claims", claims.LAWS, (claims.claim_rules,), "ledger.laws.claims"),
+    Family("leads out of turn", leads.LAWS, (leads.leads_out_of_turn,), "ledger.laws.leads",
+           document={"leads_out_of_turn": leads.leads_out_of_turn_document}),
+    Family("premature plays", premature.LAWS, (premature.premature_plays,), "ledger.laws.premature",
+           document={"play_restrictions": premature.play_restrictions_document,
+                     "premature_plays": premature.premature_document}),
+    Family("penalty cards", penalty.LAWS, (penalty.penalty_cards,), "ledger.laws.penalty",
+           document={"penalty_cards": penalty.document},
+           choice_suits={"50D2": penalty.implied_suit}),
+    Family("claims", claims.LAWS, (claims.claim_rules,), "ledger.laws.claims",
+           document={"claim": claims.claim_document}),
     Family("revokes and dummy", revokes.LAWS,
-           (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "ledger.laws.revokes"),
-    Family("results", results.LAWS, (results.record_result,), "ledger.laws.results"),
-    Family("irregular boards", boards.LAWS, (boards.irregular_boards,), "ledger.laws.boards"),
-    Family("scores and appeals", scores.LAWS, (), "ledger.laws.scores"),
+           (revokes.revoke_rulings, revokes.dummy_rulings, revokes.waivers), "ledger.laws.revokes",
+           document={"transfers": revokes.transfers_document, "revokes": revokes.revokes_document},
+           derived={"irregularities": revokes.irregularities, "exposures": revokes.exposures,
+                    "tricks after transfers": revokes.tricks_after_transfers}),
+    Family("results", results.LAWS, (results.record_result,), "ledger.laws.results",
+           derived={"board result": results.board_result, "result in force": results.result_in_force}),
+    Family("irregular boards", boards.LAWS, (boards.irregular_boards,), "ledger.laws.boards",
+           document={"irregular_boards": boards.board_document}),
+    Family("scores and appeals", scores.LAWS, (), "ledger.laws.scores",
+           document={"adjusted": scores.adjusted_document, "decisions": scores.decisions_document,
+                     "appeals": scores.appeals_document},
+           derived={"adjusted for results": scores.adjusted_for_results}),
 )
 """Every Law family, once, in precedence order."""
 
@@ -86,3 +114,19 @@ def find_law(law: str) -> Family | None:
                 if best is None or len(name) > best[0]:
                     best = (len(name), family)
     return None if best is None else best[1]
+
+
+def _compose() -> None:
+    """The one place the families plug into the core: each family's document sections, derived
+    values and default suits registered once, a second supplier of any of them refused."""
+    for family in FAMILIES:
+        document.sections(family.document, family.name)
+        derived.supply(family.derived, family.name)
+        fold.choice_suits(family.choice_suits, family.name)
+    missing = document.missing_sections()
+    if missing:
+        raise RuntimeError(f"no family supplies the document's {missing}")
+    fold.composed(__name__)
+
+
+_compose()

@@ -46,8 +46,8 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import sort_cards
 from ledger.events import CallCancelled, DirectorReviewRequired, IrregularityRecorded
-from ledger.laws import revokes
 from ledger.laws.base import Citations, Prescription, cited
+from projections.derived import read as read_derived
 from projections.fold import Step, handles
 from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, Irregularity, NotMade, TableState
@@ -345,7 +345,7 @@ def _missing_card(state, f) -> list[Prescription]:
     showed_out = [t.number for t in state.tricks
                   if t.complete and t.suit_led is card.suit and all(p.seq < f.seq for p in t.cards)
                   and (mine := t.card_of(f.seat)) is not None and mine.card.suit is not card.suit]
-    ruled = {i.trick for i in revokes.irregularities(state) if i.kind == "revoke" and i.offender == str(f.seat)}
+    ruled = {i.trick for i in read_derived(state, "irregularities") if i.kind == "revoke" and i.offender == str(f.seat)}
     showed_out = [n for n in showed_out if n not in ruled]  # a revoke already ruled by Laws 61 to 64
     if not showed_out:
         return []

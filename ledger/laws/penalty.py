@@ -46,8 +46,9 @@ from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
 from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws.revokes import exposures, law_for
+from ledger.laws.revokes import law_for
 from ledger.laws.cards import dummy_first_attention, locate, replace_card
+from projections.derived import read
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.play import interceptor
@@ -211,7 +212,7 @@ def history(state: TableState) -> list[History]:
         return []
     pickups = _pickups(state)
     base: list[History] = []
-    for e in exposures(state):  # without a revoke card whose rectification was forfeited (11A)
+    for e in read(state, "exposures"):  # without a revoke card whose rectification was forfeited (11A)
         if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side or not_rectified(state, e.seq):
             continue
         h = History(e, "minor")
@@ -339,6 +340,15 @@ def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
                     "(50C)")
     return None
 
+
+
+def implied_suit(state: TableState, option: str) -> Suit | None:
+    """50D2a: the suit declarer requires or forbids when he names none, the suit of the
+    penalty card(s) when there is one (the fold's default suit of the option)."""
+    if option not in PICKUP_OPTIONS:
+        return None
+    implied = lead_option_suits(state)
+    return next(iter(implied)) if len(implied) == 1 else None
 
 
 def lead_option_suits(state: TableState) -> set[Suit]:

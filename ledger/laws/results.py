@@ -28,8 +28,8 @@ from ledger import events as ev
 from ledger.bridge import Seat
 from ledger.events import ResultRecorded
 from ledger.laws.base import Prescription
-from ledger.laws.revokes import tricks_after_transfers
 from ledger.scoring import duplicate_score
+from projections.derived import read
 from projections.fold import Step, handles
 from projections.play import interceptor
 from projections.state import ENDED, Irregularity, Result, TableState, replace
@@ -97,7 +97,7 @@ def board_result(state: TableState) -> Result | None:
     """The table's result: as played (or claimed, or reported) with the tricks the revokes
     transfer when play has ended (64A), derived where read (``state.result`` is the result
     of the tricks as played)."""
-    tricks = tricks_after_transfers(state)
+    tricks = read(state, "tricks after transfers")  # the revokes family's conclusion (64A)
     if tricks is None:
         return state.result
     result = final_result(state, tricks)

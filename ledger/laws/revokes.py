@@ -1072,13 +1072,6 @@ def revokes_document(state: TableState) -> list[dict[str, Any]]:
              "text": describe(r, state)} for r in revokes(state)]
 
 
-def procedure_document(state: TableState) -> list[dict[str, Any]]:
-    """The state document's ``procedure`` (extension): attention drawn, director called,
-    inquiries, dummy's facts, hands returned, next board, end of round."""
-    return [{"seq": f.seq, "type": f.type, "by": str(f.by) if f.by else None, "to": str(f.to) if f.to else None,
-             "about": f.about, "detail": f.detail or None} for f in state.procedure]
-
-
 # -- words and citations -----------------------------------------------------------------
 
 IRREGULARITY_WORDS: dict[str, str] = {
