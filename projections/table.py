@@ -27,7 +27,7 @@ from projections.fold import CHOICE_SUITS, EFFECTS, EITHER_DEFENDER_LAWS, HANDLE
     require_composed
 from projections.resolve import Recorded, needs_refold, resolve
 from projections.state import (Cap, Choice, Finding, Irregularity, MustPass, Offer, Restriction, Review,
-                               TableState, Voided, initial_hands, replace)
+                               TableState, Voided, initial_hands, replace, set_fresh)
 
 UNRULED: tuple[type[ev.Event], ...] = ()
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
@@ -180,10 +180,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
 def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[str, int], ...]) -> TableState:
     """The fold step's last touch on the state its handlers just built (no one else holds it yet):
     its seq, head and rectifications set in place rather than by one more copy of every field."""
-    object.__setattr__(fresh, "seq", seq)
-    object.__setattr__(fresh, "head", head)
-    object.__setattr__(fresh, "rectifications", rectifications)
-    return fresh
+    return set_fresh(fresh, seq=seq, head=head, rectifications=rectifications)
 
 
 REGISTERED = (play, procedure)

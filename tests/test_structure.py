@@ -136,6 +136,102 @@ def _private_uses() -> set[tuple[str, str, str, int]]:
     return out
 
 
+CORE_FOR_FAMILIES = ("ledger.laws.base",)
+"""What a family may import of ``ledger.laws``: the shared base (and the core: ``projections``, ``ledger.*``)."""
+
+FAMILY_HELPERS = {"ledger.laws.fewest": "ledger.laws.claims"}
+"""Modules of ``ledger.laws`` that belong to one family (not families themselves): its own to import."""
+
+KNOWN_FAMILY_IMPORTS: set[tuple[str, str]] = {
+    # the auction reading and its interception points still live in the calls family (issue 29 item 1)
+    ("ledger.laws.inadmissible", "ledger.laws.calls"), ("ledger.laws.insufficient", "ledger.laws.calls"),
+    ("ledger.laws.rotation", "ledger.laws.calls"),
+    ("ledger.laws.inadmissible", "ledger.laws.insufficient"), ("ledger.laws.rotation", "ledger.laws.insufficient"),
+    ("ledger.laws.claims", "ledger.laws.results"), ("ledger.laws.designations", "ledger.laws.leads"),
+    ("ledger.laws.leads", "ledger.laws.premature"), ("ledger.laws.leads", "ledger.laws.penalty"),
+    ("ledger.laws.leads", "ledger.laws.revokes"), ("ledger.laws.penalty", "ledger.laws.revokes"),
+    ("ledger.laws.revokes", "ledger.laws.withdrawals"), ("ledger.laws.scores", "ledger.laws.boards"),
+}
+"""(family, family it imports) still to be removed: each one named here is a debt; a new one fails,
+a removed one must leave the list."""
+
+
+def _family_modules() -> set[str]:
+    return {m for m in MODULES if m.startswith("ledger.laws.")} - set(CORE_FOR_FAMILIES) - set(FAMILY_HELPERS) \
+        - {"ledger.laws.paraphrases"}
+
+
+def _upward_imports() -> list[tuple[str, str, int]]:
+    """(projections module, ledger.laws module, line) for every import of a family by the core."""
+    return [(m, t, line) for m in sorted(MODULES) if m.startswith("projections")
+            for t, _, line in _imports(m) if t == "ledger.laws" or t.startswith("ledger.laws.")]
+
+
+def _family_imports() -> set[tuple[str, str]]:
+    families = _family_modules()
+    out = set()
+    for module in sorted(families | set(FAMILY_HELPERS)):
+        owner = FAMILY_HELPERS.get(module, module)
+        for target, _, _ in _imports(module):
+            if target in families and target not in (module, owner) and FAMILY_HELPERS.get(target) != owner:
+                out.add((owner, target))
+    return out
+
+
+def test_the_core_imports_no_family():
+    """Layer rule 1: no module of ``projections`` imports ``ledger.laws`` or any family, at module
+    level or inside a function: the families plug in at the composition root (``ledger.laws``)."""
+    assert _upward_imports() == []
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path, monkeypatch):
+    path = tmp_path / "x.py"
+    path.write_text("def f():\n    from ledger.laws.revokes import revokes\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, "projections.x", path)
+    assert _upward_imports() == [("projections.x", "ledger.laws.revokes", 2)]
+
+
+def test_a_family_imports_no_other_family():
+    """Layer rule 2: a family imports only ``ledger.laws.base`` and the core; where its Law rests
+    on another family's conclusion it reads a derived value of the state (``projections.derived.read``)."""
+    found = _family_imports()
+    new = sorted(found - KNOWN_FAMILY_IMPORTS)
+    assert new == [], f"a family imports another family: {new}"
+    gone = sorted(KNOWN_FAMILY_IMPORTS - found)
+    assert gone == [], f"no longer imported: take them off KNOWN_FAMILY_IMPORTS: {gone}"
+
+
+def test_every_family_module_is_registered():
+    from ledger.laws import FAMILIES
+
+    assert _family_modules() == {f.reads for f in FAMILIES}
+
+
+def test_the_results_family_reads_the_revokes_conclusion_through_the_state():
+    """Law 77's result after the revoke transfers (64A): a derived value the revokes family supplies."""
+    from projections.derived import READER_OWNERS
+
+    assert "ledger.laws.revokes" not in {t for t, _, _ in _imports("ledger.laws.results")}
+    assert READER_OWNERS["tricks after transfers"] == "revokes and dummy"
+
+
+def test_in_place_writes_are_fenced_in_the_state_module():
+    """The declarative engine writes a frozen state in place only through ``projections.state.set_fresh``
+    (and its own copier): ``object.__setattr__`` anywhere else is refused."""
+    offenders = []
+    for name, path in MODULES.items():
+        if name == "projections.state":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "__setattr__" and isinstance(node.value, ast.Name) \
+                    and node.value.id == "object":
+                offenders.append(f"{name}:{node.lineno}")
+    assert offenders == []
+    state = ast.parse(MODULES["projections.state"].read_text(encoding="utf-8"))
+    uses = [n for n in ast.walk(state) if isinstance(n, ast.Attribute) and n.attr == "__setattr__"]
+    assert len(uses) == 1  # the one alias, used by set_fresh and the copier
+
+
 def test_the_checks_see_the_package():
     assert "projections.table" in MODULES and "ledger.laws" in MODULES
     assert any(t == "ledger.laws" for t, _, _ in _imports("ledger.engine"))

@@ -72,7 +72,7 @@ from ledger.laws.base import Citations, Prescription, cited
 from projections.auction import auction_closed, final_contract, why_illegal
 from projections.fold import Step, handles, option_effects
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
-                               Irregularity, NotMade, Result, TableState, replace)
+                               Irregularity, NotMade, Result, TableState, replace, set_fresh)
 from projections.vocab import CallRuling
 
 C = TypeVar("C", bound=Callable[..., Any])
@@ -595,8 +595,7 @@ def refreshed(before: TableState, after: TableState) -> TableState:
         return after
     if after is before:
         return replace(after, calls_not_made=entries)
-    object.__setattr__(after, "calls_not_made", entries)
-    return after
+    return set_fresh(after, calls_not_made=entries)
 
 
 # -- the readable account of each ruling (state document extension) ------------

@@ -20,10 +20,10 @@ import attrs
 
 from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
 from ledger.events import DesignationChanged, DummyCardCalled
-from ledger.laws.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, law_of, not_made,
+from projections.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, not_made,
                                record_card, record_played, replace_card, unprocessed)
 from ledger.laws.leads import second_from_dummy
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step, handles, law_of, option_effects
 from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
 
 LAWS = ("46", "45C4")

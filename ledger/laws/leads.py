@@ -50,9 +50,9 @@ from ledger.events import (CardPlayed, CardReturned, DeclarerChanged, DirectorRe
                            IrregularityRecorded, LeadFaceDown, OptionsOffered)
 from ledger.laws import premature
 from ledger.laws.base import Prescription, cited
-from ledger.laws.cards import attention_hook, dummy_first_attention, law_of, unprocessed
+from projections.cards import attention_hook, dummy_first_attention, unprocessed
 from ledger.laws.penalty import dummy_review
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step, handles, law_of, option_effects
 from ledger.laws.penalty import lapse_52, on_52_choice
 from projections.play import add_card, interceptor, try_play
 from ledger.laws.revokes import lapse_62c1, law_for

@@ -47,7 +47,7 @@ from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffer
                            PenaltyCardDesignated)
 from ledger.laws.base import Citations, Prescription, cited
 from ledger.laws.revokes import law_for
-from ledger.laws.cards import dummy_first_attention, locate, replace_card
+from projections.cards import dummy_first_attention, locate, replace_card
 from projections.derived import read
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions

@@ -49,8 +49,7 @@ from ledger.bridge import Card, Seat
 from ledger.events import (CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered,
                            PlayRestriction)
 from ledger.laws.base import Prescription, cited
-from ledger.laws.cards import law_of
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step, handles, law_of, option_effects
 from projections.play import add_card, interceptor
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
 

@@ -87,7 +87,8 @@ from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
 from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws import cards, withdrawals
+from ledger.laws import withdrawals
+from projections import cards
 from projections import play
 from projections.derived import Reads, derive, shared_values, state_of
 from projections.fold import Step, handles, option_effects

@@ -22,7 +22,7 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import CardWithdrawn, LeadAuthorisedByOpponent
 from ledger.laws.base import cited
-from ledger.laws.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
+from projections.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
                                replace_card, unprocessed)
 from projections import play
 from projections.fold import Step, handles
