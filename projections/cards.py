@@ -9,7 +9,7 @@ family reads a card during the auction (Law 24) or an attention drawn by dummy
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 import attrs
 
@@ -147,7 +147,19 @@ def record_played(state: TableState, seq: int, type_: str, seat: Seat, card: Car
     return state
 
 
-AUCTION_CARD_HOOKS: list[Callable[..., TableState | None]] = []
+class AuctionCard(Protocol):
+    """A family's reading of a card dropped or played during the auction; None: not its own."""
+
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card, /) -> TableState | None: ...
+
+
+class Attention(Protocol):
+    """A family's reading of an attention drawn by dummy, after the fact is journalled."""
+
+    def __call__(self, state: TableState, seq: int, /) -> TableState: ...
+
+
+AUCTION_CARD_HOOKS: list[AuctionCard] = []
 """Law 24's reader of a card dropped or played during the auction (ledger.laws.exposed):
 ``hook(state, seq, type, seat, card)`` returns the new state, or None (issue 12)."""
 
@@ -177,7 +189,7 @@ def dummy_first_attention(state: TableState, irregularity: int) -> int | None:
     return None
 
 
-ATTENTION_HOOKS: list[Callable[[TableState, int], TableState]] = []
+ATTENTION_HOOKS: list[Attention] = []
 """Readers of an attention drawn by dummy (``ledger.laws.leads``: a pending lead out of
 turn, 43B3): ``hook(state, seq) -> state``, called after the fact is journalled."""
 

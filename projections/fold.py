@@ -44,15 +44,21 @@ OWNERS: dict[type[ev.Event], str] = {}
 """The module that owns each event type's handler."""
 
 
+def register(types: tuple[type[ev.Event], ...], handler: Handler) -> None:
+    """``handler`` the one handler of ``types``; a second handler of a type fails."""
+    for t in types:
+        if t in HANDLERS:
+            raise RuntimeError(f"event type {t.__name__} handled twice: by {OWNERS[t]} and "
+                               f"{handler.__module__}.{handler.__qualname__}")
+        HANDLERS[t] = handler
+        OWNERS[t] = f"{handler.__module__}.{handler.__qualname__}"
+
+
 def handles(*types: type[ev.Event]) -> Callable[[H], H]:
-    """Register the decorated function as the one handler of ``types``."""
+    """Register the decorated function (of the core) as the one handler of ``types`` now; a family
+    marks its own with ``ledger.laws.base.handles``, registered by the composition root."""
     def wrap(handler: H) -> H:
-        for t in types:
-            if t in HANDLERS:
-                raise RuntimeError(f"event type {t.__name__} handled twice: by {OWNERS[t]} and "
-                                   f"{handler.__module__}.{handler.__qualname__}")
-            HANDLERS[t] = handler
-            OWNERS[t] = f"{handler.__module__}.{handler.__qualname__}"
+        register(types, handler)
         return handler
     return wrap
 

@@ -19,7 +19,7 @@ revoke is a played card); ``ledger.laws.revokes`` reads the revokes from the tri
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypedDict, TypeVar
 
 import attrs
 
@@ -87,12 +87,82 @@ def played_result(state: TableState) -> Result:
     return INTERCEPTORS["result"](state)
 
 
-INTERCEPTORS: dict[str, Callable[..., Any]] = {}
-"""Play-time interceptors supplied by the families (the play core imports none of them),
-by point (:data:`POINTS`)."""
+class Retracted(Protocol):
+    """``retracted``: the card retracted, not played (47E1); None when not."""
 
-POINTS = ("retracted", "standing", "fifth_card", "out_of_turn", "in_place", "premature", "breach",
-          "play_restriction", "face_down", "result")
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card, /) -> TableState | None: ...
+
+
+class Standing(Protocol):
+    """``standing``: a card not in turn exposed, not played, while the seat's card stands (47G / 47F)."""
+
+    def __call__(self, state: TableState, seq: int, seat: Seat, card: Card, /) -> TableState | None: ...
+
+
+class FifthCard(Protocol):
+    """``fifth_card``: a card added to a complete trick (45E)."""
+
+    def __call__(self, state: TableState, seq: int, ev: CardPlayed, /) -> TableState | None: ...
+
+
+class OutOfTurn(Protocol):
+    """``out_of_turn``: (state, True or False) when a lead out of turn decides, (state, None) when not."""
+
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+                 law: str, /) -> tuple[TableState, bool | None]: ...
+
+
+class InPlace(Protocol):
+    """``in_place``: the Law under which a card not in turn stands in its place (54B2); None when not."""
+
+    def __call__(self, state: TableState, seat: Seat, /) -> str | None: ...
+
+
+class Premature(Protocol):
+    """``premature``: a card not in turn while a trick is under way (57); None when not."""
+
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+                 law: str, /) -> tuple[TableState, bool] | None: ...
+
+
+class Breaks(Protocol):
+    """``breach`` and ``play_restriction``: what the card breaks (50C, 50D1, 51A; 57A), or None."""
+
+    def __call__(self, state: TableState, seat: Seat, card: Card, /) -> str | None: ...
+
+
+class FaceDown(Protocol):
+    """``face_down``: the wrong defender's face-down opening lead (41A); None when not."""
+
+    def __call__(self, state: TableState, seq: int, ev: LeadFaceDown, /) -> TableState | None: ...
+
+
+class PlayedResult(Protocol):
+    """``result``: the result of the tricks as played when play ends (Law 77)."""
+
+    def __call__(self, state: TableState, /) -> Result: ...
+
+
+class PlayPoints(TypedDict, total=False):
+    """The play core's interception points, each with its signature."""
+
+    retracted: Retracted
+    standing: Standing
+    fifth_card: FifthCard
+    out_of_turn: OutOfTurn
+    in_place: InPlace
+    premature: Premature
+    breach: Breaks
+    play_restriction: Breaks
+    face_down: FaceDown
+    result: PlayedResult
+
+
+INTERCEPTORS: PlayPoints = {}
+"""Play-time interceptors supplied by the families (the play core imports none of them),
+by point (:data:`POINTS`), registered by the composition root (``ledger.laws``)."""
+
+POINTS = tuple(PlayPoints.__annotations__)
 """The interception points, in the order a card meets them:
 
 * ``retracted`` (:func:`play_card`, before anything else): ``(state, seq, type, seat, card)
@@ -110,14 +180,20 @@ POINTS = ("retracted", "standing", "fifth_card", "out_of_turn", "in_place", "pre
 """
 
 
+def supply(point: str, fn: Callable[..., Any]) -> None:
+    """Register ``fn`` at ``point``; one supplier per point, a point the core has not refused."""
+    if point not in POINTS:
+        raise RuntimeError(f"no interception point {point!r} in the play core (points: {POINTS})")
+    if point in INTERCEPTORS:
+        raise RuntimeError(f"play-time interceptor {point!r} supplied twice")
+    INTERCEPTORS[point] = fn  # type: ignore[literal-required]  # point checked against POINTS above
+
+
 def interceptor(point: str) -> Callable[[F], F]:
-    """Register the decorated function at ``point``; one supplier per point."""
+    """Register the decorated function at ``point`` now (a family marks its own with
+    ``ledger.laws.base.at_play``, registered by the composition root)."""
     def wrap(fn: F) -> F:
-        if point not in POINTS:
-            raise RuntimeError(f"no interception point {point!r} in the play core (points: {POINTS})")
-        if point in INTERCEPTORS:
-            raise RuntimeError(f"play-time interceptor {point!r} supplied twice")
-        INTERCEPTORS[point] = fn
+        supply(point, fn)
         return fn
     return wrap
 

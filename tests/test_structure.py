@@ -232,6 +232,79 @@ def test_in_place_writes_are_fenced_in_the_state_module():
     assert len(uses) == 1  # the one alias, used by set_fresh and the copier
 
 
+REGISTERING = {("projections.fold", "handles"), ("projections.fold", "option_effects"),
+               ("projections.fold", "register"), ("projections.play", "interceptor"), ("projections.play", "supply"),
+               ("projections.cards", "auction_card_hook"), ("projections.cards", "attention_hook"),
+               ("ledger.laws.calls", "call_interceptor"), ("ledger.laws.calls", "supply_call"),
+               ("projections.document", "sections"), ("projections.derived", "supply")}
+"""The core's registration functions: only the composition root (``ledger.laws``) calls them."""
+
+
+def test_one_plug_per_family_no_family_registers_itself():
+    """A family marks its functions (``ledger.laws.base``) and names its tables; it imports none of the
+    core's registration functions: the composition root registers everything from ``FAMILIES``."""
+    offenders = []
+    for module in sorted(_family_modules()):
+        offenders += [(module, t, n, line) for t, n, line in _imports(module) if (t, n) in REGISTERING]
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        offenders += [(module, "calls", node.attr, node.lineno) for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and ("ledger.laws.calls", node.attr) in REGISTERING]
+    assert offenders == []
+
+
+def test_every_registration_comes_from_a_family_record():
+    from ledger.laws import FAMILIES, calls
+    from projections import cards as card_core, derived, document, fold, play
+
+    families_handlers = {t: h for f in FAMILIES for t, h in f.handlers.items()}
+    assert {t: h for t, h in fold.HANDLERS.items() if h.__module__.startswith("ledger.laws")} == families_handlers
+    assert dict(play.INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.play_points.items()}
+    assert dict(calls.CALL_INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.call_points.items()}
+    assert fold.EFFECTS == {law: e for f in FAMILIES for law, e in f.effects.items()}
+    assert card_core.AUCTION_CARD_HOOKS == [h for f in FAMILIES for h in f.auction_card]
+    assert card_core.ATTENTION_HOOKS == [h for f in FAMILIES for h in f.attention]
+    assert document.SECTIONS == {k: s for f in FAMILIES for k, s in f.document.items()}
+    assert derived.READERS == {k: r for f in FAMILIES for k, r in f.derived.items()}
+    assert fold.COMPOSED == ["ledger.laws"]
+
+
+def test_a_second_composition_is_refused_before_anything_is_registered():
+    import ledger.laws as laws
+    from projections.fold import HANDLERS
+
+    before = dict(HANDLERS)
+    with pytest.raises(RuntimeError, match="handled twice"):
+        laws.compose(laws.FAMILIES)
+    assert HANDLERS == before
+    with pytest.raises(RuntimeError, match="registered twice"):
+        laws.compose(laws.FAMILIES + laws.FAMILIES[:1])
+
+
+@pytest.mark.parametrize("what", ["card word", "call citation", "irregularity word"])
+def test_a_ruling_without_words_or_citation_fails_at_import(what):
+    """``ledger.laws`` checks the vocabularies when it composes the families (at import): a ruling
+    that lost its words or its citation fails there, naming it."""
+    import attrs
+
+    import ledger.laws as laws
+
+    laws.check_words(laws.FAMILIES)  # as imported: complete
+    index, field, key, expected = {
+        "card word": (5, "words", "card_rulings", "card ruling misplaced: words"),
+        "call citation": (4, "citations", None, "call ruling too_late: citation"),
+        "irregularity word": (12, "words", "irregularities", "irregularity revoke: words"),
+    }[what]
+    family = laws.FAMILIES[index]
+    if field == "words":
+        table = {k: v for k, v in getattr(family.words, key).items() if k not in ("misplaced", "revoke")}
+        family = attrs.evolve(family, words=attrs.evolve(family.words, **{key: table}))
+    else:
+        family = attrs.evolve(family, citations={k: v for k, v in family.citations.items() if k != "too_late"})
+    families = laws.FAMILIES[:index] + (family,) + laws.FAMILIES[index + 1:]
+    with pytest.raises(RuntimeError, match=expected):
+        laws.check_words(families)
+
+
 def test_the_checks_see_the_package():
     assert "projections.table" in MODULES and "ledger.laws" in MODULES
     assert any(t == "ledger.laws" for t, _, _ in _imports("ledger.engine"))

@@ -46,9 +46,9 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import sort_cards
 from ledger.events import CallCancelled, DirectorReviewRequired, IrregularityRecorded
-from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws.base import Citations, Prescription, cited, handles
 from projections.derived import read as read_derived
-from projections.fold import Step, handles
+from projections.fold import Step
 from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, Irregularity, NotMade, TableState
 from projections.waiting import with_edition

@@ -60,7 +60,7 @@ auction, with the reason and the Law.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypedDict, TypeVar
 
 import attrs
 
@@ -68,9 +68,9 @@ from ledger.bridge import PASS, SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, CallPlaced, CallPulled, CallReplaced, DirectorReviewRequired,
                            ExplanationCorrected, IrregularityRecorded, LeadRestriction, OptionsOffered,
                            PartnerMustPass, ScoreCapped)
-from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws.base import Citations, Prescription, cited, handles
 from projections.auction import auction_closed, final_contract, why_illegal
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
                                Irregularity, NotMade, Result, TableState, replace, set_fresh)
 from projections.vocab import CallRuling
@@ -212,27 +212,54 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
 
 # -- CallPlaced ---------------------------------------------------------------
 
-CALL_INTERCEPTORS: dict[str, Callable[..., TableState | None]] = {}
+class CallRead(Protocol):
+    """``inadmissible``, ``rotation``, ``pending``: a family's reading of a ``CallPlaced``; None: not its own."""
+
+    def __call__(self, state: TableState, seq: int, ev: CallPlaced, /) -> TableState | None: ...
+
+
+class InsufficientBid(Protocol):
+    """``insufficient_bid``: a bid in turn that is not sufficient (``reason``); None: not ruled."""
+
+    def __call__(self, state: TableState, seq: int, seat: Seat, call: Call, reason: str, /) -> TableState | None: ...
+
+
+class CallPoints(TypedDict, total=False):
+    """The call reading's interception points, each with its signature."""
+
+    inadmissible: CallRead
+    rotation: CallRead
+    pending: CallRead
+    insufficient_bid: InsufficientBid
+
+
+CALL_INTERCEPTORS: CallPoints = {}
 """What the call families supply to the reading of ``CallPlaced`` (the calls module imports
 none of them): ``inadmissible`` (Laws 36, 39) and ``rotation`` (28 to 34), consulted first,
 ``pending`` (a call while an option is open) and ``insufficient_bid``; each returns None
 when it does not rule on the call."""
 
-CALL_POINTS = ("inadmissible", "rotation", "pending", "insufficient_bid")
+CALL_POINTS = tuple(CallPoints.__annotations__)
 
 NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
 """Rulings of other families whose call is not in the auction: the reason shown in
 ``calls_not_made`` (its Law is the record's)."""
 
 
+def supply_call(point: str, fn: Callable[..., TableState | None]) -> None:
+    """Register ``fn`` at ``point``; one supplier per point (the composition root, ``ledger.laws``,
+    registers the families' ``ledger.laws.base.at_call`` marks through it)."""
+    if point not in CALL_POINTS:
+        raise RuntimeError(f"no interception point {point!r} in the reading of calls (points: {CALL_POINTS})")
+    if point in CALL_INTERCEPTORS:
+        raise RuntimeError(f"call interceptor {point!r} supplied twice")
+    CALL_INTERCEPTORS[point] = fn  # type: ignore[literal-required]  # point checked against CALL_POINTS above
+
+
 def call_interceptor(point: str) -> Callable[[C], C]:
-    """Register the decorated function at ``point``; one supplier per point."""
+    """Register the decorated function at ``point`` now; one supplier per point."""
     def wrap(fn: C) -> C:
-        if point not in CALL_POINTS:
-            raise RuntimeError(f"no interception point {point!r} in the reading of calls (points: {CALL_POINTS})")
-        if point in CALL_INTERCEPTORS:
-            raise RuntimeError(f"call interceptor {point!r} supplied twice")
-        CALL_INTERCEPTORS[point] = fn
+        supply_call(point, fn)
         return fn
     return wrap
 
@@ -247,8 +274,7 @@ def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
         return record_call(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
-    for point in ("inadmissible", "rotation"):  # Laws 36 and 39; 28 to 34 (issue 12)
-        reader = CALL_INTERCEPTORS.get(point)
+    for reader in (CALL_INTERCEPTORS.get("inadmissible"), CALL_INTERCEPTORS.get("rotation")):  # 36, 39; 28 to 34
         handled = reader(state, seq, ev) if reader is not None else None
         if handled is not None:
             return handled
@@ -276,8 +302,8 @@ def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
         entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
         return with_auction(state, state.auction + (entry,), calls=state.calls + (obliged,))
     reason = why_illegal(state.auction, seat, call)
-    insufficient = CALL_INTERCEPTORS.get("insufficient_bid") if reason is not None and call.is_bid else None
-    if insufficient is not None:
+    insufficient = CALL_INTERCEPTORS.get("insufficient_bid")
+    if reason is not None and call.is_bid and insufficient is not None:
         handled = insufficient(state, seq, seat, call, reason)  # 2017 Law 27 (1997: not built)
         if handled is not None:
             return handled
@@ -666,9 +692,6 @@ OPTION_EFFECTS = {
     "25B2b": refreshing(lambda state, choice: (_on_keep_first if choice.option == "keep_first_call"
                                             else _on_other_call)(state, choice)),
 }
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- the rules --------------------------------------------------------------------------

@@ -51,12 +51,11 @@ from ledger.bridge import Card, Seat
 from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, CardPlayed, CardReturned,
                            DirectorReviewRequired, DummyCardTouched, DummyMisplaced, IrregularityRecorded,
                            OptionsOffered)
-from ledger.laws.base import Prescription
+from ledger.laws.base import Prescription, handles
 from projections import play
-from projections.cards import (ATTENTION_HOOKS, AUCTION_CARD_HOOKS, NAMING_LAWS, expose,
-                               locate, not_made, play_card, record_card, record_played, replace_card, set_record,
-                               unprocessed)
-from projections.fold import Step, handles, law_of
+from projections.cards import (ATTENTION_HOOKS, AUCTION_CARD_HOOKS, NAMING_LAWS, expose, locate, not_made, play_card,
+                               record_card, record_played, replace_card, set_record, unprocessed)
+from projections.fold import Step, law_of
 from projections.procedure import journalled
 from projections.state import AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, TableState
 

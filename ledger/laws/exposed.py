@@ -21,7 +21,7 @@ goes back to the hand, no penalty card; the correct defender still leads.
 from __future__ import annotations
 
 from ledger.events import CardReturned, IrregularityRecorded, OptionsOffered, PartnerMustPass, PenaltyCardDesignated
-from ledger.laws.base import Prescription
+from ledger.laws.base import Prescription, reads_auction_card
 from projections import cards as reading
 from projections.state import AUCTION, OPENING_LEAD, CardRecord, TableState
 
@@ -33,7 +33,7 @@ HONOURS = ("A", "K", "Q", "J", "T")
 OPTIONS_1997 = ("treat_as_penalty_card", "return_to_hand")
 
 
-@reading.auction_card_hook
+@reads_auction_card
 def read_card(state: TableState, seq: int, type_: str, seat, card) -> TableState | None:
     """A card dropped or played during the auction (None: not this family's)."""
     if card is None or not state.holds(seat, card):

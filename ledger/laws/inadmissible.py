@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ledger.bridge import PASS, Call
 from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, PartnerMustPass
-from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws.base import Citations, Prescription, at_call, cited
 from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
 from ledger.laws import calls as reading
 from ledger.laws.insufficient import pending_insufficient
@@ -59,7 +59,7 @@ def _law_36(state: TableState) -> str:
     return cited(state, CITATIONS, "inadmissible_double")
 
 
-@reading.call_interceptor("inadmissible")
+@at_call("inadmissible")
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 36 and 39 read it (None: not this family's call)."""
     seat, call = ev.seat, ev.call

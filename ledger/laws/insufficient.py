@@ -32,12 +32,11 @@ from __future__ import annotations
 
 from ledger.bridge import Call, Seat
 from ledger.events import CallCancelled, CallPlaced, OptionsOffered, PartnerMustPass
-from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws.calls import (IB_OPEN, IB_SETTLED, NOT_ENTERED, RECORD_RULES, RULING_LAWS, RULING_WORDS,
-                               call_interceptor, in_turn, irregular, label, record_call, refreshing, review, ruled,
-                               set_ruling, unprocessed, with_auction)
+from ledger.laws.base import Citations, Prescription, at_call, cited
+from ledger.laws.calls import (IB_OPEN, IB_SETTLED, NOT_ENTERED, RECORD_RULES, RULING_LAWS, RULING_WORDS, in_turn,
+                               irregular, label, record_call, refreshing, review, ruled, set_ruling, unprocessed,
+                               with_auction)
 from projections.auction import why_illegal
-from projections.fold import option_effects
 from projections.state import AuctionCall, CallRecord, Choice, TableState, replace
 
 LAWS = ("27",)
@@ -180,14 +179,14 @@ def accept_insufficient(state: TableState, ib: CallRecord, detail: str) -> Table
                         calls=ruled(state.calls, ib.seq, "ib_accepted", law_, detail))
 
 
-@call_interceptor("pending")
+@at_call("pending")
 def law27_pending(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A call while the insufficient bid's option or correction is open."""
     ib = pending_insufficient(state)
     return None if ib is None else _law27_call(state, seq, ev, ib)
 
 
-@call_interceptor("insufficient_bid")
+@at_call("insufficient_bid")
 def law27_insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState | None:
     """Law 27, both editions."""
     return _insufficient(state, seq, seat, call, reason)
@@ -206,9 +205,6 @@ def _on_27a1(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {"27A1": refreshing(_on_27a1), "27A": refreshing(_on_27a1)}  # 27A: 1997
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- the rules ---------------------------------------------------------------------------

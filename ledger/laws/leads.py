@@ -49,12 +49,12 @@ from ledger.bridge import Card, Seat
 from ledger.events import (CardPlayed, CardReturned, DeclarerChanged, DirectorReviewRequired, DummySpreadStarted,
                            IrregularityRecorded, LeadFaceDown, OptionsOffered)
 from ledger.laws import premature
-from ledger.laws.base import Prescription, cited
-from projections.cards import attention_hook, dummy_first_attention, unprocessed
+from ledger.laws.base import Prescription, at_play, cited, handles, on_attention
+from projections.cards import dummy_first_attention, unprocessed
 from ledger.laws.penalty import dummy_review
-from projections.fold import Step, handles, law_of, option_effects
+from projections.fold import Step, law_of
 from ledger.laws.penalty import lapse_52, on_52_choice
-from projections.play import add_card, interceptor, try_play
+from projections.play import add_card, try_play
 from ledger.laws.revokes import lapse_62c1, law_for
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
@@ -94,7 +94,7 @@ def _declaring(state: TableState, seat: Seat) -> bool:
 
 # -- a card played out of turn ------------------------------------------------
 
-@interceptor("out_of_turn")
+@at_play("out_of_turn")
 def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
               law: str) -> tuple[TableState, bool | None]:
     """A card that counts as played, before the turn is checked: the answer
@@ -190,7 +190,7 @@ def refuse(state: TableState, oot: OutOfTurn, seq: int) -> TableState:
 
 # -- 1997 43B2c / 2017 43B3: dummy drew attention first ---------------------------------
 
-@attention_hook
+@on_attention
 def dummy_drew_attention(state: TableState, seq: int) -> TableState:
     """Dummy, after a 43A2 violation, is the first to draw attention to a defender's lead out
     of turn: no rectification, play continues as though there were no irregularity (1997
@@ -221,7 +221,7 @@ def second_from_dummy(state: TableState, seat: Seat) -> bool:
                for o in state.out_of_turn)
 
 
-@interceptor("in_place")
+@at_play("in_place")
 def played_in_place(state: TableState, seat: Seat) -> str | None:
     """The Law under which ``seat``'s card, not in turn, is played in its place all the same
     (54B2); None: not ours."""
@@ -247,7 +247,7 @@ def on_spread(state: TableState, step: Step[DummySpreadStarted]) -> TableState:
 
 # -- a face-down opening lead out of turn (41A) -----------------------------------
 
-@interceptor("face_down")
+@at_play("face_down")
 def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | None:
     """The wrong defender leads face down: returned to his hand, no
     rectification (nobody saw it; seed 002). While a faced lead out of turn
@@ -271,7 +271,7 @@ def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | Non
 
 # -- the fifth card (45E) ------------------------------------------------------------
 
-@interceptor("fifth_card")
+@at_play("fifth_card")
 def fifth_card(state: TableState, seq: int, ev: CardPlayed) -> TableState | None:
     """A card added to a trick the player has already played to (45E): a
     defender's becomes a penalty card (45E1, Law 50: minor below honour rank,
@@ -315,7 +315,6 @@ def leads_out_of_turn_document(state: TableState) -> list[dict]:
             for o in state.out_of_turn]
 
 
-
 # -- option effects: the choice on a lead out of turn (and 52) -------------------------
 
 def on_option(state: TableState, choice: Choice) -> TableState:
@@ -334,9 +333,6 @@ def _on_52(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {**{law: on_option for law in OFFER_LAWS}, "52": _on_52}
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- the rules ---------------------------------------------------------------------------

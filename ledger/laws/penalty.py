@@ -45,13 +45,12 @@ import attrs
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
-from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws.base import Citations, Prescription, at_play, cited, handles
 from ledger.laws.revokes import law_for
 from projections.cards import dummy_first_attention, locate, replace_card
 from projections.derived import read
-from projections.fold import Step, handles
+from projections.fold import Step
 from projections.obligations import active_restrictions
-from projections.play import interceptor
 from projections.state import ENDED, OPENING_LEAD, PLAY, Exposure, PenaltyCard, TableState, pending_lead
 
 LAWS = ("50", "51", "52")
@@ -83,7 +82,6 @@ LEAD_OPTIONS = ("require_suit", "forbid_suit", "leave_penalty_card")
 
 def law_of(citation: str | None) -> str:
     return (citation or "").split(":", 1)[-1]
-
 
 
 # -- the reading of the facts: each penalty card's history ----------------------------------
@@ -263,7 +261,6 @@ def alive(state: TableState, seat: Seat | None = None) -> list[PenaltyCard]:
             if (seat is None or p.seat is seat) and state.holds(p.seat, p.card)]
 
 
-
 # -- the fold of the engine's events -------------------------------------------
 
 @handles(PenaltyCardDesignated)
@@ -282,7 +279,6 @@ def on_cleared(state: TableState, step: Step[PenaltyCardCleared]) -> TableState:
     ev = step.event
     return attrs.evolve(state, penalty_cards=tuple(p for p in state.penalty_cards
                                                    if not (p.seat is ev.seat and p.card == ev.card)))
-
 
 
 # -- obligations when the owner plays ----------------------------------------------
@@ -321,7 +317,7 @@ def playable_majors(state: TableState, seat: Seat) -> list[Card]:
     return majors
 
 
-@interceptor("breach")
+@at_play("breach")
 def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     """A play against a penalty card when the player could comply (61A, 52)."""
     pcs = alive(state, seat)
@@ -341,7 +337,6 @@ def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     return None
 
 
-
 def implied_suit(state: TableState, option: str) -> Suit | None:
     """50D2a: the suit declarer requires or forbids when he names none, the suit of the
     penalty card(s) when there is one (the fold's default suit of the option)."""
@@ -358,7 +353,6 @@ def lead_option_suits(state: TableState) -> set[Suit]:
     if leader is None:
         return set()
     return {p.card.suit for p in alive(state, leader.partner) if p.kind == "major"}
-
 
 
 # -- option effects and lapses: Law 52, a major penalty card not played (the leads family

@@ -48,9 +48,9 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import (CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered,
                            PlayRestriction)
-from ledger.laws.base import Prescription, cited
-from projections.fold import Step, handles, law_of, option_effects
-from projections.play import add_card, interceptor
+from ledger.laws.base import Prescription, at_play, cited, handles
+from projections.fold import Step, law_of
+from projections.play import add_card
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
 
 LAWS = ("57",)
@@ -104,7 +104,7 @@ def legal(state: TableState, seat: Seat, card: Card) -> bool:
     return card.suit is led or not any(c.suit is led for c in state.hand(seat))
 
 
-@interceptor("premature")
+@at_play("premature")
 def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str,
                    via: str | None = None) -> tuple[TableState, bool] | None:
     """Law 57 for a card not in turn while a trick is under way (a defender's; declarer's,
@@ -198,7 +198,7 @@ def active(state: TableState) -> list[PrematurePlay]:
             and not _played_to(state, r.seat.partner, r.trick)]
 
 
-@interceptor("play_restriction")
+@at_play("play_restriction")
 def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     """A play against a 57A restriction when the player could comply (57B, 59: following
     suit comes first): the breach's words, else None."""
@@ -256,9 +256,6 @@ def on_choice(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {"57A": on_choice}
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- the rules ---------------------------------------------------------------------------

@@ -27,11 +27,10 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import Seat
 from ledger.events import ResultRecorded
-from ledger.laws.base import Prescription
+from ledger.laws.base import Prescription, at_play, handles
 from ledger.scoring import duplicate_score
 from projections.derived import read
-from projections.fold import Step, handles
-from projections.play import interceptor
+from projections.fold import Step
 from projections.state import ENDED, Irregularity, Result, TableState, replace
 
 LAWS = ("77",)
@@ -87,7 +86,7 @@ def final_result(state: TableState, tricks: int) -> Result:
                   tricks, score_ns, state.cite("77"))
 
 
-@interceptor("result")
+@at_play("result")
 def played_result(state: TableState) -> Result:
     """The result of the tricks as played (the play core asks when play ends)."""
     return final_result(state, state.tricks_won()[0])

@@ -86,12 +86,12 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
-from ledger.laws.base import Citations, Prescription, cited
+from ledger.laws.base import Citations, Prescription, cited, handles
 from ledger.laws import withdrawals
 from projections import cards
 from projections import play
 from projections.derived import Reads, derive, shared_values, state_of
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
 
@@ -184,7 +184,10 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
                                            about=p.seq, other=event.replacement))
 
 
-handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)(recorded_only)
+@handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)
+def on_procedure(state: TableState, step: Step) -> TableState:
+    """Dummy's inquiry (42B1), his warning and his violation (43A2): journalled, read by the rules."""
+    return recorded_only(state, step)
 
 
 @handles(ev.RevokeEstablished, ev.TricksTransferred)
@@ -192,7 +195,6 @@ def on_revoke_rectification(state: TableState, step: Step) -> TableState:
     """Derived: :func:`revokes` reads establishment and transfers from the facts; the state shows them
     where it is read (:func:`irregularities`, :func:`exposures`, ``ledger.laws.results.board_result``)."""
     return state
-
 
 
 def lapse_62c1(state: TableState, seat: Seat) -> TableState:
@@ -211,7 +213,6 @@ def lapse_62c1(state: TableState, seat: Seat) -> TableState:
     if not lapsed:
         return state
     return attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq not in lapsed))
-
 
 
 # -- the reading of the revokes, derived from the facts -------------------------------------
@@ -241,7 +242,6 @@ class Revoke:
     @property
     def is_established(self) -> bool:
         return self.established is not None
-
 
 
 def _read(state: TableState) -> bool:
@@ -310,7 +310,6 @@ def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irre
 
 def _facts(state: TableState, type_: str) -> list[ProcedureFact]:
     return [f for f in state.procedure if f.type == type_]
-
 
 
 def _law_of(citation: str | None) -> str:
@@ -870,7 +869,6 @@ def net_transfer(state: TableState, found: tuple[Revoke, ...] | None = None) -> 
     return sum(-r.tricks if r.seat.side is side else r.tricks for r in found)
 
 
-
 # -- option effects -------------------------------------------------------------------------
 
 def on_dummy_lead_choice(state: TableState, choice) -> TableState:
@@ -902,9 +900,6 @@ def on_withdrawal_choice(state: TableState, choice) -> TableState:
 
 
 OPTION_EFFECTS["62C1"] = on_withdrawal_choice
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- rules: what the engine emits for the reading --------------------------------------------

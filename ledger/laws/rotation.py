@@ -46,11 +46,11 @@ from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
                            DirectorReviewRequired, IrregularityRecorded, OptionsOffered, PartnerMustPass)
 from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
-from ledger.laws.base import Prescription
+from ledger.laws.base import Prescription, at_call, handles
 from ledger.laws import calls as reading
 from ledger.laws.insufficient import pending_insufficient
 from projections.auction import why_illegal
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step
 from projections.state import AUCTION, AuctionCall, CallRecord, Choice, TableState
 
 LAWS = ("28", "29", "30", "31", "32", "33", "34")
@@ -142,7 +142,7 @@ def refuse(state: TableState, rec: CallRecord, by: Seat) -> TableState:
                           detail=f"not accepted by {by}: cancelled (29B){why}; the auction reverts to {turn}")
 
 
-@reading.call_interceptor("rotation")
+@at_call("rotation")
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 28 to 34 read it (None: not this family's call)."""
     if state.phase != AUCTION or pending_insufficient(state) is not None:
@@ -267,7 +267,7 @@ def _on_29a(state: TableState, choice: Choice) -> TableState:
     return refuse(state, rec, choice.seat)
 
 
-option_effects({"29A": reading.refreshing(_on_29a)}, __name__)
+OPTION_EFFECTS = {"29A": reading.refreshing(_on_29a)}
 
 reading.NOT_ENTERED.update({
     "coor": lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",

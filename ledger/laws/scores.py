@@ -32,8 +32,8 @@ import attrs
 
 from ledger import events as ev
 from ledger.laws import boards
-from ledger.laws.base import Citations, cited
-from projections.fold import Step, handles
+from ledger.laws.base import Citations, cited, handles
+from projections.fold import Step
 from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
 
