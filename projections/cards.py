@@ -172,6 +172,16 @@ def auction_card_hook(fn: F) -> F:
     return fn
 
 
+DUMMY_FIRST_LAWS = {"1997": "43B2c", "2017": "43B3"}
+"""The Law of dummy who, after a 43A2 violation, is the first to draw attention to a defender's
+irregularity (no rectification), by edition: read by the revokes, penalty-card and lead families."""
+
+
+def dummy_first_law(state: TableState) -> str:
+    """``"43B3"`` (2017) or ``"43B2c"`` (1997), without the edition (cited when recorded)."""
+    return DUMMY_FIRST_LAWS[state.edition]
+
+
 def dummy_first_attention(state: TableState, irregularity: int) -> int | None:
     """1997 43B2c / 2017 43B3: the seq of the ``AttentionDrawn`` by which dummy, after a
     43A2 violation (``DummyViolation`` logged before it), was the first to draw attention to
@@ -197,3 +207,28 @@ turn, 43B3): ``hook(state, seq) -> state``, called after the fact is journalled.
 def attention_hook(fn: F) -> F:
     ATTENTION_HOOKS.append(fn)
     return fn
+
+
+def second_from_dummy(state: TableState, seat: Seat) -> bool:
+    """54B2 (both editions): declarer accepted a faced opening lead out of turn and stays
+    declarer; the second card should come from his own hand (54B1), but he plays it from
+    dummy: dummy's card is played (and may be withdrawn only to correct a revoke)."""
+    if state.phase != PLAY or state.contract is None or seat is not state.dummy \
+            or state.turn is not state.contract.declarer or len(state.tricks) != 1:
+        return False
+    trick = state.tricks[0]
+    if len(trick.cards) != 1:
+        return False
+    lead = trick.cards[0]
+    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
+               for o in state.out_of_turn)
+
+
+def dummy_review(state: TableState, what: str, effect: str) -> str:
+    """The question 1997 43B2c / 2017 43B3 leaves to the director."""
+    law = dummy_first_law(state)
+    return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
+            f"({effect}), play continues as though there were no irregularity; at the end of play "
+            + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
+               if state.edition == "1997" else
+               "the director takes away any advantage the defenders gained (adjusted score to them)"))

@@ -24,7 +24,8 @@ from typing import Any, Callable, Protocol, TypedDict, TypeVar
 import attrs
 
 from ledger.bridge import Card, Seat, Strain
-from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
+from ledger.events import CardPlayed, CardWithdrawn, LeadFaced, LeadFaceDown
+from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity, NotMade,
@@ -122,7 +123,7 @@ class Premature(Protocol):
     """``premature``: a card not in turn while a trick is under way (57); None when not."""
 
     def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card,
-                 law: str, /) -> tuple[TableState, bool] | None: ...
+                 law: str, /, via: str | None = None) -> tuple[TableState, bool] | None: ...
 
 
 class Breaks(Protocol):
@@ -143,6 +144,31 @@ class PlayedResult(Protocol):
     def __call__(self, state: TableState, /) -> Result: ...
 
 
+class Withdrawn(Protocol):
+    """``withdrawn``: a card withdrawn from a trick or a face-down lead (47, 41A, 45D) that no
+    revoke correction explains (the revokes family reads 62D1 first)."""
+
+    def __call__(self, state: TableState, seq: int, ev: CardWithdrawn, /) -> TableState: ...
+
+
+class PlayedOn(Protocol):
+    """A family's offer that lapses when ``seat`` plays on (52B1a, 62C1, 57A): the state without it."""
+
+    def __call__(self, state: TableState, seat: Seat, /) -> TableState: ...
+
+
+PLAYED_ON: list[PlayedOn] = []
+"""What lapses when a card is played (each family's own offers; they commute), before the
+``out_of_turn`` point: penalty cards (52B1a, 51A), revokes (62C1), premature plays (57A)."""
+
+
+def on_played_on(fn: PlayedOn) -> None:
+    """Register a family's lapse (the composition root, from the ``on_play_on`` marks)."""
+    if fn in PLAYED_ON:
+        raise RuntimeError(f"{fn!r} registered twice")
+    PLAYED_ON.append(fn)
+
+
 class PlayPoints(TypedDict, total=False):
     """The play core's interception points, each with its signature."""
 
@@ -156,6 +182,7 @@ class PlayPoints(TypedDict, total=False):
     play_restriction: Breaks
     face_down: FaceDown
     result: PlayedResult
+    withdrawn: Withdrawn
 
 
 INTERCEPTORS: PlayPoints = {}
@@ -176,7 +203,9 @@ POINTS = tuple(PlayPoints.__annotations__)
 * ``premature``: a card not in turn while a trick is under way (Law 57) and
   ``play_restriction``: a play against a 57A ``PlayRestriction`` (``ledger.laws.premature``);
 * ``breach``: a play against a penalty-card obligation (50C, 50D1, 51A; ``ledger.laws.penalty``);
-* ``result``: the result of the tricks as played when play ends (Law 77, ``ledger.laws.results``).
+* ``result``: the result of the tricks as played when play ends (Law 77, ``ledger.laws.results``);
+* ``withdrawn``: a card withdrawn, read by the withdrawals family (47) when it corrects no revoke
+  (:func:`withdraw`, asked by ``ledger.laws.revokes``, which owns ``CardWithdrawn``).
 """
 
 
@@ -196,6 +225,17 @@ def interceptor(point: str) -> Callable[[F], F]:
         supply(point, fn)
         return fn
     return wrap
+
+
+def withdraw(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:
+    """A card withdrawn, as the withdrawals family reads it (its ``withdrawn`` point)."""
+    return INTERCEPTORS["withdrawn"](state, seq, ev)
+
+
+def premature(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str,
+              via: str | None = None) -> tuple[TableState, bool] | None:
+    """A card not in turn while a trick is under way, as the premature-plays family reads it (57)."""
+    return INTERCEPTORS["premature"](state, seq, type_, seat, card, law, via=via)
 
 
 def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
@@ -275,6 +315,8 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     standing = INTERCEPTORS["standing"](state, seq, seat, card) if seat is not state.turn else None
     if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
         return standing, False
+    for lapse in PLAYED_ON:  # 52B1a, 62C1, 57A: the player plays on
+        state = lapse(state, seat)
     state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed
@@ -325,3 +367,14 @@ def on_lead_faced(state: TableState, step: Step[LeadFaced]) -> TableState:
     state = attrs.evolve(state, face_down_lead=None)
     # The face-down opening lead becomes a played card when it is faced (41C).
     return add_card(state, lead.seq, lead.seat, lead.card, state.cite("41C"))
+
+
+def final_result(state: TableState, tricks: int) -> Result:
+    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
+    assert state.contract is not None
+    contract = state.contract
+    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
+    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
+    score_ns = score if contract.side.value == "NS" else -score
+    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
+                  tricks, score_ns, state.cite("77"))

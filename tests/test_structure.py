@@ -142,16 +142,7 @@ CORE_FOR_FAMILIES = ("ledger.laws.base",)
 FAMILY_HELPERS = {"ledger.laws.fewest": "ledger.laws.claims"}
 """Modules of ``ledger.laws`` that belong to one family (not families themselves): its own to import."""
 
-KNOWN_FAMILY_IMPORTS: set[tuple[str, str]] = {
-    # the auction reading and its interception points still live in the calls family (issue 29 item 1)
-    ("ledger.laws.inadmissible", "ledger.laws.calls"), ("ledger.laws.insufficient", "ledger.laws.calls"),
-    ("ledger.laws.rotation", "ledger.laws.calls"),
-    ("ledger.laws.inadmissible", "ledger.laws.insufficient"), ("ledger.laws.rotation", "ledger.laws.insufficient"),
-    ("ledger.laws.claims", "ledger.laws.results"), ("ledger.laws.designations", "ledger.laws.leads"),
-    ("ledger.laws.leads", "ledger.laws.premature"), ("ledger.laws.leads", "ledger.laws.penalty"),
-    ("ledger.laws.leads", "ledger.laws.revokes"), ("ledger.laws.penalty", "ledger.laws.revokes"),
-    ("ledger.laws.revokes", "ledger.laws.withdrawals"), ("ledger.laws.scores", "ledger.laws.boards"),
-}
+KNOWN_FAMILY_IMPORTS: set[tuple[str, str]] = set()
 """(family, family it imports) still to be removed: each one named here is a debt; a new one fails,
 a removed one must leave the list."""
 
@@ -234,8 +225,11 @@ def test_in_place_writes_are_fenced_in_the_state_module():
 
 REGISTERING = {("projections.fold", "handles"), ("projections.fold", "option_effects"),
                ("projections.fold", "register"), ("projections.play", "interceptor"), ("projections.play", "supply"),
+               ("projections.play", "on_played_on"),
                ("projections.cards", "auction_card_hook"), ("projections.cards", "attention_hook"),
-               ("ledger.laws.calls", "call_interceptor"), ("ledger.laws.calls", "supply_call"),
+               ("projections.auction", "call_interceptor"), ("projections.auction", "supply_call"),
+               ("projections.auction", "supply_not_entered"), ("ledger.laws.calls", "supply_record_rules"),
+               ("ledger.laws.calls", "supply_withdrawn"),
                ("projections.document", "sections"), ("projections.derived", "supply")}
 """The core's registration functions: only the composition root (``ledger.laws``) calls them."""
 
@@ -248,21 +242,27 @@ def test_one_plug_per_family_no_family_registers_itself():
         offenders += [(module, t, n, line) for t, n, line in _imports(module) if (t, n) in REGISTERING]
         tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
         offenders += [(module, "calls", node.attr, node.lineno) for node in ast.walk(tree)
-                      if isinstance(node, ast.Attribute) and ("ledger.laws.calls", node.attr) in REGISTERING]
+                      if isinstance(node, ast.Attribute) and any((m, node.attr) in REGISTERING
+                                                                 for m in ("ledger.laws.calls", "projections.auction"))]
     assert offenders == []
 
 
 def test_every_registration_comes_from_a_family_record():
     from ledger.laws import FAMILIES, calls
-    from projections import cards as card_core, derived, document, fold, play
+    from projections import auction, cards as card_core, derived, document, fold, play
 
     families_handlers = {t: h for f in FAMILIES for t, h in f.handlers.items()}
     assert {t: h for t, h in fold.HANDLERS.items() if h.__module__.startswith("ledger.laws")} == families_handlers
     assert dict(play.INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.play_points.items()}
-    assert dict(calls.CALL_INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.call_points.items()}
+    assert dict(auction.CALL_INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.call_points.items()}
+    assert auction.NOT_ENTERED == {r: fn for f in FAMILIES for r, fn in f.not_entered.items()}
+    assert calls.RULES_BY_RULING == {r: fn for f in FAMILIES for r, fn in f.record_rules.items()}
+    assert sorted(calls.WITHDRAWN_READERS.values(), key=id) == sorted(
+        (f.withdrawn_calls for f in FAMILIES if f.withdrawn_calls is not None), key=id)
     assert fold.EFFECTS == {law: e for f in FAMILIES for law, e in f.effects.items()}
     assert card_core.AUCTION_CARD_HOOKS == [h for f in FAMILIES for h in f.auction_card]
     assert card_core.ATTENTION_HOOKS == [h for f in FAMILIES for h in f.attention]
+    assert play.PLAYED_ON == [h for f in FAMILIES for h in f.played_on] and len(play.PLAYED_ON) == 3
     assert document.SECTIONS == {k: s for f in FAMILIES for k, s in f.document.items()}
     assert derived.READERS == {k: r for f in FAMILIES for k, r in f.derived.items()}
     assert fold.COMPOSED == ["ledger.laws"]
@@ -299,7 +299,7 @@ def test_a_ruling_without_words_or_citation_fails_at_import(what):
         table = {k: v for k, v in getattr(family.words, key).items() if k not in ("misplaced", "revoke")}
         family = attrs.evolve(family, words=attrs.evolve(family.words, **{key: table}))
     else:
-        family = attrs.evolve(family, citations={k: v for k, v in family.citations.items() if k != "too_late"})
+        family = attrs.evolve(family, ruling_laws={k: v for k, v in family.ruling_laws.items() if k != "too_late"})
     families = laws.FAMILIES[:index] + (family,) + laws.FAMILIES[index + 1:]
     with pytest.raises(RuntimeError, match=expected):
         laws.check_words(families)
@@ -370,7 +370,8 @@ def test_the_families_supply_the_play_time_interceptors():
         "retracted": "ledger.laws.withdrawals", "standing": "ledger.laws.withdrawals",
         "fifth_card": "ledger.laws.leads", "out_of_turn": "ledger.laws.leads", "in_place": "ledger.laws.leads",
         "face_down": "ledger.laws.leads", "premature": "ledger.laws.premature",
-        "play_restriction": "ledger.laws.premature", "breach": "ledger.laws.penalty", "result": "ledger.laws.results"}
+        "play_restriction": "ledger.laws.premature", "breach": "ledger.laws.penalty", "result": "ledger.laws.results",
+        "withdrawn": "ledger.laws.withdrawals"}
 
 
 def test_the_play_core_imports_no_family():
@@ -449,7 +450,7 @@ def test_a_second_option_effect_for_a_law_fails():
 
 
 def test_every_call_ruling_has_words_and_every_word_a_ruling():
-    from ledger.laws.calls import RULING_WORDS
+    from ledger.laws import CALL_RULING_WORDS as RULING_WORDS
     from projections.vocab import CallRuling
 
     shown = set(CallRuling) - {CallRuling.MADE, CallRuling.NOT_MADE}
@@ -463,7 +464,8 @@ def test_every_call_ruling_has_a_citation_in_each_edition_where_it_exists():
     records against it); made and not_made rest on the FFB regulation, the same in both editions."""
     from ledger.laws import find_law
     from ledger.laws.base import cited
-    from ledger.laws.calls import CALL_MADE, CALL_NOT_RELEASED, RULING_LAWS, RULING_WORDS
+    from ledger.laws import CALL_RULING_LAWS as RULING_LAWS, CALL_RULING_WORDS as RULING_WORDS
+    from projections.auction import CALL_MADE, CALL_NOT_RELEASED
     from projections.table import REGISTERED  # noqa: F401 (the families add their rulings' Laws)
     from projections.vocab import CallRuling, Edition
 
@@ -543,13 +545,16 @@ def test_cited_refuses_an_occasion_the_edition_does_not_have():
 
 
 def test_law_27_reaches_the_calls_through_their_interception_points():
-    from ledger.laws.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
+    """The reading of calls' core (``projections.auction``) offers the points; Law 37 and Law 25's
+    change of call are the calls family's, reached by the others through the core."""
+    from projections.auction import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
     from projections.table import REGISTERED  # noqa: F401
 
     assert sorted(CALL_INTERCEPTORS) == sorted(CALL_POINTS)
     assert {p: f.__module__ for p, f in CALL_INTERCEPTORS.items()} == {
         "pending": "ledger.laws.insufficient", "insufficient_bid": "ledger.laws.insufficient",
-        "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible"}  # issue 12
+        "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible",  # issue 12
+        "obliged": "ledger.laws.calls", "change_of_call": "ledger.laws.calls"}
     with pytest.raises(RuntimeError, match="supplied twice"):
         call_interceptor("pending")(lambda *a: None)
     assert "ledger.laws.insufficient" not in {t for t, _, _ in _imports("ledger.laws.calls")}

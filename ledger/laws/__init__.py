@@ -33,11 +33,12 @@ from ledger.laws import (boards, calls, cards, claims, designations, exposed, in
                          premature, results, revokes, rotation, scores, withdrawals)
 from ledger.events import Event
 from ledger.laws.base import Citations, Lapse, Prescription, Rule, plugs
-from projections import cards as card_core, derived, document, fold, play
+from projections import auction, cards as card_core, derived, document, fold, play
 from projections.cards import Attention, AuctionCard
 from projections.derived import Reader
 from projections.document import Section
 from projections.fold import ChoiceSuit, Effect, Handler
+from projections.play import PlayedOn
 from projections.vocab import CallRuling, CardRuling, IrregularityKind
 
 __all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "Words", "family", "find_law"]
@@ -76,11 +77,21 @@ class Family:
     """Its reading of a card during the auction (``reads_auction_card``; Law 24)."""
     attention: tuple[Attention, ...] = ()
     """Its readings of an attention drawn by dummy (``on_attention``; 43B3)."""
+    played_on: tuple[PlayedOn, ...] = ()
+    """Its offers that lapse when a player plays on (``on_play_on``: 52B1a, 62C1, 57A)."""
+    not_entered: Mapping[str, Callable[..., str]] = attrs.field(factory=dict)
+    """Why a call its rulings leave out of the auction is not entered (``NOT_ENTERED``, by ruling)."""
+    record_rules: Mapping[str, Rule] = attrs.field(factory=dict)
+    """What it prescribes for its rulings on a call record, in the order of the facts (``RECORD_RULES``)."""
+    withdrawn_calls: Lapse | None = None
+    """Its withdrawn calls that Law 26 reaches (``WITHDRAWN_CALLS``)."""
     lapses: tuple[Lapse, ...] = ()
     """Rectifications a later fact withdrew (the engine cancels them, 82C)."""
     words: Words = Words()
     citations: Citations = attrs.field(factory=dict)
-    """Its edition tables (``CITATIONS`` and ``RULING_LAWS``): ``{occasion: {edition: Law}}``."""
+    """Its edition table (``CITATIONS``): ``{occasion: {edition: Law}}``."""
+    ruling_laws: Mapping[str, Mapping[str, str | None]] = attrs.field(factory=dict)
+    """Each of its rulings' Law per edition (``RULING_LAWS``)."""
     document: Mapping[str, Section] = attrs.field(factory=dict)
     """Its part of the state document (``projections.document``), by key."""
     derived: Mapping[str, Reader] = attrs.field(factory=dict)
@@ -90,9 +101,13 @@ class Family:
     """The default suit of an option it offers, taken without one (by Law, edition stripped)."""
 
 
+_CARD_RULINGS = frozenset(r.value for r in CardRuling)
+
+
 def family(module: ModuleType, name: str, rules: tuple[Rule, ...], **supplied: Any) -> Family:
     """The record of the family whose module is ``module``: its Laws (``LAWS``), its marked
-    functions (``ledger.laws.base``: handlers, play and call points, card hooks), its option
+    functions (``ledger.laws.base``: handlers, play and call points, card hooks, lapses on
+    playing on), its option
     effects (``OPTION_EFFECTS``), its words (``RULING_WORDS``, ``IRREGULARITY_WORDS``,
     ``OPTION_WORDS``, ``OPTION_WORDS_BY_LAW``) and citations (``CITATIONS``, ``RULING_LAWS``),
     and what is ``supplied`` by hand (``document``, ``derived``, ``choice_suits``, ``lapses``)."""
@@ -102,6 +117,7 @@ def family(module: ModuleType, name: str, rules: tuple[Rule, ...], **supplied: A
     call_points: dict[str, Callable[..., Any]] = {}
     auction_card: list[AuctionCard] = []
     attention: list[Attention] = []
+    played_on: list[PlayedOn] = []
     for kind, key, fn in plugs(ns, module.__name__):
         if kind == "handler":
             for t in key:
@@ -115,23 +131,22 @@ def family(module: ModuleType, name: str, rules: tuple[Rule, ...], **supplied: A
             points[key] = fn
         elif kind == "auction_card":
             auction_card.append(fn)
+        elif kind == "played_on":
+            played_on.append(fn)
         else:
             attention.append(fn)
-    call_family = module is calls
-
-    def own(table: str) -> Any:  # the call families of Laws 27 to 39 add theirs to the calls' tables
-        value = ns.get(table, {})
-        return {} if not call_family and value is getattr(calls, table, None) else value
-
-    ruling_words = own("RULING_WORDS")
+    ruling_words = ns.get("RULING_WORDS", {})
+    call_family = any(k not in _CARD_RULINGS for k in ruling_words)  # its rulings are calls'
     words = Words(card_rulings={} if call_family else ruling_words, call_rulings=ruling_words if call_family else {},
                   irregularities=ns.get("IRREGULARITY_WORDS", {}), options=ns.get("OPTION_WORDS", {}),
                   options_by_law=ns.get("OPTION_WORDS_BY_LAW", {}))
-    citations = {**ns.get("CITATIONS", {}), **own("RULING_LAWS")}
+    citations = ns.get("CITATIONS", {})
     return Family(name, module.LAWS, rules, module.__name__, handlers=handlers,
                   effects=ns.get("OPTION_EFFECTS", {}), play_points=play_points, call_points=call_points,
-                  auction_card=tuple(auction_card), attention=tuple(attention), words=words, citations=citations,
-                  **supplied)
+                  auction_card=tuple(auction_card), attention=tuple(attention), played_on=tuple(played_on), words=words, citations=citations,
+                  ruling_laws=ns.get("RULING_LAWS", {}),
+                  not_entered=ns.get("NOT_ENTERED", {}), record_rules=ns.get("RECORD_RULES", {}),
+                  withdrawn_calls=ns.get("WITHDRAWN_CALLS"), **supplied)
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -139,7 +154,8 @@ FAMILIES: tuple[Family, ...] = (
            document={"required_calls": rotation.required_calls, "call_restrictions": rotation.call_restrictions}),
     family(inadmissible, "inadmissible calls", (inadmissible.inadmissible_calls,), lapses=(inadmissible.lapsed,)),
     # Law 27's rule (insufficient.law_27) runs inside calls.change_of_call, record by record
-    # (calls.RECORD_RULES), so its rectifications keep their place in the order of the facts
+    # (calls.RULES_BY_RULING, from its RECORD_RULES), so its rectifications keep their place
+    # in the order of the facts
     family(insufficient, "insufficient bids", ()),
     family(exposed, "cards exposed in the auction", (exposed.exposed_in_auction,)),
     family(calls, "calls", (calls.change_of_call, calls.lead_restrictions, calls.lead_breaches),
@@ -176,6 +192,12 @@ FAMILIES: tuple[Family, ...] = (
 RULES: list[Rule] = [rule for family in FAMILIES for rule in family.rules]
 """The engine's rules, in the order the engine consults them."""
 
+CALL_RULING_WORDS: dict[str, str] = {k: v for family_ in FAMILIES for k, v in family_.words.call_rulings.items()}
+"""How each call ruling reads for people: the call families' words (``ledger.render`` prints them)."""
+CALL_RULING_LAWS: dict[str, Mapping[str, str | None]] = {
+    k: v for family_ in FAMILIES if family_.words.call_rulings for k, v in family_.ruling_laws.items()}
+"""Each call ruling's Law per edition (an edition it does not arise under is absent): the call families'."""
+
 LAPSES: tuple[Lapse, ...] = tuple(lapse for family_ in FAMILIES for lapse in family_.lapses)
 """Rectifications a later fact withdrew (spec 1.2, 9.C2: the LHO called before rectification):
 each returns events the engine cancels (``RulingOverridden``, 82C) when in force and prescribed by no rule."""
@@ -203,14 +225,18 @@ def check_words(families: Iterable[Family]) -> None:
     """Every ruling of the closed vocabularies has its words and its citation, from one family
     (``unprocessed`` irregularities and the calls made or not have a line of their own)."""
     families = tuple(families)
-    card_words = {k for f in families for k in f.words.card_rulings}
-    call_words = {k for f in families for k in f.words.call_rulings}
-    irregular = {k for f in families for k in f.words.irregularities}
-    cited_ = {k for f in families for k in f.citations}
+    card_words = [k for f in families for k in f.words.card_rulings]
+    call_words = [k for f in families for k in f.words.call_rulings]
+    irregular = [k for f in families for k in f.words.irregularities]
+    card_cited = {k for f in families if f.words.card_rulings for k in f.ruling_laws}
+    call_cited = {k for f in families if f.words.call_rulings for k in f.ruling_laws}
+    twice = sorted({k for table in (card_words, call_words, irregular) for k in table if table.count(k) > 1})
+    if twice:
+        raise RuntimeError(f"worded by two families: {twice}")
     missing = [f"card ruling {r.value}: {what}" for r in CardRuling
-               for what, table in (("words", card_words), ("citation", cited_)) if r.value not in table]
+               for what, table in (("words", card_words), ("citation", card_cited)) if r.value not in table]
     missing += [f"call ruling {r.value}: {what}" for r in CallRuling if r not in (CallRuling.MADE, CallRuling.NOT_MADE)
-                for what, table in (("words", call_words), ("citation", cited_)) if r.value not in table]
+                for what, table in (("words", call_words), ("citation", call_cited)) if r.value not in table]
     missing += [f"irregularity {k.value}: words" for k in IrregularityKind
                 if k is not IrregularityKind.UNPROCESSED and k.value not in irregular]
     if missing:
@@ -232,11 +258,17 @@ def compose(families: Iterable[Family]) -> None:
         for point, fn in f.play_points.items():
             play.supply(point, fn)
         for point, fn in f.call_points.items():
-            calls.supply_call(point, fn)
+            auction.supply_call(point, fn)
+        auction.supply_not_entered(f.not_entered, f.reads)
+        calls.supply_record_rules(f.record_rules, f.reads)
+        if f.withdrawn_calls is not None:
+            calls.supply_withdrawn(f.withdrawn_calls, f.reads)
         for hook in f.auction_card:
             card_core.auction_card_hook(hook)
         for attention in f.attention:
             card_core.attention_hook(attention)
+        for lapse in f.played_on:
+            play.on_played_on(lapse)
         document.sections(f.document, f.name)
         derived.supply(f.derived, f.name)
         fold.choice_suits(f.choice_suits, f.name)
@@ -244,7 +276,7 @@ def compose(families: Iterable[Family]) -> None:
     if missing:
         raise RuntimeError(f"no family supplies the document's {missing}")
     missing_points = [p for p in play.POINTS if p not in play.INTERCEPTORS]
-    missing_points += [p for p in calls.CALL_POINTS if p not in calls.CALL_INTERCEPTORS]
+    missing_points += [p for p in auction.CALL_POINTS if p not in auction.CALL_INTERCEPTORS]
     if missing_points:
         raise RuntimeError(f"no family supplies the interception points {missing_points}")
     fold.composed(__name__)

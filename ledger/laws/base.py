@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 import attrs
 
-from ledger.events import Event
+from ledger.events import DirectorReviewRequired, Event, IrregularityRecorded
 
 
 @attrs.frozen
@@ -70,13 +70,18 @@ def at_play(point: str) -> Callable[[F], F]:
 
 
 def at_call(point: str) -> Callable[[F], F]:
-    """What the family reads at the call reading's interception ``point`` (``ledger.laws.calls.CALL_POINTS``)."""
+    """What the family reads at the call reading's interception ``point`` (``projections.auction.CALL_POINTS``)."""
     return _mark("call", point)
 
 
 def reads_auction_card(fn: F) -> F:
     """The family's reading of a card dropped or played during the auction (Law 24; one family only)."""
     return _mark("auction_card", None)(fn)
+
+
+def on_play_on(fn: F) -> F:
+    """The family's offer that lapses when a player plays on (``projections.play.PLAYED_ON``)."""
+    return _mark("played_on", None)(fn)
 
 
 def on_attention(fn: F) -> F:
@@ -92,3 +97,18 @@ def plugs(namespace: Mapping[str, Any], module: str) -> Iterator[tuple[str, Any,
         if callable(value) and getattr(value, "__module__", None) == module:
             for kind, key in getattr(value, PLUGS, ()):
                 yield kind, key, value
+
+
+# -- prescriptions about a call or card record (shared by the families) --------------------
+
+def irregular(kind: str, rec, law: str) -> Prescription:
+    return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
+
+
+def review(reason: str, rec, law: str) -> Prescription:
+    return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
+
+
+def label(law: str) -> str:
+    """``"2017:25A1"`` -> ``"25A1"``: the reason of a review starts with its Law."""
+    return law.split(":", 1)[1]

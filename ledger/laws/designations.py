@@ -22,8 +22,7 @@ from ledger.laws.base import handles
 from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
 from ledger.events import DesignationChanged, DummyCardCalled
 from projections.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, not_made,
-                               record_card, record_played, replace_card, unprocessed)
-from ledger.laws.leads import second_from_dummy
+                               record_card, record_played, replace_card, second_from_dummy, unprocessed)
 from projections.fold import Step, law_of
 from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
 

@@ -1,7 +1,7 @@
 """Cards exposed during the auction (Law 24, both editions): one family, its
 reading and its rules (LAWS-DIGEST 14.11.1, LEDGER-SPEC 9.D6).
 
-The reading (the fold, through ``projections.cards.auction_card_hook``): a
+The reading (the fold, through ``ledger.laws.base.reads_auction_card``): a
 ``CardDropped`` during the auction is a card exposed; a ``CardPlayed`` during
 the auction is a card prematurely led (24B). The card stays in its owner's
 hand (face up on the table until the auction ends).

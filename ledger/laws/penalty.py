@@ -45,9 +45,8 @@ import attrs
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
-from ledger.laws.base import Citations, Prescription, at_play, cited, handles
-from ledger.laws.revokes import law_for
-from projections.cards import dummy_first_attention, locate, replace_card
+from ledger.laws.base import Citations, Prescription, at_play, cited, handles, on_play_on
+from projections.cards import dummy_first_attention, dummy_first_law, dummy_review, locate, replace_card
 from projections.derived import read
 from projections.fold import Step
 from projections.obligations import active_restrictions
@@ -395,6 +394,7 @@ def on_52_choice(state: TableState, choice) -> TableState:
                                                                      "substituted", law),))
 
 
+@on_play_on
 def lapse_52(state: TableState, seat: Seat) -> TableState:
     """52B1a: declarer must accept once he has played from either hand since.
     A defender's card answers an open 51A designation offer (declarer did not
@@ -406,19 +406,13 @@ def lapse_52(state: TableState, seat: Seat) -> TableState:
     return attrs.evolve(state, pending=kept) if kept != state.pending else state
 
 
+OPTION_EFFECTS = {"52": on_52_choice}
+"""52B2: the option of the card illegally played (offered by the penalty cards' rule)."""
+
+
 # -- rules: what the engine emits for the reading --------------------------------------------
 
 BIG = 10 ** 12
-
-
-def dummy_review(state, what: str, effect: str) -> str:
-    """The question 1997 43B2c / 2017 43B3 leaves to the director."""
-    law = law_for(state, "dummy_drew_attention_first")
-    return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
-            f"({effect}), play continues as though there were no irregularity; at the end of play "
-            + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
-               if state.edition == "1997" else
-               "the director takes away any advantage the defenders gained (adjusted score to them)"))
 
 
 def penalty_cards(state) -> list[Prescription]:
@@ -441,7 +435,7 @@ def penalty_cards(state) -> list[Prescription]:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
             elif h.cleared_how == "dummy_43b":  # dummy drew attention first: no rectification
-                law = state.cite(law_for(state, "dummy_drew_attention_first"))
+                law = state.cite(dummy_first_law(state))
             else:
                 law = state.cite("50D1a" if h.major_at(h.cleared) else "50C")
             out.append(Prescription(PenaltyCardCleared(seat=e.seat, card=e.card), (e.seq, h.cleared), law))

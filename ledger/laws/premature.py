@@ -48,7 +48,7 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import (CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered,
                            PlayRestriction)
-from ledger.laws.base import Prescription, at_play, cited, handles
+from ledger.laws.base import Prescription, at_play, cited, handles, on_play_on
 from projections.fold import Step, law_of
 from projections.play import add_card
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
@@ -182,6 +182,7 @@ def _played_to(state: TableState, seat: Seat, number: int) -> bool:
     return number <= len(state.tricks) and state.tricks[number - 1].card_of(seat) is not None
 
 
+@on_play_on
 def lapse(state: TableState, seat: Seat) -> TableState:
     """The partner plays while declarer has not chosen yet: the offer lapses (the director is
     asked, ``ledger.laws.premature``)."""

@@ -7,7 +7,7 @@ reported without the table's calls and cards (``ResultReported``: a traveller ro
 a game record with Contract, Declarer and Result but no auction) is the table's
 result too; the engine's own ``ResultRecorded`` is noted (``state.result_recorded``).
 A claim settled (``ledger.laws.claims``) scores its tricks through
-:func:`final_result`. The board's result in force (:func:`result_in_force`) is an
+``projections.play.final_result`` (the score of the contract with its tricks). The board's result in force (:func:`result_in_force`) is an
 assigned result for both sides when the director or the committee awarded one
 (64C, 12C), else the table's.
 
@@ -31,6 +31,7 @@ from ledger.laws.base import Prescription, at_play, handles
 from ledger.scoring import duplicate_score
 from projections.derived import read
 from projections.fold import Step
+from projections.play import final_result
 from projections.state import ENDED, Irregularity, Result, TableState, replace
 
 LAWS = ("77",)
@@ -73,17 +74,6 @@ def scored(state: TableState, contract: str, declarer: Seat, risk: str, tricks: 
     vulnerable = vulnerability is not None and vulnerability.is_vulnerable(declarer.side)
     score = duplicate_score(level, strain, risk, vulnerable, tricks)
     return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
-
-
-def final_result(state: TableState, tricks: int) -> Result:
-    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
-    assert state.contract is not None
-    contract = state.contract
-    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
-    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
-    score_ns = score if contract.side.value == "NS" else -score
-    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
-                  tricks, score_ns, state.cite("77"))
 
 
 @at_play("result")

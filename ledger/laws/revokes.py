@@ -86,9 +86,9 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
-from ledger.laws.base import Citations, Prescription, cited, handles
-from ledger.laws import withdrawals
+from ledger.laws.base import Citations, Prescription, cited, handles, on_play_on
 from projections import cards
+from projections.cards import dummy_first_law
 from projections import play
 from projections.derived import Reads, derive, shared_values, state_of
 from projections.fold import Step
@@ -100,7 +100,6 @@ LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
 
 CITATIONS: Citations = {
     "agreement_establishes": {"1997": "63A3", "2017": "63A4"},
-    "dummy_drew_attention_first": {"1997": "43B2c", "2017": "43B3"},
     "both_sides_revoked": {"1997": "64C", "2017": "64B7"},
 }
 """Where the editions cite different Laws for the same occasion (read through :func:`law_for`)."""
@@ -124,7 +123,7 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
         return state  # already back in the hand: the 62D1 restoration returned the cards of trick 13
     restored = _trick12_restored(state, seq, event)
     if restored is None:
-        return withdrawals.on_card_withdrawn(state, seq, event)
+        return play.withdraw(state, seq, event)  # Law 47 (the withdrawals family)
     about = restored.card_records[-1].about
     return attrs.evolve(restored, review=tuple(
         attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
@@ -197,6 +196,7 @@ def on_revoke_rectification(state: TableState, step: Step) -> TableState:
     return state
 
 
+@on_play_on
 def lapse_62c1(state: TableState, seat: Seat) -> TableState:
     """62C1: a non-offender's option to withdraw the card he played after the revoke lapses
     once he plays to the next trick."""
@@ -681,7 +681,7 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
                                 "the director restores equity if the defenders were damaged", rv.seq))
         elif first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
                 and _violation(state, first.seq) is not None:
-            law = law_for(state, "dummy_drew_attention_first")
+            law = dummy_first_law(state)
             exempt, why = law, "dummy, after a 43A2 violation, was the first to draw attention to it: no " \
                                "rectification, play continues as if there were none"
             reviews.append((f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "

@@ -101,6 +101,7 @@ def _dummy_spread_since(state: TableState, seq: int) -> bool:
         any(i.type == "DummySpreadStarted" and i.seq > seq for i in state.irregularities)
 
 
+@at_play("withdrawn")
 def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:
     seat, card, replacement = ev.seat, ev.card, ev.replacement
     if state.contract is None or state.phase == AUCTION:
