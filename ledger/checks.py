@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
-from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
+from projections.fold import EITHER_DEFENDER_LAWS, law_of
 from ledger.laws.revokes import restores_trick12
 
 # Facts whose card must still be in the seat's hand.

@@ -33,7 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger import laws  # the families' words
-from ledger.laws.calls import RULING_WORDS as CALL_RULING_WORDS, UNTIL_WORDS
+from ledger.laws.calls import UNTIL_WORDS
 from ledger.laws.cards import EXPOSED_HOW
 from ledger.laws.leads import OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS, OUT_OF_TURN_WORDS
 from ledger.laws.penalty import PENALTY_KIND_WORDS
@@ -62,7 +62,7 @@ PHASES = {"auction": "auction", "opening_lead": "opening lead", "play": "play", 
 SCORING = {"MP": "pairs (MP)", "IMP": "teams (IMP)"}
 
 
-def _joined(*tables: Mapping[Any, str]) -> dict[Any, str]:
+def _joined(*tables: Mapping[Any, Any]) -> dict[Any, Any]:
     """One table of words from the families' (each keeps its own); a key two families would
     word differently is an error at import."""
     out: dict[Any, str] = {}
@@ -73,21 +73,18 @@ def _joined(*tables: Mapping[Any, str]) -> dict[Any, str]:
     return out
 
 
-CARD_RULING_WORDS = _joined(laws.cards.RULING_WORDS, laws.designations.RULING_WORDS,
-                            laws.withdrawals.RULING_WORDS, laws.exposed.RULING_WORDS)
+CARD_RULING_WORDS = _joined(*(family.words.card_rulings for family in laws.FAMILIES))
 """How each card ruling (``CardRuling``, the document's ``card_rulings``) reads: the families' words."""
-IRREGULARITY_WORDS = _joined(*(family.IRREGULARITY_WORDS for family in (
-    laws.calls, laws.rotation, laws.inadmissible, laws.insufficient, laws.cards, laws.withdrawals, laws.leads,
-    laws.premature, laws.revokes, laws.boards, laws.scores)))
+CALL_RULING_WORDS = _joined(*(family.words.call_rulings for family in laws.FAMILIES))
+"""How each call ruling (``CallRuling``, the document's ``call_rulings``) reads: the families' words."""
+IRREGULARITY_WORDS = _joined(*(family.words.irregularities for family in laws.FAMILIES))
 """How each irregularity (``IrregularityKind``) reads: the words of the family that records it."""
 ORDINARY_PLAY_LAWS = {"45A", "45B"}
 ORDINARY_CALL_LAW = "FFB:57.3"
-OPTION_WORDS = _joined(laws.calls.OPTION_WORDS, laws.leads.OPTION_WORDS, laws.penalty.OPTION_WORDS,
-                       laws.revokes.OPTION_WORDS)
+OPTION_WORDS = _joined(*(family.words.options for family in laws.FAMILIES))
 """Plain words for the options, said after their ids: the families' (calls 25B, 26; leads 53 to
 55; penalty cards 50D2, 52; revokes 62C1 and dummy 43B2a)."""
-OPTION_WORDS_BY_LAW = _joined(laws.insufficient.OPTION_WORDS_BY_LAW, laws.penalty.OPTION_WORDS_BY_LAW,
-                              laws.leads.OPTION_WORDS_BY_LAW, laws.premature.OPTION_WORDS_BY_LAW)
+OPTION_WORDS_BY_LAW = _joined(*(family.words.options_by_law for family in laws.FAMILIES))
 """Words that depend on the Law that offered the option (its number, edition stripped): the families'."""
 
 

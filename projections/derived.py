@@ -20,7 +20,7 @@ snapshot); a state loaded from a snapshot starts with an empty one.
 from __future__ import annotations
 
 from types import MethodType
-from typing import Any, Callable, Hashable, TypeVar
+from typing import Any, Callable, Hashable, Mapping, Protocol, TypeVar
 
 import attrs
 
@@ -138,3 +138,33 @@ def carry(old: TableState, new: TableState) -> None:
     """Hand the fold's derived values from a state to the next (the fold step)."""
     if new is not old:
         new.memo[SHARED] = shared_values(old)
+
+
+class Reader(Protocol):
+    """A value a family derives from the state and supplies by name to the core and to the other
+    families (the revokes family's ``tricks after transfers``, read by Law 77's result): one
+    family reads another's conclusion through the state, never through its module."""
+
+    def __call__(self, state: TableState, /) -> Any: ...
+
+
+READERS: dict[str, Reader] = {}
+"""The values the families supply, by name (registered by the composition root, ``ledger.laws``)."""
+READER_OWNERS: dict[str, str] = {}
+
+
+def supply(readers: Mapping[str, Reader], owner: str) -> None:
+    """Register a family's values; a second supplier of a name fails at import."""
+    for name, reader in readers.items():
+        if name in READERS:
+            raise RuntimeError(f"derived value {name!r} supplied twice: by {READER_OWNERS[name]} and {owner}")
+        READERS[name] = reader
+        READER_OWNERS[name] = owner
+
+
+def read(state: Any, name: str) -> Any:
+    """The value ``name`` of ``state``, as the family that supplies it derives it."""
+    reader = READERS.get(name)
+    if reader is None:
+        raise LookupError(f"no family supplies the derived value {name!r} (is ledger.laws imported?)")
+    return reader(state)

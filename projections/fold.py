@@ -10,11 +10,12 @@ reached any other way.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Mapping, TypeVar
+from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar
 
 import attrs
 
 from ledger import events as ev
+from ledger.bridge import Suit
 from projections.state import Choice, TableState
 
 
@@ -43,15 +44,21 @@ OWNERS: dict[type[ev.Event], str] = {}
 """The module that owns each event type's handler."""
 
 
+def register(types: tuple[type[ev.Event], ...], handler: Handler) -> None:
+    """``handler`` the one handler of ``types``; a second handler of a type fails."""
+    for t in types:
+        if t in HANDLERS:
+            raise RuntimeError(f"event type {t.__name__} handled twice: by {OWNERS[t]} and "
+                               f"{handler.__module__}.{handler.__qualname__}")
+        HANDLERS[t] = handler
+        OWNERS[t] = f"{handler.__module__}.{handler.__qualname__}"
+
+
 def handles(*types: type[ev.Event]) -> Callable[[H], H]:
-    """Register the decorated function as the one handler of ``types``."""
+    """Register the decorated function (of the core) as the one handler of ``types`` now; a family
+    marks its own with ``ledger.laws.base.handles``, registered by the composition root."""
     def wrap(handler: H) -> H:
-        for t in types:
-            if t in HANDLERS:
-                raise RuntimeError(f"event type {t.__name__} handled twice: by {OWNERS[t]} and "
-                                   f"{handler.__module__}.{handler.__qualname__}")
-            HANDLERS[t] = handler
-            OWNERS[t] = f"{handler.__module__}.{handler.__qualname__}"
+        register(types, handler)
         return handler
     return wrap
 
@@ -68,3 +75,51 @@ def option_effects(effects: Mapping[str, Effect], owner: str) -> None:
             raise RuntimeError(f"option effect of {law} registered twice: by {EFFECT_OWNERS[law]} and {owner}")
         EFFECTS[law] = effect
         EFFECT_OWNERS[law] = owner
+
+
+class ChoiceSuit(Protocol):
+    """The suit an option taken without one names by default (50D2a: the suit of the penalty
+    card(s)), read on the state before the choice; None when there is no one suit."""
+
+    def __call__(self, state: TableState, option: str, /) -> Suit | None: ...
+
+
+CHOICE_SUITS: dict[str, ChoiceSuit] = {}
+"""The default suit of an option taken without one, by the Law of the offer (edition stripped)."""
+CHOICE_SUIT_OWNERS: dict[str, str] = {}
+
+
+def choice_suits(suits: Mapping[str, ChoiceSuit], owner: str) -> None:
+    """Register a family's default suits of options; a second one for a Law fails at import."""
+    for law, suit in suits.items():
+        if law in CHOICE_SUITS:
+            raise RuntimeError(f"default suit of {law} registered twice: by {CHOICE_SUIT_OWNERS[law]} and {owner}")
+        CHOICE_SUITS[law] = suit
+        CHOICE_SUIT_OWNERS[law] = owner
+
+
+EITHER_DEFENDER_LAWS = ("43B2a", "46B5", "55A")
+"""Offers made to one defender that either defender may take (the first to choose decides)."""
+
+
+def law_of(citation: str | None) -> str:
+    """``"2017:46B3b"`` -> ``"46B3b"``."""
+    return (citation or "").split(":", 1)[-1]
+
+
+COMPOSED: list[str] = []
+"""The composition root that registered the Law families (``ledger.laws``): the fold refuses
+to start a board before it, rather than read every fact as unprocessed."""
+
+
+def composed(root: str) -> None:
+    """Said once by the composition root when every family is registered."""
+    if COMPOSED:
+        raise RuntimeError(f"the Law families composed twice: by {COMPOSED[0]} and {root}")
+    COMPOSED.append(root)
+
+
+def require_composed() -> None:
+    if not COMPOSED:
+        raise RuntimeError("no Law family is registered: import the composition root (ledger.laws) "
+                           "before folding a board")

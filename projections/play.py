@@ -19,12 +19,13 @@ revoke is a played card); ``ledger.laws.revokes`` reads the revokes from the tri
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypedDict, TypeVar
 
 import attrs
 
 from ledger.bridge import Card, Seat, Strain
-from ledger.events import CardPlayed, LeadFaced, LeadFaceDown
+from ledger.events import CardPlayed, CardWithdrawn, LeadFaced, LeadFaceDown
+from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity, NotMade,
@@ -91,12 +92,116 @@ def played_result(state: TableState) -> Result:
     return INTERCEPTORS["result"](state)
 
 
-INTERCEPTORS: dict[str, Callable[..., Any]] = {}
-"""Play-time interceptors supplied by the families (the play core imports none of them),
-by point (:data:`POINTS`)."""
+class Retracted(Protocol):
+    """``retracted``: the card retracted, not played (47E1); None when not."""
 
-POINTS = ("retracted", "defective", "standing", "fifth_card", "out_of_turn", "in_place", "premature", "breach",
-          "play_restriction", "face_down", "result")
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card, /) -> TableState | None: ...
+
+
+class Defective(Protocol):
+    """``defective``: the card a seat found not to have played to a trick supplies to it (67A1) or
+    places among his played cards (67B1), spec 1.3; None when the card is not that one."""
+
+    def __call__(self, state: TableState, seq: int, seat: Seat, card: Card, /) -> TableState | None: ...
+
+
+class Standing(Protocol):
+    """``standing``: a card not in turn exposed, not played, while the seat's card stands (47G / 47F)."""
+
+    def __call__(self, state: TableState, seq: int, seat: Seat, card: Card, /) -> TableState | None: ...
+
+
+class FifthCard(Protocol):
+    """``fifth_card``: a card added to a complete trick (45E)."""
+
+    def __call__(self, state: TableState, seq: int, ev: CardPlayed, /) -> TableState | None: ...
+
+
+class OutOfTurn(Protocol):
+    """``out_of_turn``: (state, True or False) when a lead out of turn decides, (state, None) when not."""
+
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+                 law: str, /) -> tuple[TableState, bool | None]: ...
+
+
+class InPlace(Protocol):
+    """``in_place``: the Law under which a card not in turn stands in its place (54B2); None when not."""
+
+    def __call__(self, state: TableState, seat: Seat, /) -> str | None: ...
+
+
+class Premature(Protocol):
+    """``premature``: a card not in turn while a trick is under way (57); None when not."""
+
+    def __call__(self, state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+                 law: str, /, via: str | None = None) -> tuple[TableState, bool] | None: ...
+
+
+class Breaks(Protocol):
+    """``breach`` and ``play_restriction``: what the card breaks (50C, 50D1, 51A; 57A), or None."""
+
+    def __call__(self, state: TableState, seat: Seat, card: Card, /) -> str | None: ...
+
+
+class FaceDown(Protocol):
+    """``face_down``: the wrong defender's face-down opening lead (41A); None when not."""
+
+    def __call__(self, state: TableState, seq: int, ev: LeadFaceDown, /) -> TableState | None: ...
+
+
+class PlayedResult(Protocol):
+    """``result``: the result of the tricks as played when play ends (Law 77)."""
+
+    def __call__(self, state: TableState, /) -> Result: ...
+
+
+class Withdrawn(Protocol):
+    """``withdrawn``: a card withdrawn from a trick or a face-down lead (47, 41A, 45D) that no
+    revoke correction explains (the revokes family reads 62D1 first)."""
+
+    def __call__(self, state: TableState, seq: int, ev: CardWithdrawn, /) -> TableState: ...
+
+
+class PlayedOn(Protocol):
+    """A family's offer that lapses when ``seat`` plays on (52B1a, 62C1, 57A): the state without it."""
+
+    def __call__(self, state: TableState, seat: Seat, /) -> TableState: ...
+
+
+PLAYED_ON: list[PlayedOn] = []
+"""What lapses when a card is played (each family's own offers; they commute), before the
+``out_of_turn`` point: penalty cards (52B1a, 51A), revokes (62C1), premature plays (57A)."""
+
+
+def on_played_on(fn: PlayedOn) -> None:
+    """Register a family's lapse (the composition root, from the ``on_play_on`` marks)."""
+    if fn in PLAYED_ON:
+        raise RuntimeError(f"{fn!r} registered twice")
+    PLAYED_ON.append(fn)
+
+
+class PlayPoints(TypedDict, total=False):
+    """The play core's interception points, each with its signature."""
+
+    retracted: Retracted
+    defective: Defective
+    standing: Standing
+    fifth_card: FifthCard
+    out_of_turn: OutOfTurn
+    in_place: InPlace
+    premature: Premature
+    breach: Breaks
+    play_restriction: Breaks
+    face_down: FaceDown
+    result: PlayedResult
+    withdrawn: Withdrawn
+
+
+INTERCEPTORS: PlayPoints = {}
+"""Play-time interceptors supplied by the families (the play core imports none of them),
+by point (:data:`POINTS`), registered by the composition root (``ledger.laws``)."""
+
+POINTS = tuple(PlayPoints.__annotations__)
 """The interception points, in the order a card meets them:
 
 * ``retracted`` (:func:`play_card`, before anything else): ``(state, seq, type, seat, card)
@@ -113,20 +218,39 @@ POINTS = ("retracted", "defective", "standing", "fifth_card", "out_of_turn", "in
 * ``premature``: a card not in turn while a trick is under way (Law 57) and
   ``play_restriction``: a play against a 57A ``PlayRestriction`` (``ledger.laws.premature``);
 * ``breach``: a play against a penalty-card obligation (50C, 50D1, 51A; ``ledger.laws.penalty``);
-* ``result``: the result of the tricks as played when play ends (Law 77, ``ledger.laws.results``).
+* ``result``: the result of the tricks as played when play ends (Law 77, ``ledger.laws.results``);
+* ``withdrawn``: a card withdrawn, read by the withdrawals family (47) when it corrects no revoke
+  (:func:`withdraw`, asked by ``ledger.laws.revokes``, which owns ``CardWithdrawn``).
 """
 
 
+def supply(point: str, fn: Callable[..., Any]) -> None:
+    """Register ``fn`` at ``point``; one supplier per point, a point the core has not refused."""
+    if point not in POINTS:
+        raise RuntimeError(f"no interception point {point!r} in the play core (points: {POINTS})")
+    if point in INTERCEPTORS:
+        raise RuntimeError(f"play-time interceptor {point!r} supplied twice")
+    INTERCEPTORS[point] = fn  # type: ignore[literal-required]  # point checked against POINTS above
+
+
 def interceptor(point: str) -> Callable[[F], F]:
-    """Register the decorated function at ``point``; one supplier per point."""
+    """Register the decorated function at ``point`` now (a family marks its own with
+    ``ledger.laws.base.at_play``, registered by the composition root)."""
     def wrap(fn: F) -> F:
-        if point not in POINTS:
-            raise RuntimeError(f"no interception point {point!r} in the play core (points: {POINTS})")
-        if point in INTERCEPTORS:
-            raise RuntimeError(f"play-time interceptor {point!r} supplied twice")
-        INTERCEPTORS[point] = fn
+        supply(point, fn)
         return fn
     return wrap
+
+
+def withdraw(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:
+    """A card withdrawn, as the withdrawals family reads it (its ``withdrawn`` point)."""
+    return INTERCEPTORS["withdrawn"](state, seq, ev)
+
+
+def premature(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str,
+              via: str | None = None) -> tuple[TableState, bool] | None:
+    """A card not in turn while a trick is under way, as the premature-plays family reads it (57)."""
+    return INTERCEPTORS["premature"](state, seq, type_, seat, card, law, via=via)
 
 
 def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
@@ -210,6 +334,8 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     standing = INTERCEPTORS["standing"](state, seq, seat, card) if seat is not state.turn else None
     if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
         return standing, False
+    for lapse in PLAYED_ON:  # 52B1a, 62C1, 57A: the player plays on
+        state = lapse(state, seat)
     state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
     if placed is not None:
         return state, placed
@@ -260,3 +386,14 @@ def on_lead_faced(state: TableState, step: Step[LeadFaced]) -> TableState:
     state = attrs.evolve(state, face_down_lead=None)
     # The face-down opening lead becomes a played card when it is faced (41C).
     return add_card(state, lead.seq, lead.seat, lead.card, state.cite("41C"))
+
+
+def final_result(state: TableState, tricks: int) -> Result:
+    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
+    assert state.contract is not None
+    contract = state.contract
+    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
+    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
+    score_ns = score if contract.side.value == "NS" else -score
+    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
+                  tricks, score_ns, state.cite("77"))

@@ -17,7 +17,7 @@ results and returns them with its columns filled:
 
 What a table contributes is read from its folded state by :func:`table_result`:
 the result, or the adjusted score in force (``state.adjusted``, folded by
-:mod:`ledger.laws.scores`), a cancelled result (``state.result_cancelled``),
+:mod:`ledger.laws.scores`, read by name: ``projections.derived.read``), a cancelled result (``state.result_cancelled``),
 caps (``state.caps``) and procedural penalties (``state.penalties``).
 """
 
@@ -32,8 +32,7 @@ import attrs
 from ledger.bridge import Vulnerability, vulnerability_for
 from ledger.scoring import butler_datum, imps
 from projections import matchpoints as mp
-from ledger.laws.results import board_result
-from ledger.laws.scores import adjusted_for_results
+from projections.derived import read
 from projections.state import TableState
 
 
@@ -117,10 +116,10 @@ def table_result(stream: str, state: TableState) -> TableResult:
     entry = attrs.evolve(entry, laws=state.edition,
                          penalties=tuple((str(side), amount) for side, amount in state.penalties),
                          caps=tuple((str(c.side), c.max) for c in state.caps))
-    adjusted = adjusted_for_results(state)
+    adjusted = read(state, "adjusted for results")  # the scores family's (Law 12)
     if adjusted is not None:
         return with_adjusted(attrs.evolve(entry, status="adjusted"), adjusted, state)
-    result = board_result(state)  # with the tricks the revokes transfer (64A)
+    result = read(state, "board result")  # the results family's: with the tricks the revokes transfer (64A)
     if state.result_cancelled is not None:
         return attrs.evolve(entry, cancelled=True, status="cancelled")
     if result is None:

@@ -412,6 +412,19 @@ class TableState:
 
 _STATE_FIELDS = tuple(a.name for a in attrs.fields(TableState) if a.init)
 _set = object.__setattr__
+"""The one in-place write of a frozen state (the copier below builds a new state with it, and
+:func:`set_fresh` is the fold's only other use); tests/test_structure.py refuses it elsewhere."""
+
+
+def set_fresh(fresh: TableState, **fields: Any) -> TableState:
+    """Set ``fields`` in place on ``fresh``, a state a fold handler built in this very step (no one
+    else holds it yet), rather than by one more copy of every field: the fold step's last touch
+    (its seq, head and rectifications) and the calls' ``calls_not_made``. The derived values read
+    from a state are checked by identity (``projections.derived``), so none outlives the change.
+    The declarative engine's only in-place write: never call it on a state another may hold."""
+    for name, value in fields.items():
+        _set(fresh, name, value)
+    return fresh
 
 
 def _copier() -> Any:

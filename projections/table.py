@@ -21,15 +21,13 @@ import attrs
 
 from ledger import events as ev
 from ledger.hashing import canonical_json
-import ledger.laws
-from ledger.laws import defective, penalty
-from ledger.laws.cards import EITHER_DEFENDER_LAWS, law_of
 from projections import play, procedure
 from projections.derived import carry
-from projections.fold import EFFECTS, HANDLERS, Step, handles
+from projections.fold import CHOICE_SUITS, EFFECTS, EITHER_DEFENDER_LAWS, HANDLERS, Step, handles, law_of, \
+    require_composed
 from projections.resolve import Recorded, needs_refold, resolve
 from projections.state import (Cap, Choice, DefectiveTrick, Finding, Irregularity, MustPass, Offer, Restriction, Review,
-                               TableState, Voided, initial_hands, replace)
+                               TableState, Voided, initial_hands, replace, set_fresh)
 
 UNRULED: tuple[type[ev.Event], ...] = ()
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
@@ -115,9 +113,9 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
             "unprocessed", seq, event.TYPE, offender=str(event.seat),
             detail=f"option {event.option} chosen by {event.seat} with no such option pending"))
     suit = event.suit
-    if suit is None and law_of(offer.law) == "50D2" and event.option in penalty.PICKUP_OPTIONS:
-        implied = penalty.lead_option_suits(state)  # 50D2a: the suit of the penalty card(s)
-        suit = next(iter(implied)) if len(implied) == 1 else None
+    if suit is None:
+        default = CHOICE_SUITS.get(law_of(offer.law))  # 50D2a: the suit of the penalty card(s)
+        suit = default(state, event.option) if default is not None else None
     choice = Choice(seq, offer.seq, event.seat, event.option, offer.law, suit)
     state = attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq != offer.seq),
                          choices=state.choices + (choice,))
@@ -128,9 +126,23 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
 @handles(ev.IrregularityRecorded)
 def _irregularity_recorded(state: TableState, step: Step[ev.IrregularityRecorded]) -> TableState:
     event = step.event
-    read = defective.irregularity(state, event, step.law)  # spec 1.3: 67 and 67B1 carry their trick
-    return state.add_irregularity(read or Irregularity(event.kind, event.about, event.TYPE,
-                                                       offender=event.offender, law=step.law))
+    return state.add_irregularity(_defective_read(state, event, step.law)
+                                  or Irregularity(event.kind, event.about, event.TYPE,
+                                                  offender=event.offender, law=step.law))
+
+
+def _defective_read(state: TableState, event: ev.IrregularityRecorded, law: str | None) -> Irregularity | None:
+    """Spec 1.3 (67): a defective trick's ``IrregularityRecorded``, and 67B1's deemed revoke, carry
+    their trick (read from the state's ``defective`` entries, the core's own record of the findings)."""
+    if event.kind == "defective_trick":
+        d = next((d for d in state.defective if d.seq == event.about), None)
+        return Irregularity(event.kind, event.about, event.TYPE, offender=event.offender, law=law,
+                            trick=d.trick if d else None)
+    if event.kind == "revoke" and law_of(law) == "67B1":
+        d = next((d for d in state.defective if d.placed == event.about), None)
+        return Irregularity(event.kind, event.about, event.TYPE, offender=event.offender, law=law,
+                            trick=d.trick if d else None, established=True)
+    return None
 
 
 @handles(ev.PartnerMustPass)
@@ -158,6 +170,7 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
     event, seq = record.event, record.seq
     if state is None:
         if isinstance(event, ev.BoardOpened):
+            require_composed()  # the families' handlers are registered (ledger.laws, the composition root)
             return _opened(event, stream, seq, record.hash)
         raise ValueError(f"stream {stream!r} does not start with BoardOpened (seq {seq} is {event.TYPE})")
     if not in_force:
@@ -182,14 +195,12 @@ def evolve(state: TableState | None, stream: str, record: Recorded, in_force: bo
 def _stamp(fresh: TableState, seq: int, head: str, rectifications: tuple[tuple[str, int], ...]) -> TableState:
     """The fold step's last touch on the state its handlers just built (no one else holds it yet):
     its seq, head and rectifications set in place rather than by one more copy of every field."""
-    object.__setattr__(fresh, "seq", seq)
-    object.__setattr__(fresh, "head", head)
-    object.__setattr__(fresh, "rectifications", rectifications)
-    return fresh
+    return set_fresh(fresh, seq=seq, head=head, rectifications=rectifications)
 
 
-REGISTERED = (ledger.laws, play, procedure)
-"""The modules whose import registers the fold's handlers (``ledger.laws``: the families in it)."""
+REGISTERED = (play, procedure)
+"""The core modules whose import registers the fold's own handlers; the families' are registered
+by the composition root (``ledger.laws``), which this module does not import."""
 
 
 def fold_log(stream: str, records: Sequence[Recorded]) -> TableState | None:

@@ -32,7 +32,7 @@ from typing import Any, Iterable, Mapping
 
 import attrs
 
-from projections.state import TableState
+from projections.state import Review, TableState
 
 
 @attrs.frozen
@@ -195,3 +195,29 @@ def waited_text(seconds: float | None) -> str:
     if s < 3600:
         return f"{s // 60} min"
     return f"{s // 3600} h {(s % 3600) // 60:02d} min"
+
+
+def answers(reason: str, law: str) -> bool:
+    """A review whose reason starts with the cited Law or one of its subsections
+    (``2017:13B`` or ``2017:13`` answers ``2017:13B: ...``; ``2017:1`` does not)."""
+    rest = reason[len(law):] if reason.startswith(law) else None
+    return rest is not None and not rest[:1].isdigit()
+
+
+def answered_by_ruling(state: TableState, laws: tuple[str, ...]) -> TableState:
+    """The director's ruling citing a Law answers the open questions asked under it
+    (e.g. "2017:13B ... the director decides whether the deal can be played"). A reason that
+    begins with a bare Law (``"27D ..."``, as Law 27's family words its end-of-play question)
+    is read in the board's edition (``"2017:27D ..."``): a ruling citing ``2017:27D`` (the
+    score stands, 12B1 gives no adjustment) answers it without an adjusted score."""
+    if not laws:
+        return state
+    undecided = {c.seq for c in state.calls if c.ruling == "undecided"}  # a judgment field asked: a finding answers
+
+    def read(r: Review) -> str:
+        return r.reason if r.about in undecided else with_edition(r.reason, state.edition)
+
+    review = tuple(attrs.evolve(r, resolved=True)
+                   if not r.resolved and any(answers(read(r), law) for law in laws) else r
+                   for r in state.review)
+    return attrs.evolve(state, review=review)

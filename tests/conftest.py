@@ -14,6 +14,7 @@ import pytest
 from backends import Backend, create_pg_schema, drop_pg_schema, pg_unavailable_reason
 
 from ledger.store.sql import SqlEventStore, open_store
+import ledger.laws  # noqa: F401,E402 (the composition root: the families plug into the fold and the document)
 
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),

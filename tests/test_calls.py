@@ -406,7 +406,8 @@ def test_every_ruling_a_call_takes_has_words_and_a_law_in_the_boards_edition(pat
     words (``made`` and ``not_made`` are not shown) and a Law in the board's edition
     (``RULING_LAWS``: where a ruling exists, it has a citation)."""
     from ledger.laws.base import cited
-    from ledger.laws.calls import CALL_MADE, CALL_NOT_RELEASED, RULING_LAWS, RULING_WORDS
+    from ledger.laws import CALL_RULING_LAWS as RULING_LAWS, CALL_RULING_WORDS as RULING_WORDS
+    from projections.auction import CALL_MADE, CALL_NOT_RELEASED
     from ledger.scenario import replay_text
     from ledger.service import recorded
     from projections.resolve import resolve

@@ -63,11 +63,25 @@ def _imports(module: str) -> list[tuple[str, str | None, int]]:
     return out
 
 
+def _type_only_lines(module: str) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:`` (read by the type checker only)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            lines |= {n.lineno for stmt in node.body for n in ast.walk(stmt)
+                      if isinstance(n, (ast.Import, ast.ImportFrom))}
+    return lines
+
+
 def _graph() -> dict[str, set[str]]:
+    """Who imports whom when the code runs: an import under ``if TYPE_CHECKING:`` makes no cycle
+    (the layer rules below still count it)."""
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
     for module in MODULES:
-        for target, _, _ in _imports(module):
-            if target in MODULES and target != module:
+        type_only = _type_only_lines(module)
+        for target, _, line in _imports(module):
+            if target in MODULES and target != module and line not in type_only:
                 graph[module].add(target)
     return graph
 
@@ -136,6 +150,176 @@ def _private_uses() -> set[tuple[str, str, str, int]]:
     return out
 
 
+CORE_FOR_FAMILIES = ("ledger.laws.base",)
+"""What a family may import of ``ledger.laws``: the shared base (and the core: ``projections``, ``ledger.*``)."""
+
+FAMILY_HELPERS = {"ledger.laws.fewest": "ledger.laws.claims"}
+"""Modules of ``ledger.laws`` that belong to one family (not families themselves): its own to import."""
+
+KNOWN_FAMILY_IMPORTS: set[tuple[str, str]] = set()
+"""(family, family it imports) still to be removed: each one named here is a debt; a new one fails,
+a removed one must leave the list."""
+
+
+def _family_modules() -> set[str]:
+    return {m for m in MODULES if m.startswith("ledger.laws.")} - set(CORE_FOR_FAMILIES) - set(FAMILY_HELPERS) \
+        - {"ledger.laws.paraphrases"}
+
+
+def _upward_imports() -> list[tuple[str, str, int]]:
+    """(projections module, ledger.laws module, line) for every import of a family by the core."""
+    return [(m, t, line) for m in sorted(MODULES) if m.startswith("projections")
+            for t, _, line in _imports(m) if t == "ledger.laws" or t.startswith("ledger.laws.")]
+
+
+def _family_imports() -> set[tuple[str, str]]:
+    families = _family_modules()
+    out = set()
+    for module in sorted(families | set(FAMILY_HELPERS)):
+        owner = FAMILY_HELPERS.get(module, module)
+        for target, _, _ in _imports(module):
+            if target in families and target not in (module, owner) and FAMILY_HELPERS.get(target) != owner:
+                out.add((owner, target))
+    return out
+
+
+def test_the_core_imports_no_family():
+    """Layer rule 1: no module of ``projections`` imports ``ledger.laws`` or any family, at module
+    level or inside a function: the families plug in at the composition root (``ledger.laws``)."""
+    assert _upward_imports() == []
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path, monkeypatch):
+    path = tmp_path / "x.py"
+    path.write_text("def f():\n    from ledger.laws.revokes import revokes\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, "projections.x", path)
+    assert _upward_imports() == [("projections.x", "ledger.laws.revokes", 2)]
+
+
+def test_a_family_imports_no_other_family():
+    """Layer rule 2: a family imports only ``ledger.laws.base`` and the core; where its Law rests
+    on another family's conclusion it reads a derived value of the state (``projections.derived.read``)."""
+    found = _family_imports()
+    new = sorted(found - KNOWN_FAMILY_IMPORTS)
+    assert new == [], f"a family imports another family: {new}"
+    gone = sorted(KNOWN_FAMILY_IMPORTS - found)
+    assert gone == [], f"no longer imported: take them off KNOWN_FAMILY_IMPORTS: {gone}"
+
+
+def test_every_family_module_is_registered():
+    from ledger.laws import FAMILIES
+
+    assert _family_modules() == {f.reads for f in FAMILIES}
+
+
+def test_the_results_family_reads_the_revokes_conclusion_through_the_state():
+    """Law 77's result after the revoke transfers (64A): a derived value the revokes family supplies."""
+    from projections.derived import READER_OWNERS
+
+    assert "ledger.laws.revokes" not in {t for t, _, _ in _imports("ledger.laws.results")}
+    assert READER_OWNERS["tricks after transfers"] == "revokes and dummy"
+
+
+def test_in_place_writes_are_fenced_in_the_state_module():
+    """The declarative engine writes a frozen state in place only through ``projections.state.set_fresh``
+    (and its own copier): ``object.__setattr__`` anywhere else is refused."""
+    offenders = []
+    for name, path in MODULES.items():
+        if name == "projections.state":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "__setattr__" and isinstance(node.value, ast.Name) \
+                    and node.value.id == "object":
+                offenders.append(f"{name}:{node.lineno}")
+    assert offenders == []
+    state = ast.parse(MODULES["projections.state"].read_text(encoding="utf-8"))
+    uses = [n for n in ast.walk(state) if isinstance(n, ast.Attribute) and n.attr == "__setattr__"]
+    assert len(uses) == 1  # the one alias, used by set_fresh and the copier
+
+
+REGISTERING = {("projections.fold", "handles"), ("projections.fold", "option_effects"),
+               ("projections.fold", "register"), ("projections.play", "interceptor"), ("projections.play", "supply"),
+               ("projections.play", "on_played_on"),
+               ("projections.cards", "auction_card_hook"), ("projections.cards", "attention_hook"),
+               ("projections.auction", "call_interceptor"), ("projections.auction", "supply_call"),
+               ("projections.auction", "supply_not_entered"), ("ledger.laws.calls", "supply_record_rules"),
+               ("ledger.laws.calls", "supply_withdrawn"),
+               ("projections.document", "sections"), ("projections.derived", "supply")}
+"""The core's registration functions: only the composition root (``ledger.laws``) calls them."""
+
+
+def test_one_plug_per_family_no_family_registers_itself():
+    """A family marks its functions (``ledger.laws.base``) and names its tables; it imports none of the
+    core's registration functions: the composition root registers everything from ``FAMILIES``."""
+    offenders = []
+    for module in sorted(_family_modules()):
+        offenders += [(module, t, n, line) for t, n, line in _imports(module) if (t, n) in REGISTERING]
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        offenders += [(module, "calls", node.attr, node.lineno) for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and any((m, node.attr) in REGISTERING
+                                                                 for m in ("ledger.laws.calls", "projections.auction"))]
+    assert offenders == []
+
+
+def test_every_registration_comes_from_a_family_record():
+    from ledger.laws import FAMILIES, calls
+    from projections import auction, cards as card_core, derived, document, fold, play
+
+    families_handlers = {t: h for f in FAMILIES for t, h in f.handlers.items()}
+    assert {t: h for t, h in fold.HANDLERS.items() if h.__module__.startswith("ledger.laws")} == families_handlers
+    assert dict(play.INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.play_points.items()}
+    assert dict(auction.CALL_INTERCEPTORS) == {p: fn for f in FAMILIES for p, fn in f.call_points.items()}
+    assert auction.NOT_ENTERED == {r: fn for f in FAMILIES for r, fn in f.not_entered.items()}
+    assert calls.RULES_BY_RULING == {r: fn for f in FAMILIES for r, fn in f.record_rules.items()}
+    assert sorted(calls.WITHDRAWN_READERS.values(), key=id) == sorted(
+        (f.withdrawn_calls for f in FAMILIES if f.withdrawn_calls is not None), key=id)
+    assert fold.EFFECTS == {law: e for f in FAMILIES for law, e in f.effects.items()}
+    assert card_core.AUCTION_CARD_HOOKS == [h for f in FAMILIES for h in f.auction_card]
+    assert card_core.ATTENTION_HOOKS == [h for f in FAMILIES for h in f.attention]
+    assert play.PLAYED_ON == [h for f in FAMILIES for h in f.played_on] and len(play.PLAYED_ON) == 3
+    assert document.SECTIONS == {k: s for f in FAMILIES for k, s in f.document.items()}
+    assert derived.READERS == {k: r for f in FAMILIES for k, r in f.derived.items()}
+    assert fold.COMPOSED == ["ledger.laws"]
+
+
+def test_a_second_composition_is_refused_before_anything_is_registered():
+    import ledger.laws as laws
+    from projections.fold import HANDLERS
+
+    before = dict(HANDLERS)
+    with pytest.raises(RuntimeError, match="handled twice"):
+        laws.compose(laws.FAMILIES)
+    assert HANDLERS == before
+    with pytest.raises(RuntimeError, match="registered twice"):
+        laws.compose(laws.FAMILIES + laws.FAMILIES[:1])
+
+
+@pytest.mark.parametrize("what", ["card word", "call citation", "irregularity word"])
+def test_a_ruling_without_words_or_citation_fails_at_import(what):
+    """``ledger.laws`` checks the vocabularies when it composes the families (at import): a ruling
+    that lost its words or its citation fails there, naming it."""
+    import attrs
+
+    import ledger.laws as laws
+
+    laws.check_words(laws.FAMILIES)  # as imported: complete
+    name, field, key, expected = {
+        "card word": ("cards played or not", "words", "card_rulings", "card ruling misplaced: words"),
+        "call citation": ("calls", "citations", None, "call ruling too_late: citation"),
+        "irregularity word": ("revokes and dummy", "words", "irregularities", "irregularity revoke: words"),
+    }[what]
+    index = next(i for i, f in enumerate(laws.FAMILIES) if f.name == name)
+    family = laws.FAMILIES[index]
+    if field == "words":
+        table = {k: v for k, v in getattr(family.words, key).items() if k not in ("misplaced", "revoke")}
+        family = attrs.evolve(family, words=attrs.evolve(family.words, **{key: table}))
+    else:
+        family = attrs.evolve(family, ruling_laws={k: v for k, v in family.ruling_laws.items() if k != "too_late"})
+    families = laws.FAMILIES[:index] + (family,) + laws.FAMILIES[index + 1:]
+    with pytest.raises(RuntimeError, match=expected):
+        laws.check_words(families)
+
+
 def test_the_checks_see_the_package():
     assert "projections.table" in MODULES and "ledger.laws" in MODULES
     assert any(t == "ledger.laws" for t, _, _ in _imports("ledger.engine"))
@@ -202,7 +386,7 @@ def test_the_families_supply_the_play_time_interceptors():
         "fifth_card": "ledger.laws.leads", "out_of_turn": "ledger.laws.leads", "in_place": "ledger.laws.leads",
         "face_down": "ledger.laws.leads", "premature": "ledger.laws.premature",
         "play_restriction": "ledger.laws.premature", "breach": "ledger.laws.penalty", "result": "ledger.laws.results",
-            "defective": "ledger.laws.defective"}
+        "withdrawn": "ledger.laws.withdrawals", "defective": "ledger.laws.defective"}
 
 
 def test_the_play_core_imports_no_family():
@@ -281,7 +465,7 @@ def test_a_second_option_effect_for_a_law_fails():
 
 
 def test_every_call_ruling_has_words_and_every_word_a_ruling():
-    from ledger.laws.calls import RULING_WORDS
+    from ledger.laws import CALL_RULING_WORDS as RULING_WORDS
     from projections.vocab import CallRuling
 
     shown = set(CallRuling) - {CallRuling.MADE, CallRuling.NOT_MADE}
@@ -295,7 +479,8 @@ def test_every_call_ruling_has_a_citation_in_each_edition_where_it_exists():
     records against it); made and not_made rest on the FFB regulation, the same in both editions."""
     from ledger.laws import find_law
     from ledger.laws.base import cited
-    from ledger.laws.calls import CALL_MADE, CALL_NOT_RELEASED, RULING_LAWS, RULING_WORDS
+    from ledger.laws import CALL_RULING_LAWS as RULING_LAWS, CALL_RULING_WORDS as RULING_WORDS
+    from projections.auction import CALL_MADE, CALL_NOT_RELEASED
     from projections.table import REGISTERED  # noqa: F401 (the families add their rulings' Laws)
     from projections.vocab import CallRuling, Edition
 
@@ -375,13 +560,16 @@ def test_cited_refuses_an_occasion_the_edition_does_not_have():
 
 
 def test_law_27_reaches_the_calls_through_their_interception_points():
-    from ledger.laws.calls import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
+    """The reading of calls' core (``projections.auction``) offers the points; Law 37 and Law 25's
+    change of call are the calls family's, reached by the others through the core."""
+    from projections.auction import CALL_INTERCEPTORS, CALL_POINTS, call_interceptor
     from projections.table import REGISTERED  # noqa: F401
 
     assert sorted(CALL_INTERCEPTORS) == sorted(CALL_POINTS)
     assert {p: f.__module__ for p, f in CALL_INTERCEPTORS.items()} == {
         "pending": "ledger.laws.insufficient", "insufficient_bid": "ledger.laws.insufficient",
-        "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible"}  # issue 12
+        "rotation": "ledger.laws.rotation", "inadmissible": "ledger.laws.inadmissible",  # issue 12
+        "obliged": "ledger.laws.calls", "change_of_call": "ledger.laws.calls"}
     with pytest.raises(RuntimeError, match="supplied twice"):
         call_interceptor("pending")(lambda *a: None)
     assert "ledger.laws.insufficient" not in {t for t, _, _ in _imports("ledger.laws.calls")}

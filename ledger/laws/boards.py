@@ -47,12 +47,11 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import sort_cards
 from ledger.events import CallCancelled, DirectorReviewRequired, IrregularityRecorded
-from ledger.laws import revokes
-from ledger.laws.base import Citations, Prescription, cited
-from projections.fold import Step, handles
+from ledger.laws.base import Citations, Prescription, cited, handles
+from projections.derived import read
+from projections.fold import Step
 from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, NotMade, TableState
-from projections.waiting import with_edition
 
 LAWS = ("13", "14", "15", "16", "17D")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -234,32 +233,6 @@ def on_rights_reserved(state: TableState, step: Step[ev.RightsReserved]) -> Tabl
                                  f"{event.by} reserved the right to call the director later{about}{reason}"))
 
 
-def _answers(reason: str, law: str) -> bool:
-    """A review whose reason starts with the cited Law or one of its subsections
-    (``2017:13B`` or ``2017:13`` answers ``2017:13B: ...``; ``2017:1`` does not)."""
-    rest = reason[len(law):] if reason.startswith(law) else None
-    return rest is not None and not rest[:1].isdigit()
-
-
-def on_ruling_given(state: TableState, seq: int, event: ev.RulingGiven) -> TableState:
-    """The director's ruling citing a Law answers the open questions asked under it
-    (e.g. "2017:13B ... the director decides whether the deal can be played"). A reason that
-    begins with a bare Law (``"27D ..."``, as Law 27's family words its end-of-play question)
-    is read in the board's edition (``"2017:27D ..."``): a ruling citing ``2017:27D`` (the
-    score stands, 12B1 gives no adjustment) answers it without an adjusted score."""
-    if not event.laws:
-        return state
-    undecided = {c.seq for c in state.calls if c.ruling == "undecided"}  # a judgment field asked: a finding answers
-
-    def read(r) -> str:
-        return r.reason if r.about in undecided else with_edition(r.reason, state.edition)
-
-    review = tuple(attrs.evolve(r, resolved=True)
-                   if not r.resolved and any(_answers(read(r), law) for law in event.laws) else r
-                   for r in state.review)
-    return attrs.evolve(state, review=review)
-
-
 def board_document(state: TableState) -> list[dict]:
     """``irregular_boards`` (extension): each fact of Laws 13 to 16 and its reading."""
     return [{"seq": f.seq, "type": f.type, "seat": str(f.seat) if f.seat else None, "ruling": f.ruling,
@@ -337,7 +310,7 @@ def _missing_card(state, f) -> list[Prescription]:
     showed_out = [t.number for t in state.tricks
                   if t.complete and t.suit_led is card.suit and all(p.seq < f.seq for p in t.cards)
                   and (mine := t.card_of(f.seat)) is not None and mine.card.suit is not card.suit]
-    ruled = {i.trick for i in revokes.irregularities(state) if i.kind == "revoke" and i.offender == str(f.seat)}
+    ruled = {i.trick for i in read(state, "irregularities") if i.kind == "revoke" and i.offender == str(f.seat)}
     showed_out = [n for n in showed_out if n not in ruled]  # a revoke already ruled by Laws 61 to 64
     if not showed_out:
         return []

@@ -9,7 +9,9 @@ those records. Judgment fields are read as resolved by the director's findings
 ``undecided`` and the auction as it was, and the engine asks the director.
 The families of Laws 27 to 39 (``ledger.laws.inadmissible``, ``rotation``,
 ``insufficient``) supply their readings of a ``CallPlaced`` at the interception
-points of :data:`CALL_POINTS`; this module imports none of them.
+points of ``projections.auction.CALL_POINTS`` (the reading of calls' core, which
+this family fills too: Law 37's ``obliged``, Law 25's ``change_of_call``); this
+module imports none of them.
 
 | | 1997 | 2017 |
 |---|---|---|
@@ -60,29 +62,23 @@ auction, with the reason and the Law.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping
 
 import attrs
 
 from ledger.bridge import PASS, SUITS, Call, Seat, Suit
-from ledger.events import (CallCancelled, CallPlaced, CallPulled, CallReplaced, DirectorReviewRequired,
-                           ExplanationCorrected, IrregularityRecorded, LeadRestriction, OptionsOffered,
-                           PartnerMustPass, ScoreCapped)
-from ledger.laws.base import Citations, Prescription, cited
-from projections.auction import auction_closed, final_contract, why_illegal
-from projections.fold import Step, handles, option_effects
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice,
-                               Irregularity, NotMade, Result, TableState, replace)
-from projections.vocab import CallRuling
-
-C = TypeVar("C", bound=Callable[..., Any])
+from ledger.events import (CallCancelled, CallPlaced, CallPulled, CallReplaced, ExplanationCorrected,
+                           IrregularityRecorded, LeadRestriction, OptionsOffered, PartnerMustPass, ScoreCapped)
+from ledger.laws.base import Citations, Prescription, at_call, cited, handles, irregular, label, review
+from projections.auction import (CALL_INTERCEPTORS, CALL_MADE, CALL_NOT_RELEASED, IB_OPEN, in_turn, index_of,
+                                 pending_substitution, record_at, record_call, refreshed, refreshing, ruled,
+                                 set_ruling, unprocessed, why_illegal, with_auction)
+from projections.fold import Step
+from projections.state import (AUCTION, OPENING_LEAD, AuctionCall, CallRecord, Choice,
+                               TableState, replace)
 
 LAWS = ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4")
 """The Laws this family rules on (``ledger.laws.find_law``; Law 27 is the insufficient bids' first)."""
-
-CALL_MADE = "FFB:57.3"
-"""The test of a call made in both editions (the 2017 Laws leave it to the RA, 18F)."""
-CALL_NOT_RELEASED = "FFB:57.4"
 
 CITATIONS: Citations = {
     "unintended": {"1997": "25A", "2017": "25A1"},
@@ -103,104 +99,7 @@ def law(state: TableState, key: str) -> str:
     return cited(state, CITATIONS, key)
 
 
-# -- the reading of the facts ------------------------------------------------------------
-
-def record_call(state: TableState, rec: CallRecord) -> TableState:
-    return replace(state, calls=state.calls + (rec,))
-
-
-def unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
-
-
-def with_auction(state: TableState, auction: tuple[AuctionCall, ...], **changes: Any) -> TableState:
-    """The state with ``auction``, and the phase, contract or result it implies; ``changes``
-    (the call's records: ``calls=...``) are made in the same copy of the state.
-
-    A change allowed after the auction closed (until the end of the auction
-    period: no card led yet) may reopen it."""
-    if state.phase not in (AUCTION, OPENING_LEAD) or state.tricks or state.face_down_lead is not None:
-        return replace(state, auction=auction, **changes)
-    if not auction_closed(auction):
-        return replace(state, auction=auction, phase=AUCTION, contract=None, **changes)
-    skipped = _law_34(state, auction)
-    if skipped is not None:
-        i, entry, due = skipped
-        law_ = state.cite("34")
-        calls = changes.pop("calls", state.calls)
-        for later in auction[i:]:
-            calls = ruled(calls, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
-                          f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
-                          f"to {due}, the passes from his turn on are cancelled")
-        return with_auction(state, auction[:i], calls=calls, **changes)
-    contract = final_contract(auction)
-    if contract is None:
-        passed_out = Result("Pass", None, "", None, 0, state.cite("77"))
-        return replace(state, auction=auction, phase=ENDED, result=passed_out, contract=None, **changes)
-    return replace(state, auction=auction, contract=contract, phase=OPENING_LEAD, **changes)
-
-
-def _law_34(state: TableState, auction: tuple[AuctionCall, ...]) -> tuple[int, AuctionCall, Seat] | None:
-    """Law 34 (2017 34, 17D3): three passes do not end the auction when one of them was an accepted
-    pass out of rotation (29A) that deprived a player of his turn: the auction reverts to him and
-    the passes from his missed turn on are cancelled (their records say so; the engine cancels them).
-    (index, that pass, the player who lost his turn), or None."""
-    start = len(auction) - 3
-    for i in range(start, len(auction)):
-        entry = auction[i]
-        if not (entry.law or "").endswith(":29A") or not entry.call.is_pass:
-            continue
-        due = auction[i - 1].seat.lho if i > 0 else state.board.dealer
-        if entry.seat is due:
-            continue
-        assert due is not None
-        return i, entry, due
-    return None
-
-
-def _index_of(state: TableState, seq: int | None) -> int | None:
-    """The entry of the call fact ``seq`` (the last one: a 28A deemed pass shares the seq of the call
-    that made it, and comes before it)."""
-    return next((i for i in range(len(state.auction) - 1, -1, -1) if state.auction[i].seq == seq), None)
-
-
-def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
-    """The record at ``seq`` read anew (an option taken, a call left illegal)."""
-    return replace(state, calls=ruled(state.calls, seq, ruling, law_, detail))
-
-
-def ruled(calls: tuple[CallRecord, ...], seq: int, ruling: str, law_: str | None = None,
-          detail: str = "") -> tuple[CallRecord, ...]:
-    """``calls`` with the record at ``seq`` read anew (:func:`set_ruling` without the copy of the state)."""
-    return tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
-                 for r in calls)
-
-
-def record_at(state: TableState, seq: int | None) -> CallRecord | None:
-    return next((r for r in state.calls if r.seq == seq), None)
-
-
 # -- obligations to pass (1997 25B2b1, Law 37) ---------------------------------
-
-def must_pass_now(state: TableState, seat: Seat) -> bool:
-    """Is ``seat`` under an obligation to pass at this turn?"""
-    for ob in state.partner_must_pass:
-        if ob.seat is not seat:
-            continue
-        if ob.until == "end_of_auction":
-            return True
-        if not any(a.seat is seat and a.seq > ob.seq for a in state.auction):
-            return True  # next_turn: until his first call after the obligation
-    return False
-
-
-def pending_substitution(state: TableState) -> CallRecord | None:
-    """A change of mind awaiting the LHO's option (25B1)."""
-    for rec in reversed(state.calls):
-        if rec.ruling == "change_of_mind":
-            return rec
-    return None
-
 
 def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
     """The LHO called while his 25B1 option was open: his call (or the
@@ -212,29 +111,13 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
 
 # -- CallPlaced ---------------------------------------------------------------
 
-CALL_INTERCEPTORS: dict[str, Callable[..., TableState | None]] = {}
-"""What the call families supply to the reading of ``CallPlaced`` (the calls module imports
-none of them): ``inadmissible`` (Laws 36, 39) and ``rotation`` (28 to 34), consulted first,
-``pending`` (a call while an option is open) and ``insufficient_bid``; each returns None
-when it does not rule on the call."""
-
-CALL_POINTS = ("inadmissible", "rotation", "pending", "insufficient_bid")
-
-NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
-"""Rulings of other families whose call is not in the auction: the reason shown in
-``calls_not_made`` (its Law is the record's)."""
-
-
-def call_interceptor(point: str) -> Callable[[C], C]:
-    """Register the decorated function at ``point``; one supplier per point."""
-    def wrap(fn: C) -> C:
-        if point not in CALL_POINTS:
-            raise RuntimeError(f"no interception point {point!r} in the reading of calls (points: {CALL_POINTS})")
-        if point in CALL_INTERCEPTORS:
-            raise RuntimeError(f"call interceptor {point!r} supplied twice")
-        CALL_INTERCEPTORS[point] = fn
-        return fn
-    return wrap
+@at_call("obliged")
+def obliged_to_pass(state: TableState, seq: int, seat: Seat, call: Call) -> TableState:
+    """Law 37: a call by a player who must pass: cancelled, Pass entered in its place."""
+    obliged = CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
+                         detail=f"{seat} had to pass: {call} cancelled, Pass substituted")
+    entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
+    return with_auction(state, state.auction + (entry,), calls=state.calls + (obliged,))
 
 
 @handles(CallPlaced)
@@ -247,8 +130,7 @@ def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
         return record_call(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
-    for point in ("inadmissible", "rotation"):  # Laws 36 and 39; 28 to 34 (issue 12)
-        reader = CALL_INTERCEPTORS.get(point)
+    for reader in (CALL_INTERCEPTORS.get("inadmissible"), CALL_INTERCEPTORS.get("rotation")):  # 36, 39; 28 to 34
         handled = reader(state, seq, ev) if reader is not None else None
         if handled is not None:
             return handled
@@ -263,28 +145,6 @@ def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     if waiting is not None and seat is waiting.seat.lho and seat is state.turn:
         return _lho_called_over_substitution(state, seq, ev, waiting)
     return in_turn(state, seq, seat, call, ev.TYPE)
-
-
-def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
-             ruling: str = "made", law_: str = CALL_MADE, detail: str = "") -> TableState:
-    """A call at the seat's turn: entered, cancelled (Law 37) or left to Laws 27-39."""
-    if seat is not state.turn:
-        return unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
-    if not call.is_pass and must_pass_now(state, seat):
-        obliged = CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
-                             detail=f"{seat} had to pass: {call} cancelled, Pass substituted")
-        entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
-        return with_auction(state, state.auction + (entry,), calls=state.calls + (obliged,))
-    reason = why_illegal(state.auction, seat, call)
-    insufficient = CALL_INTERCEPTORS.get("insufficient_bid") if reason is not None and call.is_bid else None
-    if insufficient is not None:
-        handled = insufficient(state, seq, seat, call, reason)  # 2017 Law 27 (1997: not built)
-        if handled is not None:
-            return handled
-    if reason is not None:
-        return unprocessed(state, seq, type_, seat, f"{reason} by {seat}")
-    rec = CallRecord(seq, seat, call, ruling, law=law_, detail=detail)
-    return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),), calls=state.calls + (rec,))
 
 
 def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
@@ -379,6 +239,7 @@ def on_call_replaced(state: TableState, step: Step[CallReplaced]) -> TableState:
     return refreshed(state, _call_replaced(state, seq, ev))
 
 
+@at_call("change_of_call")
 def call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
     """A ``CallReplaced`` as Law 25 reads it (also a ``CallPlaced`` that changes the caller's last call)."""
     return _call_replaced(state, seq, ev)
@@ -490,7 +351,7 @@ def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple
 
 def _replace(state: TableState, rec: CallRecord, type_: str) -> TableState:
     """``rec.call`` takes the place of the call at ``rec.replaces``, if legal there."""
-    index = _index_of(state, rec.replaces)
+    index = index_of(state, rec.replaces)
     assert index is not None
     reason = why_illegal(state.auction[:index], rec.seat, rec.call)
     if reason is not None:
@@ -506,7 +367,7 @@ def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str |
          calls: tuple[CallRecord, ...]) -> TableState:
     """Replace the auction entry of seq ``old_seq`` by ``entry``, the records being ``calls``; a
     later call left illegal by the change is withdrawn (its maker calls again). One copy of the state."""
-    index = _index_of(state, old_seq)
+    index = index_of(state, old_seq)
     assert index is not None
     auction = state.auction[:index] + (entry,)
     later = state.auction[index + 1:]
@@ -523,81 +384,6 @@ def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str |
 
 
 # -- Law 27's vocabulary (the family is ledger.laws.insufficient) -----------------------
-
-IB_OPEN = ("insufficient", "ib_refused", "ib_b3_pending")
-IB_SETTLED = ("ib_accepted", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
-
-
-# -- what did not amount to a call ---------------------------------------------
-
-def _not_made(rec: CallRecord) -> list[NotMade]:
-    """The calls of ``rec``'s fact that are not in the auction, and why."""
-    law_ = rec.law or CALL_MADE
-    first = (rec.replaces, rec.first_call)
-
-    def entry(seq: int | None, call: Call | None, reason: str, why: str = law_) -> NotMade:
-        assert seq is not None and call is not None
-        return NotMade(seq, rec.seat, str(call), reason, why)
-
-    ruling = rec.ruling
-    if ruling == "not_made":
-        return [entry(rec.seq, rec.call, rec.detail)]
-    if ruling == "unintended_corrected":
-        return [entry(*first, f"unintended, replaced by {rec.call}")]
-    if ruling == "mi_change":
-        return [entry(*first, f"changed to {rec.call} after the correction of misinformation")]
-    if ruling == "permitted_change":
-        return [entry(*first, f"changed to {rec.call}: {rec.detail}")]
-    if ruling == "substitute_accepted":
-        return [entry(*first, f"withdrawn: the substituted {rec.call} was accepted")]
-    if ruling == "too_late":
-        return [entry(rec.seq, rec.call, f"change refused: partner has called since, {rec.first_call} stands")]
-    if ruling == "undecided":
-        return [entry(rec.seq, rec.call, f"awaiting the director: {rec.detail}")]
-    if ruling == "change_of_mind":
-        return [entry(rec.seq, rec.call, f"substituted for {rec.first_call}, awaiting the LHO's option")]
-    if ruling in ("substitute_cancelled", "lho_called"):
-        return [entry(rec.seq, rec.call, f"substituted call cancelled: {rec.first_call} stands")]
-    law_25b2 = f"{law_.split(':')[0]}:25B2"
-    if ruling in ("substitute_rejected", "first_call_kept"):
-        return [entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
-    if ruling == "other_call":
-        return [entry(*first, "withdrawn: the offender makes another call", law_),
-                entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
-    if ruling == "obliged_to_pass":
-        return [entry(rec.seq, rec.call, "cancelled: the player had to pass; Pass substituted")]
-    if ruling == "withdrawn":
-        return [entry(rec.seq, rec.call, rec.detail)]
-    if ruling in ("passed_over_34", "cancelled_34"):
-        return [entry(rec.seq, rec.call, "cancelled: three passes with one out of rotation that deprived "
-                                         "a player of his turn (Law 34)")]
-    reason = NOT_ENTERED.get(ruling)
-    if reason is not None:
-        return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]
-    return []
-
-
-def not_made(calls: tuple[CallRecord, ...]) -> tuple[NotMade, ...]:
-    """``calls_not_made`` as the records ``calls`` read, in seq order (a call entered adds none)."""
-    made = CallRuling.MADE
-    return tuple(sorted((n for rec in calls if rec.ruling is not made for n in _not_made(rec)),
-                        key=lambda n: n.seq))
-
-
-def refreshed(before: TableState, after: TableState) -> TableState:
-    """``after``, the state a handler built from ``before``, with ``calls_not_made`` as its records
-    now read. A state the handler built in this fold step (``after is not before``: no one else
-    holds it yet) has the field set in place, as the fold step's ``_stamp`` does, rather than by
-    one more copy of every field; the derived values read from it are checked by identity
-    (``projections.derived``), so none can outlive the change."""
-    entries = not_made(after.calls)
-    if entries == after.calls_not_made:
-        return after
-    if after is before:
-        return replace(after, calls_not_made=entries)
-    object.__setattr__(after, "calls_not_made", entries)
-    return after
-
 
 # -- the readable account of each ruling (state document extension) ------------
 
@@ -646,7 +432,7 @@ def _on_other_call(state: TableState, choice: Choice) -> TableState:
         return state
     calls = ruled(state.calls, rec.seq, "other_call", state.cite("25B2b2"))
     # The first call is withdrawn: the offender calls again at its place.
-    index = _index_of(state, rec.replaces)
+    index = index_of(state, rec.replaces)
     if index is None:
         return replace(state, calls=calls)
     return with_auction(state, state.auction[:index] + state.auction[index + 1:], calls=calls)
@@ -654,11 +440,6 @@ def _on_other_call(state: TableState, choice: Choice) -> TableState:
 
 def _rejected_record(state: TableState) -> CallRecord | None:
     return next((r for r in reversed(state.calls) if r.ruling == "substitute_rejected"), None)
-
-
-def refreshing(fn):
-    """An option effect with ``calls_not_made`` read anew after it."""
-    return lambda state, choice: refreshed(state, fn(state, choice))
 
 
 OPTION_EFFECTS = {
@@ -669,31 +450,24 @@ OPTION_EFFECTS = {
 }
 
 
-option_effects(OPTION_EFFECTS, __name__)
-
-
 # -- the rules --------------------------------------------------------------------------
 
 _FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",
              "first_call_kept", "other_call")
 
-RECORD_RULES: dict[str, Callable[[Any, CallRecord], list[Prescription]]] = {}
+RULES_BY_RULING: dict[str, Callable[[Any, CallRecord], list[Prescription]]] = {}
 """What other families prescribe for their rulings on a call record (``rule(state, record)``, by
 ruling: Law 27's, ``ledger.laws.insufficient``): :func:`change_of_call` consults them record by
-record, so the rectifications come in the order of the facts whichever family rules on them."""
+record, so the rectifications come in the order of the facts whichever family rules on them.
+Their ``RECORD_RULES``, registered by the composition root (:func:`supply_record_rules`)."""
 
 
-def irregular(kind: str, rec, law: str) -> Prescription:
-    return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
-
-
-def review(reason: str, rec, law: str) -> Prescription:
-    return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
-
-
-def label(law: str) -> str:
-    """``"2017:25A1"`` -> ``"25A1"``: the reason of a review starts with its Law."""
-    return law.split(":", 1)[1]
+def supply_record_rules(rules: Mapping[str, Callable[[Any, CallRecord], list[Prescription]]], owner: str) -> None:
+    """Register a family's rules on its rulings of a call record; a second rule for a ruling fails."""
+    for ruling, rule in rules.items():
+        if ruling in RULES_BY_RULING:
+            raise RuntimeError(f"the rule on a {ruling} call record supplied twice (by {owner})")
+        RULES_BY_RULING[ruling] = rule
 
 
 def change_of_call(state) -> list[Prescription]:
@@ -731,7 +505,7 @@ def change_of_call(state) -> list[Prescription]:
         elif ruling in _FROM_25B:
             out.extend(_law_25b(state, rec))
         else:
-            rule = RECORD_RULES.get(ruling)
+            rule = RULES_BY_RULING.get(ruling)
             if rule is not None:
                 out.extend(rule(state, rec))
     return out
@@ -795,13 +569,20 @@ def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
         elif rec.ruling == "other_call":
             final = _final_call_after(state, rec)
             out.extend((rec, c) for c in (rec.first_call, rec.call) if c is not None and c != final)
-    for reader in WITHDRAWN_READERS.values():  # the families of Laws 28 to 39
-        out.extend(reader(state))
+    for family in sorted(WITHDRAWN_READERS):  # the families of Laws 28 to 39, by module name
+        out.extend(WITHDRAWN_READERS[family](state))
     return out
 
 
 WITHDRAWN_READERS: dict[str, Callable[..., list[tuple[CallRecord, Call]]]] = {}
-"""Other families' withdrawn calls Law 26 reaches (``reader(state)``), by family name."""
+"""Other families' withdrawn calls Law 26 reaches (``reader(state)``), by family module (their
+``WITHDRAWN_CALLS``, registered by the composition root: :func:`supply_withdrawn`)."""
+
+
+def supply_withdrawn(reader: Callable[..., list[tuple[CallRecord, Call]]], owner: str) -> None:
+    if owner in WITHDRAWN_READERS:
+        raise RuntimeError(f"withdrawn calls of {owner} supplied twice")
+    WITHDRAWN_READERS[owner] = reader
 
 
 def _final_call_after(state, rec) -> Call | None:

@@ -2,7 +2,8 @@
 both editions side by side: one family, its reading and its rules. Designations
 of dummy's card (46B, 45C4b) are ``ledger.laws.designations``, withdrawals and
 the lead an opponent authorised (47) ``ledger.laws.withdrawals``, leads out of
-turn (41, 53 to 56) ``ledger.laws.leads``: all built on the helpers here.
+turn (41, 53 to 56) ``ledger.laws.leads``: all built on the card reading's core
+(``projections.cards``).
 
 The reading (the fold): each card-related fact leaves a :class:`CardRecord`
 saying how the Laws read it, and moves the cards (through the play core,
@@ -46,167 +47,20 @@ from __future__ import annotations
 
 import attrs
 
-from ledger.bridge import Card, Seat, sort_cards
+from ledger.bridge import Card, Seat
 from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, CardPlayed, CardReturned,
                            DirectorReviewRequired, DummyCardTouched, DummyMisplaced, IrregularityRecorded,
                            OptionsOffered)
-from ledger.laws.base import Prescription
+from ledger.laws.base import Prescription, handles
 from projections import play
-from projections.play import played_result, trick_winner
-from projections.fold import Step, handles
+from projections.cards import (ATTENTION_HOOKS, AUCTION_CARD_HOOKS, NAMING_LAWS, expose, locate, not_made, play_card,
+                               record_card, record_played, replace_card, set_record, unprocessed)
+from projections.fold import Step, law_of
 from projections.procedure import journalled
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, Irregularity,
-                               NotMade, PlayedCard, TableState, Trick)
+from projections.state import AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, TableState
 
 LAWS = ("45", "48", "49")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
-
-NAMING_LAWS = frozenset({"45B", "45C4a", "45C4b", "46B1a", "46B1b", "46B1c", "46B2", "46B3a", "46B3b",
-                         "46B4", "46B5"})
-"""Why a card counts as played when it was named or designated: what 45C4b may change."""
-
-DESIGNATION_LAWS = ("46B3b", "46B4", "46B5")
-"""Offers of a choice of dummy's card: answered by dummy's next card, however designated."""
-
-EITHER_DEFENDER_LAWS = ("43B2a", "46B5", "55A")
-"""Offers made to one defender that either defender may take (the first to choose decides)."""
-
-
-def law_of(citation: str | None) -> str:
-    """``"2017:46B3b"`` -> ``"46B3b"``."""
-    return (citation or "").split(":", 1)[-1]
-
-
-# -- the reading of the facts: small state helpers ---------------------------------------
-
-def record_card(state: TableState, rec: CardRecord) -> TableState:
-    return attrs.evolve(state, card_records=state.card_records + (rec,))
-
-
-def _set_record(state: TableState, rec: CardRecord) -> TableState:
-    return attrs.evolve(state, card_records=tuple(rec if r.seq == rec.seq else r for r in state.card_records))
-
-
-def not_made(state: TableState, seq: int, seat: Seat, what: str, reason: str, law: str) -> TableState:
-    return attrs.evolve(state, plays_not_made=state.plays_not_made + (NotMade(seq, seat, what, reason, law),))
-
-
-def expose(state: TableState, seq: int, seat: Seat, card: Card, how: str, law: str) -> TableState:
-    return attrs.evolve(state, exposures=state.exposures + (Exposure(seq, seat, card, how, law),))
-
-
-def unprocessed(state: TableState, seq: int, type_: str, seat: Seat | None, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_,
-                                               offender=str(seat) if seat else None, detail=detail))
-
-
-def is_defender(state: TableState, seat: Seat) -> bool:
-    return state.contract is not None and seat.side is not state.contract.side
-
-
-def with_card_back(hands: tuple[tuple[Card, ...], ...], seat: Seat, card: Card) -> tuple[tuple[Card, ...], ...]:
-    out = list(hands)
-    out[seat.index] = tuple(sort_cards(out[seat.index] + (card,)))
-    return tuple(out)
-
-
-def locate(state: TableState, seat: Seat, card: Card) -> tuple[int, PlayedCard] | None:
-    """(index of the trick, the played card) for a card of ``seat`` on a trick."""
-    for i, trick in enumerate(state.tricks):
-        for p in trick.cards:
-            if p.seat is seat and p.card == card:
-                return i, p
-    return None
-
-
-def card_played_after(state: TableState, seats: tuple[Seat, ...], seq: int) -> bool:
-    return any(p.seq > seq and p.seat in seats for t in state.tricks for p in t.cards)
-
-
-def _with_trick(state: TableState, index: int, trick: Trick) -> TableState:
-    """The state with trick ``index`` replaced: winner, phase and result follow."""
-    assert state.contract is not None
-    winner = trick_winner(trick.cards, state.contract.strain) if trick.complete else None
-    trick = attrs.evolve(trick, winner=winner)
-    tricks = state.tricks[:index] + (trick,) + state.tricks[index + 1:]
-    if not trick.cards and index == len(tricks) - 1:
-        tricks = tricks[:-1]
-    state = attrs.evolve(state, tricks=tricks)
-    if state.claim is not None:
-        return state  # play had ceased: the claim's result stands (the director rules on the rest)
-    if len(tricks) == 13 and tricks[-1].complete:
-        return attrs.evolve(state, phase=ENDED, result=played_result(state))
-    return attrs.evolve(state, phase=PLAY if tricks else OPENING_LEAD, result=None)
-
-
-def replace_card(state: TableState, index: int, seat: Seat, card: Card, seq: int,
-                  law: str) -> tuple[TableState, str | None]:
-    """``card`` takes the place of ``seat``'s card on trick ``index`` (which goes
-    back to the hand). Returns the state and a question for the director when
-    the change alters the winner of a trick after which play went on."""
-    trick = state.tricks[index]
-    old = trick.card_of(seat)
-    assert old is not None
-    hands = with_card_back(state.hands, seat, old.card)
-    hands = tuple(tuple(c for c in h if c != card) if i == seat.index else h for i, h in enumerate(hands))
-    cards = tuple(PlayedCard(seat, card, seq, law) if p.seat is seat else p for p in trick.cards)
-    before = trick.winner
-    new = _with_trick(attrs.evolve(state, hands=hands), index, attrs.evolve(trick, cards=cards))
-    after = new.tricks[index].winner
-    question = None
-    if index < len(state.tricks) - 1 and before is not after:
-        question = (f"the change makes {after} the winner of trick {trick.number} instead of {before}, "
-                    f"after the next trick began: who leads, and what becomes of the cards played since?")
-    return new, question
-
-
-def remove_card(state: TableState, index: int, seat: Seat) -> TableState:
-    """``seat``'s card leaves trick ``index`` (the last trick) and goes back to the hand."""
-    trick = state.tricks[index]
-    old = trick.card_of(seat)
-    assert old is not None
-    state = attrs.evolve(state, hands=with_card_back(state.hands, seat, old.card))
-    return _with_trick(state, index, attrs.evolve(trick, cards=tuple(p for p in trick.cards if p.seat is not seat)))
-
-
-def _clear_designation_offers(state: TableState) -> TableState:
-    """Dummy has played: an offer to designate dummy's card is answered."""
-    pending = tuple(o for o in state.pending if law_of(o.law) not in DESIGNATION_LAWS)
-    return attrs.evolve(state, pending=pending) if pending != state.pending else state
-
-
-# -- playing a card ---------------------------------------------------------------------
-
-def play_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
-              law: str) -> tuple[TableState, bool]:
-    """A card that counts as played by ``law``, through the play core (47E1 first, then onto
-    the trick if in turn). Dummy has played: an offer to designate dummy's card is answered."""
-    state, placed = play.play_card(state, seq, type_, seat, card, law)
-    if placed and seat is state.dummy:
-        state = _clear_designation_offers(state)
-    return state, placed
-
-
-def record_played(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str) -> TableState:
-    """Play ``card`` and record the fact's reading."""
-    state, placed = play_card(state, seq, type_, seat, card, law)
-    if placed:
-        return record_card(state, CardRecord(seq, type_, seat, card, "played", law))
-    return state
-
-
-AUCTION_CARD_HOOKS: list = []
-"""Law 24's reader of a card dropped or played during the auction (ledger.laws.exposed):
-``hook(state, seq, type, seat, card)`` returns the new state, or None (issue 12)."""
-
-
-def auction_card_hook(fn):
-    """Register the reader of a card during the auction; one only."""
-    if AUCTION_CARD_HOOKS:
-        raise RuntimeError("auction card hook supplied twice")
-    AUCTION_CARD_HOOKS.append(fn)
-    return fn
-
 
 def _in_auction(state: TableState, seq: int, ev) -> TableState | None:
     for hook in AUCTION_CARD_HOOKS:
@@ -345,33 +199,6 @@ def on_dummy_misplaced(state: TableState, step: Step[DummyMisplaced]) -> TableSt
                                      detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
 
 
-def dummy_first_attention(state: TableState, irregularity: int) -> int | None:
-    """1997 43B2c / 2017 43B3: the seq of the ``AttentionDrawn`` by which dummy, after a
-    43A2 violation (``DummyViolation`` logged before it), was the first to draw attention to
-    the defenders' irregularity at seq ``irregularity`` (his ``about`` names it or nothing,
-    and nobody drew attention to it before him); else None."""
-    if state.dummy is None or state.contract is None:
-        return None
-    for f in state.procedure:
-        if f.seq <= irregularity or f.type != "AttentionDrawn" or f.about not in (None, irregularity):
-            continue
-        if f.by is not state.dummy:
-            return None  # another player drew attention first
-        violated = any(v.type == "DummyViolation" and v.seq < f.seq for v in state.procedure)
-        return f.seq if violated else None
-    return None
-
-
-ATTENTION_HOOKS: list = []
-"""Readers of an attention drawn by dummy (``ledger.laws.leads``: a pending lead out of
-turn, 43B3): ``hook(state, seq) -> state``, called after the fact is journalled."""
-
-
-def attention_hook(fn):
-    ATTENTION_HOOKS.append(fn)
-    return fn
-
-
 @handles(AttentionDrawn)
 def on_attention(state: TableState, step: Step[AttentionDrawn]) -> TableState:
     state = on_attention_drawn(state, step)
@@ -395,7 +222,7 @@ def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableSt
         following = state.tricks[index + 1] if index + 1 < len(state.tricks) else None
         sides = {p.seat.side for p in following.cards} if following else set()
         if len(sides) == 2:
-            state = _set_record(state, attrs.evolve(rec, ruling="misplaced_stands",
+            state = set_record(state, attrs.evolve(rec, ruling="misplaced_stands",
                                                     detail=rec.detail + "; attention drawn after each side played "
                                                                         "to the next trick: it stands"))
             continue
@@ -403,7 +230,7 @@ def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableSt
         state, question = replace_card(state, index, rec.seat, rec.other, seq, law)
         state = not_made(state, rec.seq, rec.seat, str(rec.card),
                           "placed by dummy though declarer did not name it: withdrawn", law)
-        state = _set_record(state, attrs.evolve(rec, ruling="misplaced_corrected",
+        state = set_record(state, attrs.evolve(rec, ruling="misplaced_corrected",
                                                 review=question and f"45D {question}",
                                                 detail=rec.detail + f"; attention drawn in time: {rec.other} "
                                                                     "is played"))

@@ -35,11 +35,10 @@ import attrs
 from ledger.bridge import Card, Seat, Side, Suit
 from ledger.events import (ClaimAgreed, ClaimDisputed, ClaimMade, ClaimRescored, ClaimRuled, CorrectionPeriodEnded,
                            DirectorReviewRequired)
-from ledger.laws.base import Prescription
+from ledger.laws.base import Prescription, handles
 from ledger.laws.fewest import EXACT_LIMIT, fewest_tricks
-from ledger.laws.results import final_result
-from projections.fold import Step, handles
-from projections.play import trick_winner
+from projections.fold import Step
+from projections.play import final_result, trick_winner
 from projections.procedure import journalled
 from projections.state import (ENDED, OPENING_LEAD, PLAY, Claim, Irregularity, Objection, PlayedCard, TableState,
                                Trick)

@@ -36,9 +36,9 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
 from ledger.events import DirectorReviewRequired, IrregularityRecorded, TricksTransferred
-from ledger.laws.base import Prescription
-from projections.fold import Step, handles
-from projections.play import interceptor, trick_winner
+from ledger.laws.base import Prescription, at_play, handles
+from projections.fold import Step
+from projections.play import trick_winner
 from projections.state import ENDED, DefectiveTrick, Irregularity, PlayedCard, TableState, Trick, replace
 
 LAWS = ("67",)
@@ -86,7 +86,7 @@ def waiting(state: TableState, seat: Seat) -> DefectiveTrick | None:
     return next((d for d in state.defective if d.seat is seat and d.law is not None and d.placed is None), None)
 
 
-@interceptor("defective")
+@at_play("defective")
 def supply(state: TableState, seq: int, seat: Seat, card: Card) -> TableState | None:
     """The offender's next card after the finding: supplied to the defective trick (67A1) or placed
     among his played cards for it (67B1); the trick's winner stays as it was."""
@@ -101,19 +101,6 @@ def supply(state: TableState, seq: int, seat: Seat, card: Card) -> TableState | 
     tricks = state.tricks[:d.trick - 1] + (placed,) + state.tricks[d.trick:]
     entries = tuple(attrs.evolve(x, placed=seq, card=card) if x is d else x for x in state.defective)
     return replace(state, tricks=tricks, hands=state.without_card(seat, card), defective=entries)
-
-
-def irregularity(state: TableState, event: ev.IrregularityRecorded, law: str | None) -> Irregularity | None:
-    """The state's record of this family's ``IrregularityRecorded`` (with its trick), else None."""
-    if event.kind == "defective_trick":
-        d = next((d for d in state.defective if d.seq == event.about), None)
-        return Irregularity(event.kind, event.about, event.TYPE, offender=event.offender, law=law,
-                            trick=d.trick if d else None)
-    if event.kind == "revoke" and _kind(law) == "67B1":
-        d = next((d for d in state.defective if d.placed == event.about), None)
-        return Irregularity(event.kind, event.about, event.TYPE, offender=event.offender, law=law,
-                            trick=d.trick if d else None, established=True)
-    return None
 
 
 # -- the checks (exit 2, nothing written) -------------------------------------------------------

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import attrs
 
+from ledger.laws.base import handles
 from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
 from ledger.events import DesignationChanged, DummyCardCalled
-from ledger.laws.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, law_of, not_made,
-                               record_card, record_played, replace_card, unprocessed)
-from ledger.laws.leads import second_from_dummy
-from projections.fold import Step, handles, option_effects
+from projections.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, not_made,
+                               record_card, record_played, replace_card, second_from_dummy, unprocessed)
+from projections.fold import Step, law_of
 from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
 
 LAWS = ("46", "45C4")
@@ -341,9 +341,6 @@ def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard)
 
 OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
 """46B3b, 46B4, 46B5: the card chosen is played from dummy."""
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- words and citations -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Cards exposed during the auction (Law 24, both editions): one family, its
 reading and its rules (LAWS-DIGEST 14.11.1, LEDGER-SPEC 9.D6).
 
-The reading (the fold, through ``ledger.laws.cards.auction_card_hook``): a
+The reading (the fold, through ``ledger.laws.base.reads_auction_card``): a
 ``CardDropped`` during the auction is a card exposed; a ``CardPlayed`` during
 the auction is a card prematurely led (24B). The card stays in its owner's
 hand (face up on the table until the auction ends).
@@ -21,8 +21,8 @@ goes back to the hand, no penalty card; the correct defender still leads.
 from __future__ import annotations
 
 from ledger.events import CardReturned, IrregularityRecorded, OptionsOffered, PartnerMustPass, PenaltyCardDesignated
-from ledger.laws.base import Prescription
-from ledger.laws import cards as reading
+from ledger.laws.base import Prescription, reads_auction_card
+from projections import cards as reading
 from projections.state import AUCTION, OPENING_LEAD, CardRecord, TableState
 
 LAWS = ("24",)
@@ -33,7 +33,7 @@ HONOURS = ("A", "K", "Q", "J", "T")
 OPTIONS_1997 = ("treat_as_penalty_card", "return_to_hand")
 
 
-@reading.auction_card_hook
+@reads_auction_card
 def read_card(state: TableState, seq: int, type_: str, seat, card) -> TableState | None:
     """A card dropped or played during the auction (None: not this family's)."""
     if card is None or not state.holds(seat, card):

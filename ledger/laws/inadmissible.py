@@ -14,12 +14,12 @@ inadmissible double out of rotation are not built yet.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ledger.bridge import PASS, Call
 from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, PartnerMustPass
-from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
-from ledger.laws import calls as reading
-from ledger.laws.insufficient import pending_insufficient
+from ledger.laws.base import Citations, Prescription, at_call, cited
+from projections import auction as reading
 from projections.auction import why_illegal
 from projections.state import AUCTION, OPENING_LEAD, AuctionCall, CallRecord, TableState
 
@@ -59,7 +59,7 @@ def _law_36(state: TableState) -> str:
     return cited(state, CITATIONS, "inadmissible_double")
 
 
-@reading.call_interceptor("inadmissible")
+@at_call("inadmissible")
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 36 and 39 read it (None: not this family's call)."""
     seat, call = ev.seat, ev.call
@@ -77,7 +77,7 @@ def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
         return _out_of_rotation(state, seq, ev)
     if state.phase != AUCTION or seat is not state.turn or call.kind not in ("double", "redouble"):
         return None
-    if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
+    if reading.pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
         return None
     reason = why_illegal(state.auction, seat, call)
     if reason is None:
@@ -95,7 +95,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     his partner passes to the end, Law 26 may apply."""
     seat, call, turn = ev.seat, ev.call, state.turn
     assert turn is not None
-    if pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
+    if reading.pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
         return None
     if any(r.ruling == "coor" for r in state.calls):
         return None  # a call out of rotation waits for its LHO's choice (the rotation family)
@@ -204,7 +204,7 @@ def _above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     return reading.with_auction(state, state.auction + (AuctionCall(seq, seat, PASS, law),))
 
 
-reading.NOT_ENTERED.update({
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {
     ABOVE_SEVEN: lambda r: "a bid of more than seven: cancelled, Pass substituted (Law 38)",
     DOUBLE: lambda r: "inadmissible double or redouble: cancelled (Law 36)",
     AFTER_CLOSE: lambda r: "call after the final pass: cancelled (Law 39)",
@@ -212,9 +212,9 @@ reading.NOT_ENTERED.update({
     ABOVE_SEVEN_LHO: lambda r: "a bid of more than seven: cancelled, Pass substituted (LHO called over it)",
     AFTER_CLOSE_LHO: lambda r: "call after the final pass: cancelled (LHO called over it)",
     LHO_CANCELLED: lambda r: f"cancelled: made after the inadmissible {r.first_call} before rectification",
-})
+}
 
-RULING_WORDS.update({
+RULING_WORDS: dict[str, str] = {
     ABOVE_SEVEN: "{call} is a bid of more than seven: cancelled, Pass substituted; {seat} and {partner} must "
                  "pass whenever it is their turn; a lead restriction may follow",
     DOUBLE: "{call} is a double or redouble Law 19 does not allow: cancelled; {seat} makes a legal call, "
@@ -225,15 +225,15 @@ RULING_WORDS.update({
     AFTER_CLOSE_LHO: "{call} after the final pass; {detail}",
     OBLIGED_LHO: "{call} by a player obliged to pass; {detail}",
     LHO_CANCELLED: "{call} {detail}",
-})
+}
 
-RULING_LAWS.update({
+RULING_LAWS: dict[str, dict[str, str]] = {
     DOUBLE: {"1997": "36", "2017": "36B"},
     ABOVE_SEVEN: {"1997": "38", "2017": "38C"},
     AFTER_CLOSE: {"1997": "39", "2017": "39"},
     **{lho_ruling: laws for lho_ruling, laws in LHO_FIRST.values()},
     LHO_CANCELLED: {"1997": "35A", "2017": "36A"},
-})
+}
 
 
 def _defender_action(state, rec: CallRecord) -> bool:
@@ -247,7 +247,7 @@ def _withdrawn(state) -> list[tuple[CallRecord, Call]]:
             if rec.ruling in (DOUBLE, ABOVE_SEVEN) or rec.ruling == AFTER_CLOSE and _defender_action(state, rec)]
 
 
-WITHDRAWN_READERS["inadmissible"] = _withdrawn
+WITHDRAWN_CALLS = _withdrawn
 
 
 def inadmissible_calls(state) -> list[Prescription]:

@@ -30,14 +30,13 @@ for 27B1b).
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ledger.bridge import Call, Seat
 from ledger.events import CallCancelled, CallPlaced, OptionsOffered, PartnerMustPass
-from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws.calls import (IB_OPEN, IB_SETTLED, NOT_ENTERED, RECORD_RULES, RULING_LAWS, RULING_WORDS,
-                               call_interceptor, in_turn, irregular, label, record_call, refreshing, review, ruled,
-                               set_ruling, unprocessed, with_auction)
-from projections.auction import why_illegal
-from projections.fold import option_effects
+from ledger.laws.base import Citations, Prescription, Rule, at_call, cited, irregular, label, review
+from projections.auction import (in_turn, pending_insufficient, record_call, refreshing, ruled, set_ruling,
+                                 unprocessed, why_illegal, with_auction)
 from projections.state import AuctionCall, CallRecord, Choice, TableState, replace
 
 LAWS = ("27",)
@@ -50,16 +49,6 @@ CITATIONS: Citations = {
 
 
 # -- the reading of the facts ------------------------------------------------------------
-
-def pending_insufficient(state: TableState) -> CallRecord | None:
-    """An insufficient bid whose rectification is not complete yet."""
-    for rec in reversed(state.calls):
-        if rec.ruling in IB_OPEN:
-            return rec
-        if rec.ruling in IB_SETTLED:
-            return None
-    return None
-
 
 def accept_law(state: TableState) -> str:
     """The LHO's option on an insufficient bid: 1997 27A, 2017 27A1."""
@@ -180,14 +169,14 @@ def accept_insufficient(state: TableState, ib: CallRecord, detail: str) -> Table
                         calls=ruled(state.calls, ib.seq, "ib_accepted", law_, detail))
 
 
-@call_interceptor("pending")
+@at_call("pending")
 def law27_pending(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A call while the insufficient bid's option or correction is open."""
     ib = pending_insufficient(state)
     return None if ib is None else _law27_call(state, seq, ev, ib)
 
 
-@call_interceptor("insufficient_bid")
+@at_call("insufficient_bid")
 def law27_insufficient(state: TableState, seq: int, seat: Seat, call: Call, reason: str) -> TableState | None:
     """Law 27, both editions."""
     return _insufficient(state, seq, seat, call, reason)
@@ -206,9 +195,6 @@ def _on_27a1(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {"27A1": refreshing(_on_27a1), "27A": refreshing(_on_27a1)}  # 27A: 1997
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- the rules ---------------------------------------------------------------------------
@@ -252,20 +238,19 @@ def cancelled_double(state, rec) -> list[Prescription]:
     return [Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law)]
 
 
-RECORD_RULES.update({ruling: law_27 for ruling in RULINGS})
-RECORD_RULES["ib_cancelled_double"] = cancelled_double
+RECORD_RULES: dict[str, Rule] = {**{ruling: law_27 for ruling in RULINGS}, "ib_cancelled_double": cancelled_double}
 
 
 # -- words -------------------------------------------------------------------------------
 
-NOT_ENTERED.update({
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {
     "insufficient": lambda r: f"insufficient bid, awaiting {r.seat.lho}'s option",
     **{ruling: (lambda r: "insufficient bid not accepted: withdrawn")
        for ruling in ("ib_refused", "ib_b3_pending", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")},
     "ib_cancelled_double": lambda r: f"cancelled: attempted in place of the insufficient {r.first_call}",
-})
+}
 
-RULING_WORDS.update({
+RULING_WORDS: dict[str, str] = {
     "insufficient": "{call} is an insufficient bid: {lho} may accept it or refuse it",
     "ib_accepted": "insufficient {call} accepted ({detail}): it stands as a legal bid",
     "ib_refused": "insufficient {call} not accepted: {seat} must replace it by a legal call",
@@ -281,9 +266,9 @@ RULING_WORDS.update({
              "pass whenever it is his turn; lead restrictions may follow",
     "ib_correction": "{call} replaces the insufficient {first}: {detail}",
     "ib_cancelled_double": "{call} in place of the insufficient {first}: {detail}",
-})
+}
 
-RULING_LAWS.update({
+RULING_LAWS: dict[str, dict[str, str]] = {
     "insufficient": {"1997": "27A", "2017": "27A1"},
     "ib_accepted": {"1997": "27A", "2017": "27A1"},
     "ib_refused": {"1997": "27B", "2017": "27B"},
@@ -294,7 +279,7 @@ RULING_LAWS.update({
     "ib_b3": {"1997": "27B3", "2017": "27B3"},
     "ib_correction": {"1997": "27B", "2017": "27B"},
     "ib_cancelled_double": {"1997": "27B3", "2017": "27B3"},
-})
+}
 
 
 # -- words of the other vocabularies -----------------------------------------------------------------

@@ -48,14 +48,10 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import (CardPlayed, CardReturned, DeclarerChanged, DirectorReviewRequired, DummySpreadStarted,
                            IrregularityRecorded, LeadFaceDown, OptionsOffered)
-from ledger.laws import premature
-from ledger.laws.base import Prescription, cited
-from ledger.laws.cards import attention_hook, dummy_first_attention, law_of, unprocessed
-from ledger.laws.penalty import dummy_review
-from projections.fold import Step, handles, option_effects
-from ledger.laws.penalty import lapse_52, on_52_choice
-from projections.play import add_card, interceptor, try_play
-from ledger.laws.revokes import lapse_62c1, law_for
+from ledger.laws.base import Prescription, at_play, cited, handles, on_attention
+from projections.cards import dummy_first_attention, dummy_first_law, dummy_review, second_from_dummy, unprocessed
+from projections.fold import Step, law_of
+from projections.play import add_card, premature, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
 
@@ -94,15 +90,12 @@ def _declaring(state: TableState, seat: Seat) -> bool:
 
 # -- a card played out of turn ------------------------------------------------
 
-@interceptor("out_of_turn")
+@at_play("out_of_turn")
 def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
               law: str) -> tuple[TableState, bool | None]:
     """A card that counts as played, before the turn is checked: the answer
     to a pending lead out of turn, or a new lead out of turn. ``(state,
     None)``: not ours, ``try_play`` goes on with ``state``."""
-    state = lapse_52(state, seat)  # 52B1a: declarer plays on, he accepts
-    state = lapse_62c1(state, seat)  # 62C1: the non-offender played on to the next trick
-    state = premature.lapse(state, seat)  # 57A: the partner played before declarer chose
     oot = pending_lead(state)
     if oot is not None:
         if seat is oot.seat.next():
@@ -113,7 +106,7 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
             # before the one on its left chose: the lead stands, his card is a premature play (57)
             via = cited(state, CITATIONS, "the wrong defender played to declarer's lead out of turn")
             state = accept(state, oot, seq, "wrong_defender_played", via)
-            read = premature.premature_play(state, seq, type_, seat, card, law, via=via)
+            read = premature(state, seq, type_, seat, card, law, via=via)  # Law 57 (its family)
             return read if read is not None else try_play(state, seq, type_, seat, card, law)
         return unprocessed(state, seq, type_, seat,
                             f"{card} of {seat} while {oot.seat}'s lead out of turn {oot.card} awaits the "
@@ -190,7 +183,7 @@ def refuse(state: TableState, oot: OutOfTurn, seq: int) -> TableState:
 
 # -- 1997 43B2c / 2017 43B3: dummy drew attention first ---------------------------------
 
-@attention_hook
+@on_attention
 def dummy_drew_attention(state: TableState, seq: int) -> TableState:
     """Dummy, after a 43A2 violation, is the first to draw attention to a defender's lead out
     of turn: no rectification, play continues as though there were no irregularity (1997
@@ -201,27 +194,12 @@ def dummy_drew_attention(state: TableState, seq: int) -> TableState:
         return state
     if dummy_first_attention(state, oot.seq) != seq:
         return state
-    return accept(state, oot, seq, "dummy_43b", state.cite(law_for(state, "dummy_drew_attention_first")))
+    return accept(state, oot, seq, "dummy_43b", state.cite(dummy_first_law(state)))
 
 
 # -- 54B2: declarer plays the second card from dummy -------------------------------------
 
-def second_from_dummy(state: TableState, seat: Seat) -> bool:
-    """54B2 (both editions): declarer accepted a faced opening lead out of turn and stays
-    declarer; the second card should come from his own hand (54B1), but he plays it from
-    dummy: dummy's card is played (and may be withdrawn only to correct a revoke)."""
-    if state.phase != PLAY or state.contract is None or seat is not state.dummy \
-            or state.turn is not state.contract.declarer or len(state.tricks) != 1:
-        return False
-    trick = state.tricks[0]
-    if len(trick.cards) != 1:
-        return False
-    lead = trick.cards[0]
-    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
-               for o in state.out_of_turn)
-
-
-@interceptor("in_place")
+@at_play("in_place")
 def played_in_place(state: TableState, seat: Seat) -> str | None:
     """The Law under which ``seat``'s card, not in turn, is played in its place all the same
     (54B2); None: not ours."""
@@ -247,7 +225,7 @@ def on_spread(state: TableState, step: Step[DummySpreadStarted]) -> TableState:
 
 # -- a face-down opening lead out of turn (41A) -----------------------------------
 
-@interceptor("face_down")
+@at_play("face_down")
 def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | None:
     """The wrong defender leads face down: returned to his hand, no
     rectification (nobody saw it; seed 002). While a faced lead out of turn
@@ -271,7 +249,7 @@ def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | Non
 
 # -- the fifth card (45E) ------------------------------------------------------------
 
-@interceptor("fifth_card")
+@at_play("fifth_card")
 def fifth_card(state: TableState, seq: int, ev: CardPlayed) -> TableState | None:
     """A card added to a trick the player has already played to (45E): a
     defender's becomes a penalty card (45E1, Law 50: minor below honour rank,
@@ -315,7 +293,6 @@ def leads_out_of_turn_document(state: TableState) -> list[dict]:
             for o in state.out_of_turn]
 
 
-
 # -- option effects: the choice on a lead out of turn (and 52) -------------------------
 
 def on_option(state: TableState, choice: Choice) -> TableState:
@@ -329,14 +306,7 @@ def on_option(state: TableState, choice: Choice) -> TableState:
     return accept(state, oot, choice.seq, choice.option, state.cite(law))
 
 
-def _on_52(state: TableState, choice: Choice) -> TableState:
-    return on_52_choice(state, choice)
-
-
-OPTION_EFFECTS = {**{law: on_option for law in OFFER_LAWS}, "52": _on_52}
-
-
-option_effects(OPTION_EFFECTS, __name__)
+OPTION_EFFECTS = {law: on_option for law in OFFER_LAWS}
 
 
 # -- the rules ---------------------------------------------------------------------------
@@ -382,7 +352,7 @@ def leads_out_of_turn(state) -> list[Prescription]:
         if o.how == "dummy_43b":  # 1997 43B2c / 2017 43B3
             out.append(Prescription(DirectorReviewRequired(reason=dummy_review(
                 state, f"{o.seat}'s lead out of turn {o.card}", "the card leads its trick as if in turn"),
-                about=o.settled), settled, state.cite(law_for(state, "dummy_drew_attention_first"))))
+                about=o.settled), settled, state.cite(dummy_first_law(state))))
         if o.kind == "defender_lead":
             # The declarer at the time: only an opening lead out of turn changes him, before any other lead.
             out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=DURING_PLAY,

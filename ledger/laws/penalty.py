@@ -45,12 +45,11 @@ import attrs
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
-from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws.revokes import exposures, law_for
-from ledger.laws.cards import dummy_first_attention, locate, replace_card
-from projections.fold import Step, handles
+from ledger.laws.base import Citations, Prescription, at_play, cited, handles, on_play_on
+from projections.cards import dummy_first_attention, dummy_first_law, dummy_review, locate, replace_card
+from projections.derived import read
+from projections.fold import Step
 from projections.obligations import active_restrictions
-from projections.play import interceptor
 from projections.state import ENDED, OPENING_LEAD, PLAY, Exposure, PenaltyCard, TableState, pending_lead
 
 LAWS = ("50", "51", "52")
@@ -83,7 +82,6 @@ LEAD_OPTIONS = ("require_suit", "forbid_suit", "leave_penalty_card")
 
 def law_of(citation: str | None) -> str:
     return (citation or "").split(":", 1)[-1]
-
 
 
 # -- the reading of the facts: each penalty card's history ----------------------------------
@@ -212,7 +210,7 @@ def history(state: TableState) -> list[History]:
         return []
     pickups = _pickups(state)
     base: list[History] = []
-    for e in exposures(state):  # without a revoke card whose rectification was forfeited (11A)
+    for e in read(state, "exposures"):  # without a revoke card whose rectification was forfeited (11A)
         if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side or not_rectified(state, e.seq):
             continue
         h = History(e, "minor")
@@ -263,7 +261,6 @@ def alive(state: TableState, seat: Seat | None = None) -> list[PenaltyCard]:
             if (seat is None or p.seat is seat) and state.holds(p.seat, p.card)]
 
 
-
 # -- the fold of the engine's events -------------------------------------------
 
 @handles(PenaltyCardDesignated)
@@ -282,7 +279,6 @@ def on_cleared(state: TableState, step: Step[PenaltyCardCleared]) -> TableState:
     ev = step.event
     return attrs.evolve(state, penalty_cards=tuple(p for p in state.penalty_cards
                                                    if not (p.seat is ev.seat and p.card == ev.card)))
-
 
 
 # -- obligations when the owner plays ----------------------------------------------
@@ -321,7 +317,7 @@ def playable_majors(state: TableState, seat: Seat) -> list[Card]:
     return majors
 
 
-@interceptor("breach")
+@at_play("breach")
 def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     """A play against a penalty card when the player could comply (61A, 52)."""
     pcs = alive(state, seat)
@@ -341,6 +337,14 @@ def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     return None
 
 
+def implied_suit(state: TableState, option: str) -> Suit | None:
+    """50D2a: the suit declarer requires or forbids when he names none, the suit of the
+    penalty card(s) when there is one (the fold's default suit of the option)."""
+    if option not in PICKUP_OPTIONS:
+        return None
+    implied = lead_option_suits(state)
+    return next(iter(implied)) if len(implied) == 1 else None
+
 
 def lead_option_suits(state: TableState) -> set[Suit]:
     """The suits declarer may require or forbid under 50D2 (51B): those of the
@@ -349,7 +353,6 @@ def lead_option_suits(state: TableState) -> set[Suit]:
     if leader is None:
         return set()
     return {p.card.suit for p in alive(state, leader.partner) if p.kind == "major"}
-
 
 
 # -- option effects and lapses: Law 52, a major penalty card not played (the leads family
@@ -392,6 +395,7 @@ def on_52_choice(state: TableState, choice) -> TableState:
                                                                      "substituted", law),))
 
 
+@on_play_on
 def lapse_52(state: TableState, seat: Seat) -> TableState:
     """52B1a: declarer must accept once he has played from either hand since.
     A defender's card answers an open 51A designation offer (declarer did not
@@ -403,19 +407,13 @@ def lapse_52(state: TableState, seat: Seat) -> TableState:
     return attrs.evolve(state, pending=kept) if kept != state.pending else state
 
 
+OPTION_EFFECTS = {"52": on_52_choice}
+"""52B2: the option of the card illegally played (offered by the penalty cards' rule)."""
+
+
 # -- rules: what the engine emits for the reading --------------------------------------------
 
 BIG = 10 ** 12
-
-
-def dummy_review(state, what: str, effect: str) -> str:
-    """The question 1997 43B2c / 2017 43B3 leaves to the director."""
-    law = law_for(state, "dummy_drew_attention_first")
-    return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
-            f"({effect}), play continues as though there were no irregularity; at the end of play "
-            + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
-               if state.edition == "1997" else
-               "the director takes away any advantage the defenders gained (adjusted score to them)"))
 
 
 def penalty_cards(state) -> list[Prescription]:
@@ -436,7 +434,7 @@ def penalty_cards(state) -> list[Prescription]:
             if h.cleared_how == "picked_up":
                 law = state.cite("50D2a")
             elif h.cleared_how == "dummy_43b":  # dummy drew attention first: no rectification
-                law = state.cite(law_for(state, "dummy_drew_attention_first"))
+                law = state.cite(dummy_first_law(state))
             else:
                 law = state.cite("50D1a" if h.major_at(h.cleared) else "50C")
             out.append(Prescription(PenaltyCardCleared(seat=e.seat, card=e.card), (e.seq, h.cleared), law))

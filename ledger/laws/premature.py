@@ -48,10 +48,9 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import (CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered,
                            PlayRestriction)
-from ledger.laws.base import Prescription, cited
-from ledger.laws.cards import law_of
-from projections.fold import Step, handles, option_effects
-from projections.play import add_card, interceptor
+from ledger.laws.base import Prescription, at_play, cited, handles, on_play_on
+from projections.fold import Step, law_of
+from projections.play import add_card
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
 
 LAWS = ("57",)
@@ -105,7 +104,7 @@ def legal(state: TableState, seat: Seat, card: Card) -> bool:
     return card.suit is led or not any(c.suit is led for c in state.hand(seat))
 
 
-@interceptor("premature")
+@at_play("premature")
 def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card, law: str,
                    via: str | None = None) -> tuple[TableState, bool] | None:
     """Law 57 for a card not in turn while a trick is under way (a defender's; declarer's,
@@ -183,6 +182,7 @@ def _played_to(state: TableState, seat: Seat, number: int) -> bool:
     return number <= len(state.tricks) and state.tricks[number - 1].card_of(seat) is not None
 
 
+@on_play_on
 def lapse(state: TableState, seat: Seat) -> TableState:
     """The partner plays while declarer has not chosen yet: the offer lapses (the director is
     asked, ``ledger.laws.premature``)."""
@@ -199,7 +199,7 @@ def active(state: TableState) -> list[PrematurePlay]:
             and not _played_to(state, r.seat.partner, r.trick)]
 
 
-@interceptor("play_restriction")
+@at_play("play_restriction")
 def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     """A play against a 57A restriction when the player could comply (57B, 59: following
     suit comes first): the breach's words, else None."""
@@ -257,9 +257,6 @@ def on_choice(state: TableState, choice: Choice) -> TableState:
 
 
 OPTION_EFFECTS = {"57A": on_choice}
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- the rules ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ reported without the table's calls and cards (``ResultReported``: a traveller ro
 a game record with Contract, Declarer and Result but no auction) is the table's
 result too; the engine's own ``ResultRecorded`` is noted (``state.result_recorded``).
 A claim settled (``ledger.laws.claims``) scores its tricks through
-:func:`final_result`. The board's result in force (:func:`result_in_force`) is an
+``projections.play.final_result`` (the score of the contract with its tricks). The board's result in force (:func:`result_in_force`) is an
 assigned result for both sides when the director or the committee awarded one
 (64C, 12C), else the table's.
 
@@ -27,11 +27,11 @@ import attrs
 from ledger import events as ev
 from ledger.bridge import Seat
 from ledger.events import ResultRecorded
-from ledger.laws.base import Prescription
-from ledger.laws.revokes import tricks_after_transfers
+from ledger.laws.base import Prescription, at_play, handles
 from ledger.scoring import duplicate_score
-from projections.fold import Step, handles
-from projections.play import interceptor
+from projections.derived import read
+from projections.fold import Step
+from projections.play import final_result
 from projections.state import ENDED, Irregularity, Result, TableState, replace
 
 LAWS = ("77",)
@@ -76,18 +76,7 @@ def scored(state: TableState, contract: str, declarer: Seat, risk: str, tricks: 
     return Result(contract, declarer, risk, tricks, score if declarer.side.value == "NS" else -score, law)
 
 
-def final_result(state: TableState, tricks: int) -> Result:
-    """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
-    assert state.contract is not None
-    contract = state.contract
-    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
-    score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
-    score_ns = score if contract.side.value == "NS" else -score
-    return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,
-                  tricks, score_ns, state.cite("77"))
-
-
-@interceptor("result")
+@at_play("result")
 def played_result(state: TableState) -> Result:
     """The result of the tricks as played (the play core asks when play ends)."""
     return final_result(state, state.tricks_won()[0])
@@ -97,7 +86,7 @@ def board_result(state: TableState) -> Result | None:
     """The table's result: as played (or claimed, or reported) with the tricks the revokes
     transfer when play has ended (64A), derived where read (``state.result`` is the result
     of the tricks as played)."""
-    tricks = tricks_after_transfers(state)
+    tricks = read(state, "tricks after transfers")  # the revokes family's conclusion (64A)
     if tricks is None:
         return state.result
     result = final_result(state, tricks)

@@ -86,11 +86,12 @@ from ledger import events as ev
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
-from ledger.laws.base import Citations, Prescription, cited
-from ledger.laws import cards, defective, withdrawals
+from ledger.laws.base import Citations, Prescription, cited, handles, on_play_on
+from projections import cards
+from projections.cards import dummy_first_law
 from projections import play
-from projections.derived import Reads, derive, shared_values, state_of
-from projections.fold import Step, handles, option_effects
+from projections.derived import Reads, derive, read, shared_values, state_of
+from projections.fold import Step
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
 
@@ -99,7 +100,6 @@ LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
 
 CITATIONS: Citations = {
     "agreement_establishes": {"1997": "63A3", "2017": "63A4"},
-    "dummy_drew_attention_first": {"1997": "43B2c", "2017": "43B3"},
     "both_sides_revoked": {"1997": "64C", "2017": "64B7"},
 }
 """Where the editions cite different Laws for the same occasion (read through :func:`law_for`)."""
@@ -123,7 +123,7 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
         return state  # already back in the hand: the 62D1 restoration returned the cards of trick 13
     restored = _trick12_restored(state, seq, event)
     if restored is None:
-        return withdrawals.on_card_withdrawn(state, seq, event)
+        return play.withdraw(state, seq, event)  # Law 47 (the withdrawals family)
     about = restored.card_records[-1].about
     return attrs.evolve(restored, review=tuple(
         attrs.evolve(r, resolved=True) if r.reason.startswith("62D1") and r.about == about else r
@@ -183,7 +183,10 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
                                            about=p.seq, other=event.replacement))
 
 
-handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)(recorded_only)
+@handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)
+def on_procedure(state: TableState, step: Step) -> TableState:
+    """Dummy's inquiry (42B1), his warning and his violation (43A2): journalled, read by the rules."""
+    return recorded_only(state, step)
 
 
 @handles(ev.RevokeEstablished, ev.TricksTransferred)
@@ -193,7 +196,7 @@ def on_revoke_rectification(state: TableState, step: Step) -> TableState:
     return state
 
 
-
+@on_play_on
 def lapse_62c1(state: TableState, seat: Seat) -> TableState:
     """62C1: a non-offender's option to withdraw the card he played after the revoke lapses
     once he plays to the next trick."""
@@ -210,7 +213,6 @@ def lapse_62c1(state: TableState, seat: Seat) -> TableState:
     if not lapsed:
         return state
     return attrs.evolve(state, pending=tuple(o for o in state.pending if o.seq not in lapsed))
-
 
 
 # -- the reading of the revokes, derived from the facts -------------------------------------
@@ -240,7 +242,6 @@ class Revoke:
     @property
     def is_established(self) -> bool:
         return self.established is not None
-
 
 
 def _read(state: TableState) -> bool:
@@ -294,7 +295,7 @@ def tricks_after_transfers(state: TableState) -> int | None:
 
 def _tricks_after_transfers(state: TableState) -> int | None:
     found = revokes(state)
-    deemed = defective.net_transfer(state) if state.defective else 0  # spec 1.3: 67B1's one trick
+    deemed = read(state, "defective trick transfer") if state.defective else 0  # spec 1.3: 67B1's one trick
     if not found and not deemed:
         return None
     return max(0, min(13, base_tricks(state) + net_transfer(state, found) + deemed))
@@ -310,7 +311,6 @@ def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irre
 
 def _facts(state: TableState, type_: str) -> list[ProcedureFact]:
     return [f for f in state.procedure if f.type == type_]
-
 
 
 def _law_of(citation: str | None) -> str:
@@ -688,7 +688,7 @@ def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
                                 "the director restores equity if the defenders were damaged", rv.seq))
         elif first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
                 and _violation(state, first.seq) is not None:
-            law = law_for(state, "dummy_drew_attention_first")
+            law = dummy_first_law(state)
             exempt, why = law, "dummy, after a 43A2 violation, was the first to draw attention to it: no " \
                                "rectification, play continues as if there were none"
             reviews.append((f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
@@ -876,7 +876,6 @@ def net_transfer(state: TableState, found: tuple[Revoke, ...] | None = None) -> 
     return sum(-r.tricks if r.seat.side is side else r.tricks for r in found)
 
 
-
 # -- option effects -------------------------------------------------------------------------
 
 def on_dummy_lead_choice(state: TableState, choice) -> TableState:
@@ -908,9 +907,6 @@ def on_withdrawal_choice(state: TableState, choice) -> TableState:
 
 
 OPTION_EFFECTS["62C1"] = on_withdrawal_choice
-
-
-option_effects(OPTION_EFFECTS, __name__)
 
 
 # -- rules: what the engine emits for the reading --------------------------------------------
@@ -1066,7 +1062,7 @@ def transfers_document(state: TableState) -> list[dict[str, Any]]:
         return []
     side = state.contract.side
     return [{"to": "defenders" if r.seat.side is side else "declarer", "tricks": r.tricks, "law": r.law,
-             "revoke": r.seq} for r in revokes(state) if r.tricks] + defective.transfers_document(state)
+             "revoke": r.seq} for r in revokes(state) if r.tricks] + read(state, "defective trick transfers document")
 
 
 def revokes_document(state: TableState) -> list[dict[str, Any]]:
@@ -1077,13 +1073,6 @@ def revokes_document(state: TableState) -> list[dict[str, Any]]:
              "discovered": r.discovered, "exempt": r.exempt, "exempt_reason": r.exempt_reason or None,
              "tricks": r.tricks, "law": r.law, "reviews": [reason.split(" ", 1)[0] for reason, _ in r.reviews],
              "text": describe(r, state)} for r in revokes(state)]
-
-
-def procedure_document(state: TableState) -> list[dict[str, Any]]:
-    """The state document's ``procedure`` (extension): attention drawn, director called,
-    inquiries, dummy's facts, hands returned, next board, end of round."""
-    return [{"seq": f.seq, "type": f.type, "by": str(f.by) if f.by else None, "to": str(f.to) if f.to else None,
-             "about": f.about, "detail": f.detail or None} for f in state.procedure]
 
 
 # -- words and citations -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Calls out of rotation (Laws 28 to 34, both editions): one family, its reading
 and its rules (LAWS-DIGEST 14.2 to 14.8, LEDGER-SPEC 9.D1 to 9.D3).
 
-The reading (the fold, through ``ledger.laws.calls.call_interceptor``): a call by a
+The reading (the fold, through ``ledger.laws.base.at_call("rotation")``): a call by a
 seat that is not on turn is a call out of rotation (COOR) of X, classified by
 whose turn it was: his RHO's, his partner's, or his LHO's (he has not called
 yet). It is not entered; the auction waits for the LHO's choice (29A):
@@ -40,17 +40,17 @@ has called in rotation: 2017 ``coor_comparable`` / ``coor_not_comparable`` /
 
 from __future__ import annotations
 
+from typing import Callable
+
 import attrs
 
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
                            DirectorReviewRequired, IrregularityRecorded, OptionsOffered, PartnerMustPass)
-from ledger.laws.calls import RULING_LAWS, RULING_WORDS, WITHDRAWN_READERS
-from ledger.laws.base import Prescription
-from ledger.laws import calls as reading
-from ledger.laws.insufficient import pending_insufficient
+from ledger.laws.base import Prescription, at_call, handles
+from projections import auction as reading
 from projections.auction import why_illegal
-from projections.fold import Step, handles, option_effects
+from projections.fold import Step
 from projections.state import AUCTION, AuctionCall, CallRecord, Choice, TableState
 
 LAWS = ("28", "29", "30", "31", "32", "33", "34")
@@ -142,10 +142,10 @@ def refuse(state: TableState, rec: CallRecord, by: Seat) -> TableState:
                           detail=f"not accepted by {by}: cancelled (29B){why}; the auction reverts to {turn}")
 
 
-@reading.call_interceptor("rotation")
+@at_call("rotation")
 def read_call(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
     """A ``CallPlaced`` as Laws 28 to 34 read it (None: not this family's call)."""
-    if state.phase != AUCTION or pending_insufficient(state) is not None:
+    if state.phase != AUCTION or reading.pending_insufficient(state) is not None:
         return None
     if reading.pending_substitution(state) is not None:
         return None  # 25B1: the LHO's option (ledger.laws.calls)
@@ -164,7 +164,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
         state = reading.with_auction(state, state.auction + (AuctionCall(seq, turn, PASS, state.cite("28A")),))
         return reading.in_turn(state, seq, seat, call, ev.TYPE)
     if state.auction and state.auction[-1].seat is seat:  # at his LHO's turn: a change of call (Law 25)
-        return reading.call_replaced(state, seq, CallReplaced(seat=seat, call=call, unintended=ev.unintended,
+        return reading.replace_call(state, seq, CallReplaced(seat=seat, call=call, unintended=ev.unintended,
                                                               without_pause=ev.without_pause,
                                                               mi_influenced=ev.mi_influenced))
     if call.is_bid and (call.level or 0) > 7:
@@ -267,16 +267,16 @@ def _on_29a(state: TableState, choice: Choice) -> TableState:
     return refuse(state, rec, choice.seat)
 
 
-option_effects({"29A": reading.refreshing(_on_29a)}, __name__)
+OPTION_EFFECTS = {"29A": reading.refreshing(_on_29a)}
 
-reading.NOT_ENTERED.update({
+NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {
     "coor": lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",
     "coor_28b": lambda r: "call out of rotation cancelled: the player on turn called (28B)",
     **{ruling: (lambda r: "call out of rotation not accepted: cancelled (29B)") for ruling in REFUSED},
-})
+}
 
 
-RULING_WORDS.update({
+RULING_WORDS: dict[str, str] = {
     "coor": "{call} out of rotation: {lho} may accept it (29A) or refuse it ({detail})",
     "coor_accepted": "{call} out of rotation accepted ({detail}): it stands where it was made, the players it "
                      "skipped lose that turn",
@@ -297,10 +297,10 @@ RULING_WORDS.update({
     "coor_same_call": "{call} out of rotation not accepted; {seat} made the same call in turn",
     "coor_other": "{call} out of rotation not accepted; {seat} made another call in turn ({first}): a lead "
                   "restriction may follow",
-})
+}
 
 
-RULING_LAWS.update({
+RULING_LAWS: dict[str, dict[str, str]] = {
     "coor": {"1997": "29A", "2017": "29A"},
     "coor_accepted": {"1997": "29A", "2017": "29A"},
     "coor_28b": {"1997": "28B", "2017": "28B"},
@@ -314,7 +314,7 @@ RULING_LAWS.update({
     "coor_same_strain": {"1997": "31A2a"},
     "coor_same_call": {"1997": "29B"},
     "coor_other": {"1997": "31A2b"},
-})
+}
 """The Law each ruling rests on, by edition (the record carries the Law of its case: 30, 31 or 32)."""
 
 
@@ -361,7 +361,7 @@ def _withdrawn(state) -> list[tuple[CallRecord, Call]]:
     return out
 
 
-WITHDRAWN_READERS["out of rotation"] = _withdrawn
+WITHDRAWN_CALLS = _withdrawn
 
 
 def calls_out_of_rotation(state) -> list[Prescription]:

@@ -31,11 +31,11 @@ from typing import Any
 import attrs
 
 from ledger import events as ev
-from ledger.laws import boards
-from ledger.laws.base import Citations, cited
-from projections.fold import Step, handles
+from ledger.laws.base import Citations, cited, handles
+from projections.fold import Step
 from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
+from projections.waiting import answered_by_ruling
 
 LAWS = ("12", "82", "90", "92", "93")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -166,7 +166,7 @@ def on_ruling_given(state: TableState, step: Step[ev.RulingGiven]) -> TableState
     role = step.role
     state = attrs.evolve(state, decisions=state.decisions + (
         Decision(seq, event.TYPE, role, event.text, ", ".join(event.laws) or None),))
-    return boards.on_ruling_given(state, seq, event)
+    return answered_by_ruling(state, event.laws)  # the open questions it answers
 
 
 def adjusted_document(state: TableState) -> dict[str, Any] | None:

@@ -21,12 +21,11 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardWithdrawn, LeadAuthorisedByOpponent
-from ledger.laws.base import cited
-from ledger.laws.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
+from ledger.laws.base import at_play, cited, handles
+from projections.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
                                replace_card, unprocessed)
 from projections import play
-from projections.fold import Step, handles
-from projections.play import interceptor
+from projections.fold import Step
 from projections.state import (AUCTION, OPENING_LEAD, PLAY, CardRecord, Exposure, NotMade, PlayedCard, TableState,
                                Trick)
 
@@ -102,6 +101,7 @@ def _dummy_spread_since(state: TableState, seq: int) -> bool:
         any(i.type == "DummySpreadStarted" and i.seq > seq for i in state.irregularities)
 
 
+@at_play("withdrawn")
 def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableState:
     seat, card, replacement = ev.seat, ev.card, ev.replacement
     if state.contract is None or state.phase == AUCTION:
@@ -265,7 +265,7 @@ def _stands_after_illegal_withdrawal(state: TableState, seat: Seat) -> CardRecor
                  and r.about == played.seq), None)
 
 
-@interceptor("standing")
+@at_play("standing")
 def faced_while_standing(state: TableState, seq: int, seat: Seat, card: Card) -> TableState | None:
     """A card faced, not in turn, by a defender whose card on the last trick stands after an
     illegal withdrawal (1997 47G / 2017 47F): exposed, not played (49, 50B). None: not ours."""
@@ -301,7 +301,7 @@ def _authorisation(state: TableState, seat: Seat) -> CardRecord | None:
     return None
 
 
-@interceptor("retracted")
+@at_play("retracted")
 def retracted(state: TableState, seq: int, type_: str, seat: Seat, card: Card) -> TableState | None:
     """47E1: a card that counts as played, led (2017: or played) out of turn after an opponent
     told the player it was his turn, is retracted without rectification and may not be
