@@ -290,47 +290,47 @@ IB_SETTLED = ("ib_accepted", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
 
 # -- what did not amount to a call ---------------------------------------------
 
+_LAW_34 = "cancelled: three passes with one out of rotation that deprived a player of his turn (Law 34)"
+
+_NOT_MADE_READINGS: dict[str, tuple[bool, Callable[[CallRecord], str]]] = {
+    # ruling: (the call not made is the first call, not this record's; why)
+    "not_made": (False, lambda r: r.detail),
+    "unintended_corrected": (True, lambda r: f"unintended, replaced by {r.call}"),
+    "mi_change": (True, lambda r: f"changed to {r.call} after the correction of misinformation"),
+    "permitted_change": (True, lambda r: f"changed to {r.call}: {r.detail}"),
+    "substitute_accepted": (True, lambda r: f"withdrawn: the substituted {r.call} was accepted"),
+    "too_late": (False, lambda r: f"change refused: partner has called since, {r.first_call} stands"),
+    "undecided": (False, lambda r: f"awaiting the director: {r.detail}"),
+    "change_of_mind": (False, lambda r: f"substituted for {r.first_call}, awaiting the LHO's option"),
+    "substitute_cancelled": (False, lambda r: f"substituted call cancelled: {r.first_call} stands"),
+    "lho_called": (False, lambda r: f"substituted call cancelled: {r.first_call} stands"),
+    "obliged_to_pass": (False, lambda r: "cancelled: the player had to pass; Pass substituted"),
+    "withdrawn": (False, lambda r: r.detail),
+    "passed_over_34": (False, lambda r: _LAW_34),
+    "cancelled_34": (False, lambda r: _LAW_34),
+}
+"""The rulings whose call (or first call) is not in the auction, each with its reason."""
+
+
 def _not_made(rec: CallRecord) -> list[NotMade]:
     """The calls of ``rec``'s fact that are not in the auction, and why."""
     law_ = rec.law or CALL_MADE
-    first = (rec.replaces, rec.first_call)
 
     def entry(seq: int | None, call: Call | None, reason: str, why: str = law_) -> NotMade:
         assert seq is not None and call is not None
         return NotMade(seq, rec.seat, str(call), reason, why)
 
     ruling = rec.ruling
-    if ruling == "not_made":
-        return [entry(rec.seq, rec.call, rec.detail)]
-    if ruling == "unintended_corrected":
-        return [entry(*first, f"unintended, replaced by {rec.call}")]
-    if ruling == "mi_change":
-        return [entry(*first, f"changed to {rec.call} after the correction of misinformation")]
-    if ruling == "permitted_change":
-        return [entry(*first, f"changed to {rec.call}: {rec.detail}")]
-    if ruling == "substitute_accepted":
-        return [entry(*first, f"withdrawn: the substituted {rec.call} was accepted")]
-    if ruling == "too_late":
-        return [entry(rec.seq, rec.call, f"change refused: partner has called since, {rec.first_call} stands")]
-    if ruling == "undecided":
-        return [entry(rec.seq, rec.call, f"awaiting the director: {rec.detail}")]
-    if ruling == "change_of_mind":
-        return [entry(rec.seq, rec.call, f"substituted for {rec.first_call}, awaiting the LHO's option")]
-    if ruling in ("substitute_cancelled", "lho_called"):
-        return [entry(rec.seq, rec.call, f"substituted call cancelled: {rec.first_call} stands")]
+    reading = _NOT_MADE_READINGS.get(ruling)
+    if reading is not None:
+        first, why = reading
+        return [entry(*((rec.replaces, rec.first_call) if first else (rec.seq, rec.call)), why(rec))]
     law_25b2 = f"{law_.split(':')[0]}:25B2"
     if ruling in ("substitute_rejected", "first_call_kept"):
         return [entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
     if ruling == "other_call":
-        return [entry(*first, "withdrawn: the offender makes another call", law_),
+        return [entry(rec.replaces, rec.first_call, "withdrawn: the offender makes another call", law_),
                 entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
-    if ruling == "obliged_to_pass":
-        return [entry(rec.seq, rec.call, "cancelled: the player had to pass; Pass substituted")]
-    if ruling == "withdrawn":
-        return [entry(rec.seq, rec.call, rec.detail)]
-    if ruling in ("passed_over_34", "cancelled_34"):
-        return [entry(rec.seq, rec.call, "cancelled: three passes with one out of rotation that deprived "
-                                         "a player of his turn (Law 34)")]
     reason = NOT_ENTERED.get(ruling)
     if reason is not None:
         return [entry(rec.seq, rec.call, reason(rec), rec.law or law_)]

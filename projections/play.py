@@ -317,6 +317,32 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     """A card that counts as played by ``law`` (45A, 45B, 45C1...): put on the
     trick when it is the seat's turn, else kept as an unprocessed irregularity.
     Returns the state and whether the card went on the trick."""
+    before = _before_the_trick(state, seq, type_, seat, card)
+    if before is not None:
+        return before
+    for lapse in PLAYED_ON:  # 52B1a, 62C1, 57A: the player plays on
+        state = lapse(state, seat)
+    state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
+    if placed is not None:
+        return state, placed
+    in_place = INTERCEPTORS["in_place"](state, seat) if seat is not state.turn else None
+    if in_place is not None:
+        law = in_place  # 54B2: it stands; withdrawn only to correct a revoke (47F / 1997 47G)
+    elif seat is not state.turn:
+        return _not_in_turn(state, seq, type_, seat, card, law)
+    breach = _breach(state, seat, card)
+    if breach is not None:
+        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
+    state = add_card(state, seq, seat, card, law)
+    # A revoke (61A) stays on the trick: ledger.laws.revokes reads it from the tricks.
+    return state, True
+
+
+def _before_the_trick(state: TableState, seq: int, type_: str, seat: Seat,
+                      card: Card) -> tuple[TableState, bool] | None:
+    """What a card is before it can reach the trick (during the auction, supplied to a defective
+    trick, after a claim or the end of play, not held, under a face-down lead, a card not in turn
+    while the seat's own card stands); None when it goes on to the trick."""
     if state.phase == AUCTION:
         return _unprocessed(state, seq, type_, seat, f"{card} of {seat} exposed during the auction"), False
     if state.defective:  # spec 1.3 (67A1, 67B1): the card the offender supplies to a defective trick
@@ -334,31 +360,28 @@ def try_play(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     standing = INTERCEPTORS["standing"](state, seq, seat, card) if seat is not state.turn else None
     if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
         return standing, False
-    for lapse in PLAYED_ON:  # 52B1a, 62C1, 57A: the player plays on
-        state = lapse(state, seat)
-    state, placed = INTERCEPTORS["out_of_turn"](state, seq, type_, seat, card, law)  # 53 to 56
-    if placed is not None:
-        return state, placed
-    in_place = INTERCEPTORS["in_place"](state, seat) if seat is not state.turn else None
-    if in_place is not None:
-        law = in_place  # 54B2: it stands; withdrawn only to correct a revoke (47F / 1997 47G)
-    elif seat is not state.turn:
-        read = INTERCEPTORS["premature"](state, seq, type_, seat, card, law)
-        if read is not None:  # Law 57 (a play at its proper turn, 2017 57D, comes back placed)
-            return read
-        what = "opening lead" if state.phase == OPENING_LEAD else "card"
-        return _unprocessed(state, seq, type_, seat,
-                            f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
+    return None
+
+
+def _not_in_turn(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
+                 law: str) -> tuple[TableState, bool]:
+    """A card out of turn no lead-out-of-turn Law placed: Law 57's reading, else unprocessed."""
+    read = INTERCEPTORS["premature"](state, seq, type_, seat, card, law)
+    if read is not None:  # Law 57 (a play at its proper turn, 2017 57D, comes back placed)
+        return read
+    what = "opening lead" if state.phase == OPENING_LEAD else "card"
+    return _unprocessed(state, seq, type_, seat,
+                        f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
+
+
+def _breach(state: TableState, seat: Seat, card: Card) -> str | None:
+    """What the card breaks: a lead restriction, a penalty card's (50C, 50D1, 51A), Law 57A's."""
     breach = restriction_breach(state, seat, card)
     if breach is None:
         breach = INTERCEPTORS["breach"](state, seat, card)  # penalty cards: 50C, 50D1, 51A
     if breach is None:
         breach = INTERCEPTORS["play_restriction"](state, seat, card)  # 57A
-    if breach is not None:
-        state = attrs.evolve(state, breaches=state.breaches + (Breach(seq, seat, breach, card),))
-    state = add_card(state, seq, seat, card, law)
-    # A revoke (61A) stays on the trick: ledger.laws.revokes reads it from the tricks.
-    return state, True
+    return breach
 
 
 @handles(LeadFaceDown)
