@@ -9,7 +9,7 @@ Cards and calls are interned: parsing the same text twice gives the same object.
 from __future__ import annotations
 
 import enum
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence, TypeVar
 
 import attrs
 
@@ -187,6 +187,35 @@ class Card:
 
 
 _CARDS: dict[str, Card] = {f"{s.value}{r}": Card(s, r) for s in _SUIT_ORDER for r in RANKS}
+
+
+# The letters the file formats and the pages read and write, from the vocabulary above.
+SEAT_LETTERS: tuple[str, ...] = tuple(s.value for s in _SEAT_ORDER)
+"""``("N", "E", "S", "W")``: the seats' letters, clockwise from North."""
+SUIT_LETTERS: tuple[str, ...] = tuple(s.value for s in _SUIT_ORDER)
+"""``("S", "H", "D", "C")``: the suits' letters, in display order."""
+RANKS_HIGH_FIRST = RANKS[::-1]
+"""``"AKQJT98765432"``: the ranks from the ace down (a hand's display order)."""
+SEAT_NAMES: dict[str, str] = {"N": "North", "E": "East", "S": "South", "W": "West"}
+"""Each seat's name for people, by its letter."""
+
+_S = TypeVar("_S")
+
+
+def trick_winner(plays: Sequence[tuple[_S, Card]], trump: "Suit | None") -> _S:
+    """Law 44: who wins a complete trick (``plays`` in the order played, each a seat, however the
+    caller names it, and its card): the highest trump, else the highest card of the suit led."""
+    led = plays[0][1].suit
+
+    def strength(play: tuple[_S, Card]) -> tuple[int, int]:
+        card = play[1]
+        if trump is not None and card.suit is trump:
+            return (2, card.strength)
+        if card.suit is led:
+            return (1, card.strength)
+        return (0, 0)
+
+    return max(plays, key=strength)[0]
 DECK: tuple[Card, ...] = tuple(sorted(_CARDS.values(), key=lambda c: c.sort_key))
 
 

@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger import laws  # the families' words
+from ledger.bridge import RANKS_HIGH_FIRST, SEAT_LETTERS, SEAT_NAMES, SUIT_LETTERS
 from ledger.laws.calls import UNTIL_WORDS
 from ledger.laws.cards import EXPOSED_HOW
 from ledger.laws.leads import OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS, OUT_OF_TURN_WORDS
@@ -42,11 +43,10 @@ from ledger.laws.premature import PREMATURE_STATUS, PREMATURE_WORDS
 __all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text",
            "render_checks", "render_travellers", "render_standings", "render_open"]
 
-SEATS = ("N", "E", "S", "W")
+SEATS = SEAT_LETTERS  # the render reads the document's letters
 GRID_ORDER = ("W", "N", "E", "S")
-SUITS = ("S", "H", "D", "C")
-RANKS = "AKQJT98765432"
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SUITS = SUIT_LETTERS
+RANKS = RANKS_HIGH_FIRST
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}

@@ -16,8 +16,8 @@ import attrs
 
 from ledger.bridge import Call, Risk, Seat
 from ledger.events import CallPlaced, CallReplaced
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Contract, Irregularity,
-                               NotMade, Result, TableState, replace, set_fresh)
+from projections.state import unprocessed  # noqa: F401 (the families read it here)
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Contract, NotMade, Result, TableState, replace, set_fresh)
 from projections.vocab import CallRuling
 
 C = TypeVar("C", bound=Callable[..., Any])
@@ -93,10 +93,6 @@ CALL_NOT_RELEASED = "FFB:57.4"
 
 def record_call(state: TableState, rec: CallRecord) -> TableState:
     return replace(state, calls=state.calls + (rec,))
-
-
-def unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
 
 
 def with_auction(state: TableState, auction: tuple[AuctionCall, ...], **changes: Any) -> TableState:

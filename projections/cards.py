@@ -17,7 +17,8 @@ from ledger.bridge import Card, Seat, sort_cards
 from projections import play
 from projections.fold import law_of
 from projections.play import played_result, trick_winner
-from projections.state import (ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, Irregularity, NotMade,
+from projections.state import unprocessed  # noqa: F401 (the families read it here)
+from projections.state import (ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, NotMade,
                                PlayedCard, TableState, Trick)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -45,11 +46,6 @@ def not_made(state: TableState, seq: int, seat: Seat, what: str, reason: str, la
 
 def expose(state: TableState, seq: int, seat: Seat, card: Card, how: str, law: str) -> TableState:
     return attrs.evolve(state, exposures=state.exposures + (Exposure(seq, seat, card, how, law),))
-
-
-def unprocessed(state: TableState, seq: int, type_: str, seat: Seat | None, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_,
-                                               offender=str(seat) if seat else None, detail=detail))
 
 
 def is_defender(state: TableState, seat: Seat) -> bool:

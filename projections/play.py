@@ -24,10 +24,12 @@ from typing import Any, Callable, Protocol, TypedDict, TypeVar
 import attrs
 
 from ledger.bridge import Card, Seat, Strain
+from ledger.bridge import trick_winner as bridge_trick_winner
 from ledger.events import CardPlayed, CardWithdrawn, LeadFaced, LeadFaceDown
 from ledger.scoring import duplicate_score
 from projections.fold import Step, handles
 from projections.obligations import active_restrictions
+from projections.state import unprocessed
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity, NotMade,
                                PlayedCard, Result, TableState, Trick, replace)
 
@@ -35,18 +37,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def trick_winner(cards: tuple[PlayedCard, ...], trumps: Strain) -> Seat:
-    """Law 44: the highest trump, else the highest card of the suit led."""
-    trump = trumps.trump
-    led = cards[0].card.suit
-
-    def strength(p: PlayedCard) -> tuple[int, int]:
-        if trump is not None and p.card.suit is trump:
-            return (2, p.card.strength)
-        if p.card.suit is led:
-            return (1, p.card.strength)
-        return (0, 0)
-
-    return max(cards, key=strength).seat
+    """Law 44 (:func:`ledger.bridge.trick_winner`) on the cards of a trick as the state holds them."""
+    return bridge_trick_winner([(p.seat, p.card) for p in cards], trumps.trump)
 
 
 def play_law(state: TableState, seat: Seat) -> str:
@@ -54,10 +46,6 @@ def play_law(state: TableState, seat: Seat) -> str:
     if seat is state.dummy:
         return state.cite("45B")  # named by declarer, placed by dummy
     return state.cite("45A")  # detached from the hand and faced
-
-
-def _unprocessed(state: TableState, seq: int, type_: str, seat: Seat, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
 
 
 def add_card(state: TableState, seq: int, seat: Seat, card: Card, law: str) -> TableState:
@@ -298,7 +286,7 @@ def on_card_played(state: TableState, seq: int, ev: CardPlayed) -> TableState:
         fifth = INTERCEPTORS["fifth_card"](state, seq, ev)  # 45E
         if fifth is not None:
             return fifth
-        return _unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} added to a trick (fifth card)")
+        return unprocessed(state, seq, ev.TYPE, seat, f"{card} of {seat} added to a trick (fifth card)")
     return try_play(state, seq, ev.TYPE, seat, card, play_law(state, seat))[0]
 
 
@@ -344,7 +332,7 @@ def _before_the_trick(state: TableState, seq: int, type_: str, seat: Seat,
     trick, after a claim or the end of play, not held, under a face-down lead, a card not in turn
     while the seat's own card stands); None when it goes on to the trick."""
     if state.phase == AUCTION:
-        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} exposed during the auction"), False
+        return unprocessed(state, seq, type_, seat, f"{card} of {seat} exposed during the auction"), False
     if state.defective:  # spec 1.3 (67A1, 67B1): the card the offender supplies to a defective trick
         supplied = INTERCEPTORS["defective"](state, seq, seat, card)
         if supplied is not None:
@@ -352,11 +340,11 @@ def _before_the_trick(state: TableState, seq: int, type_: str, seat: Seat,
     if claim_stands(state):
         return after_claim(state, seq, seat, card), False
     if state.phase == ENDED:
-        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} after play ended"), False
+        return unprocessed(state, seq, type_, seat, f"{card} of {seat} after play ended"), False
     if not state.holds(seat, card):
-        return _unprocessed(state, seq, type_, seat, f"{card} is not in {seat}'s remaining hand"), False
+        return unprocessed(state, seq, type_, seat, f"{card} is not in {seat}'s remaining hand"), False
     if state.face_down_lead is not None:
-        return _unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
+        return unprocessed(state, seq, type_, seat, f"{card} of {seat} while a face-down lead is not faced"), False
     standing = INTERCEPTORS["standing"](state, seq, seat, card) if seat is not state.turn else None
     if standing is not None:  # 1997 47G / 2017 47F: his card stands; this one is exposed (49, 50B)
         return standing, False
@@ -370,7 +358,7 @@ def _not_in_turn(state: TableState, seq: int, type_: str, seat: Seat, card: Card
     if read is not None:  # Law 57 (a play at its proper turn, 2017 57D, comes back placed)
         return read
     what = "opening lead" if state.phase == OPENING_LEAD else "card"
-    return _unprocessed(state, seq, type_, seat,
+    return unprocessed(state, seq, type_, seat,
                         f"{what} {card} by {seat} out of turn ({state.turn} to play)"), False
 
 
@@ -390,12 +378,12 @@ def on_lead_face_down(state: TableState, step: Step[LeadFaceDown]) -> TableState
     if claim_stands(state):
         return after_claim(state, seq, ev.seat, ev.card)
     if state.phase != OPENING_LEAD or state.face_down_lead is not None:
-        return _unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
+        return unprocessed(state, seq, ev.TYPE, ev.seat, f"face-down lead {ev.card} by {ev.seat} out of place")
     returned = INTERCEPTORS["face_down"](state, seq, ev)  # 41A: the wrong defender leads face down
     if returned is not None:
         return returned
     if ev.seat is not state.turn or not state.holds(ev.seat, ev.card):
-        return _unprocessed(state, seq, ev.TYPE, ev.seat,
+        return unprocessed(state, seq, ev.TYPE, ev.seat,
                             f"face-down opening lead {ev.card} by {ev.seat} out of turn ({state.turn} to lead)")
     return attrs.evolve(state, face_down_lead=FaceDownLead(ev.seat, ev.card, seq))
 

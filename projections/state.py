@@ -442,6 +442,13 @@ def _copier() -> Any:
 _copy = _copier()
 
 
+def unprocessed(state: TableState, seq: int, type_: str, seat: Any, detail: str) -> TableState:
+    """The state with the fact at ``seq`` kept as an ``unprocessed`` irregularity (no Law reads it
+    here): listed for the director, never dropped, never guessed."""
+    return state.add_irregularity(Irregularity("unprocessed", seq, type_,
+                                               offender=str(seat) if seat is not None else None, detail=detail))
+
+
 def replace(state: TableState, **changes: Any) -> TableState:
     """``attrs.evolve(state, **changes)`` for the fold's hot paths (a card played, a fact
     recorded): the same new state, with fresh derived values (``memo``), built without

@@ -40,6 +40,7 @@ from ledger.laws.fewest import EXACT_LIMIT, fewest_tricks
 from projections.fold import Step
 from projections.play import final_result, trick_winner
 from projections.procedure import journalled
+from projections.state import unprocessed
 from projections.state import (ENDED, OPENING_LEAD, PLAY, Claim, Irregularity, Objection, PlayedCard, TableState,
                                Trick)
 
@@ -61,19 +62,15 @@ def claim_active(state: TableState) -> bool:
     return state.claim is not None and state.claim.status != "void"
 
 
-def _unprocessed(state: TableState, seq: int, type_: str, seat, detail: str) -> TableState:
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_, offender=str(seat), detail=detail))
-
-
 @handles(ClaimMade)
 def on_claim_made(state: TableState, step: Step[ClaimMade]) -> TableState:
     seq, ev = step.seq, step.event
     if state.phase not in (OPENING_LEAD, PLAY) or state.claim is not None and state.claim.status not in (
             "disputed", "void"):
-        return _unprocessed(state, seq, ev.TYPE, ev.seat, f"claim by {ev.seat} outside the play")
+        return unprocessed(state, seq, ev.TYPE, ev.seat, f"claim by {ev.seat} outside the play")
     remaining = remaining_tricks(state)
     if ev.tricks > remaining:
-        return _unprocessed(state, seq, ev.TYPE, ev.seat,
+        return unprocessed(state, seq, ev.TYPE, ev.seat,
                             f"claim of {ev.tricks} tricks with {remaining} to play")
     current = state.current_trick
     in_progress = current.cards if current is not None and not current.complete else ()
@@ -88,7 +85,7 @@ def on_claim_agreed(state: TableState, step: Step[ClaimAgreed]) -> TableState:
     seq, ev = step.seq, step.event
     claim = state.claim
     if claim is None or claim.status not in ("pending", "agreed", "disputed") or ev.by.side is claim.seat.side:
-        return _unprocessed(state, seq, ev.TYPE, ev.by, f"agreement by {ev.by} to no pending claim of the opponents")
+        return unprocessed(state, seq, ev.TYPE, ev.by, f"agreement by {ev.by} to no pending claim of the opponents")
     claim = attrs.evolve(claim, agreements=claim.agreements + ((seq, ev.by),))
     if claim.status != "pending":  # the second defender's agreement (or one after a dispute): recorded
         return attrs.evolve(state, claim=claim)
@@ -141,7 +138,7 @@ def on_claim_disputed(state: TableState, step: Step[ClaimDisputed]) -> TableStat
     seq, ev = step.seq, step.event
     claim = state.claim
     if claim is None or claim.status == "void":
-        return _unprocessed(state, seq, ev.TYPE, ev.by, f"dispute by {ev.by} of no claim")
+        return unprocessed(state, seq, ev.TYPE, ev.by, f"dispute by {ev.by} of no claim")
     law = objection_law(state, claim, ev.by, seq, ev.immediate)
     claim = attrs.evolve(claim, objections=claim.objections + (Objection(seq, ev.by, state.cite(law), ev.immediate),))
     if law == "68B2":  # neither a claim nor a concession: play resumes where it stopped

@@ -37,7 +37,7 @@ from ledger.bridge import Card, Seat
 from ledger.errors import BadInput
 from ledger.events import DirectorReviewRequired, IrregularityRecorded, TricksTransferred
 from ledger.laws.base import Prescription, at_play, handles
-from projections.fold import Step
+from projections.fold import Step, law_of
 from projections.play import trick_winner
 from projections.state import ENDED, DefectiveTrick, Irregularity, PlayedCard, TableState, Trick, replace
 
@@ -45,11 +45,6 @@ LAWS = ("67",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
 ATTENTION = ("AttentionDrawn", "DirectorCalled")
-
-
-def _kind(law: str | None) -> str:
-    """``"67A"`` or ``"67B"`` from a citation ``"2017:67B"``."""
-    return (law or "").split(":", 1)[-1]
 
 
 # -- the reading of the facts (fold handlers, the play-time interception point) ----------------
@@ -94,7 +89,7 @@ def supply(state: TableState, seq: int, seat: Seat, card: Card) -> TableState | 
     if d is None or len(state.tricks) < d.trick or not state.holds(seat, card):
         return None
     trick = state.tricks[d.trick - 1]
-    law = state.cite("67A1" if _kind(d.law) == "67A" else "67B1")
+    law = state.cite("67A1" if law_of(d.law) == "67A" else "67B1")
     cards = tuple(sorted(trick.cards + (PlayedCard(seat, card, seq, law),),
                          key=lambda p: (p.seat.index - trick.leader.index) % 4))
     placed = Trick(trick.number, trick.leader, cards, trick.winner, trick.absent)
@@ -133,7 +128,7 @@ def check_supplied(state: TableState, event: ev.CardPlayed) -> None:
         return
     led = state.tricks[d.trick - 1].suit_led
     if event.card.suit is not led and any(c.suit is led for c in state.hand(event.seat)):
-        law = "67A1" if _kind(d.law) == "67A" else "67B1"
+        law = "67A1" if law_of(d.law) == "67A" else "67B1"
         raise BadInput(f"{event.card}: {event.seat} holds {led.symbol} (the suit led to trick {d.trick}) and must "
                        f"supply one to the defective trick ({state.cite(law)})", field="card",
                        value=str(event.card), event_type=event.TYPE)
@@ -144,7 +139,7 @@ def check_supplied(state: TableState, event: ev.CardPlayed) -> None:
 def deemed_revoke(state: TableState, d: DefectiveTrick) -> bool:
     """67B1: a revoke is deemed on the defective trick (2017 always; 1997 when the offender held no card
     of the suit led, 67B1b)."""
-    if _kind(d.law) != "67B" or d.placed is None or d.card is None:
+    if law_of(d.law) != "67B" or d.placed is None or d.card is None:
         return False
     led = state.tricks[d.trick - 1].suit_led
     return state.edition == "2017" or d.card.suit is not led
@@ -198,7 +193,7 @@ def defective_tricks(state) -> list[Prescription]:
         if d.placed is None or d.card is None or len(state.tricks) < d.trick:
             continue
         trick = state.tricks[d.trick - 1]
-        if _kind(d.law) == "67A":
+        if law_of(d.law) == "67A":
             assert state.contract is not None
             if trick.winner is not None and trick_winner(trick.cards, state.contract.strain) is not trick.winner:
                 out.append(Prescription(DirectorReviewRequired(

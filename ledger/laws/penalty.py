@@ -48,7 +48,7 @@ from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffer
 from ledger.laws.base import Citations, Prescription, at_play, cited, handles, on_play_on
 from projections.cards import dummy_first_attention, dummy_first_law, dummy_review, locate, replace_card
 from projections.derived import read
-from projections.fold import Step
+from projections.fold import Step, law_of
 from projections.obligations import active_restrictions
 from projections.state import ENDED, OPENING_LEAD, PLAY, Exposure, PenaltyCard, TableState, pending_lead
 
@@ -78,10 +78,6 @@ family's (``ledger.laws.exposed``), which designates it; this family reads it fr
 
 PICKUP_OPTIONS = ("require_suit", "forbid_suit")
 LEAD_OPTIONS = ("require_suit", "forbid_suit", "leave_penalty_card")
-
-
-def law_of(citation: str | None) -> str:
-    return (citation or "").split(":", 1)[-1]
 
 
 # -- the reading of the facts: each penalty card's history ----------------------------------

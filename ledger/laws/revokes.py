@@ -91,7 +91,7 @@ from projections import cards
 from projections.cards import dummy_first_law
 from projections import play
 from projections.derived import Reads, derive, read, shared_values, state_of
-from projections.fold import Step
+from projections.fold import Step, law_of
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
 from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
 
@@ -133,7 +133,7 @@ def on_card_withdrawn(state: TableState, step: Step[ev.CardWithdrawn]) -> TableS
 def _returned_by_62d1(state: TableState, event: ev.CardWithdrawn) -> bool:
     """A card of trick 13 withdrawn after the 62D1 restoration already returned it to the hand."""
     return event.replacement is None and len(state.tricks) <= 12 and state.holds(event.seat, event.card) \
-        and any(_law_of(n.law) == "62D1" and n.seat is event.seat and n.what == str(event.card)
+        and any(law_of(n.law) == "62D1" and n.seat is event.seat and n.what == str(event.card)
                 for n in state.plays_not_made)
 
 
@@ -200,7 +200,7 @@ def on_revoke_rectification(state: TableState, step: Step) -> TableState:
 def lapse_62c1(state: TableState, seat: Seat) -> TableState:
     """62C1: a non-offender's option to withdraw the card he played after the revoke lapses
     once he plays to the next trick."""
-    offers = [o for o in state.pending if o.to is seat and _law_of(o.law) == "62C1"]
+    offers = [o for o in state.pending if o.to is seat and law_of(o.law) == "62C1"]
     if not offers:
         return state
     trick = state.current_trick
@@ -311,10 +311,6 @@ def _irregularity(i: Irregularity, rv: Revoke | None, state: TableState) -> Irre
 
 def _facts(state: TableState, type_: str) -> list[ProcedureFact]:
     return [f for f in state.procedure if f.type == type_]
-
-
-def _law_of(citation: str | None) -> str:
-    return (citation or "").split(":", 1)[-1]
 
 
 def revokes(state: TableState) -> tuple[Revoke, ...]:
@@ -491,7 +487,7 @@ def _detect(state: TableState) -> list[Revoke]:
     out: list[Revoke] = list(revoked)
     breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
-        if rec.ruling != "withdrawn" or _law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
+        if rec.ruling != "withdrawn" or law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
                 or rec.card is None or rec.about in breached:
             continue
         found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
@@ -511,7 +507,7 @@ def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
         if b.seq in known or b.card is None:
             continue
         withdrawn = next((r for r in state.card_records if r.ruling == "withdrawn" and r.about == b.seq
-                          and _law_of(r.law) == "47B"), None)
+                          and law_of(r.law) == "47B"), None)
         if withdrawn is not None:  # corrected before it was established (61A, 62A, 47B)
             trick = next((t for t in state.tricks if any(q.seq == withdrawn.seq for q in t.cards)), None) \
                 or next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < b.seq), None)
@@ -559,7 +555,7 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
         if later:
             candidates.append((min(later), "63A1"))
     elif _restored_62d(state, rv):  # established before the 62D1 correction: by a card of trick 13, returned
-        returned = [n.seq for n in state.plays_not_made if _law_of(n.law) == "62D1" and n.seq > rv.seq
+        returned = [n.seq for n in state.plays_not_made if law_of(n.law) == "62D1" and n.seq > rv.seq
                     and n.seat.side is side and n.seq != rv.seq]
         if returned:
             candidates.append((min(returned), "63A1"))
@@ -781,11 +777,11 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
 
 
 def _corrected_62c3(state: TableState, rv: Revoke) -> bool:
-    return any(r.seq == rv.corrected and _law_of(r.law) == "62C3" for r in state.card_records)
+    return any(r.seq == rv.corrected and law_of(r.law) == "62C3" for r in state.card_records)
 
 
 def _restored_62d(state: TableState, rv: Revoke) -> bool:
-    return any(r.seq == rv.corrected and _law_of(r.law) == "62D1" for r in state.card_records)
+    return any(r.seq == rv.corrected and law_of(r.law) == "62D1" for r in state.card_records)
 
 
 def _rule8(state: TableState, rv: Revoke) -> tuple[str, int]:

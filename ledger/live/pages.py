@@ -11,11 +11,11 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.live.sessions import Session
+from ledger.bridge import SEAT_NAMES
 from ledger.render import IRREGULARITY_WORDS, PENALTY_KIND_WORDS, option_words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 def call_text(call: str) -> str:

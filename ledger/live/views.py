@@ -11,6 +11,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
+from ledger.bridge import SEAT_LETTERS, SEAT_NAMES
 from ledger.errors import StreamNotFound
 from ledger.live.sessions import Session
 from ledger.live.words import call_words, card_words, seat_word
@@ -134,10 +135,10 @@ def session_results(ledger: Ledger, session: Session) -> dict[str, Any]:
 
 # -- what a device may show (Laws 16, 41, 66, 68) ----------------------------------------------
 
-SEATS = ("N", "E", "S", "W")
+SEATS = SEAT_LETTERS
 LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
-SEATS_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEATS_WORDS = SEAT_NAMES
 
 
 def lead_faced(doc: dict[str, Any]) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from ledger.bridge import Seat
+from ledger.bridge import SUIT_LETTERS
 from ledger.register import Register
 from projections.state import TableState
 
-SUITS = ("S", "H", "D", "C")
+SUITS = SUIT_LETTERS
 SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 VULNERABILITY_WORDS = {"None": "none", "NS": "N-S", "EW": "E-W", "All": "all", "Both": "all"}
 

@@ -14,17 +14,18 @@ from typing import Any, Literal
 
 import attrs
 
+from ledger.bridge import RANKS_HIGH_FIRST as RANKS
+from ledger.bridge import SEAT_LETTERS as SEATS
+from ledger.bridge import SEAT_NAMES
+from ledger.bridge import SUIT_LETTERS as SUITS
+from ledger.bridge import Card, Suit, trick_winner
 from ledger.records.formats.pbn_scan import PbnError, PbnRecord
 
-SEATS = ("N", "E", "S", "W")
-SUITS = ("S", "H", "D", "C")
-RANKS = "AKQJT98765432"
 STRAINS = ("C", "D", "H", "S", "NT")
 
 #: Position of each card in a sorted hand: S, H, D, C, each from the ace down.
 _CARD_ORDER = {card: i for i, card in enumerate(s + r for s in SUITS for r in RANKS)}
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 #: PBN ``Vulnerable`` values -> the spec's canonical vulnerability.
@@ -533,14 +534,8 @@ def record_result(record: PbnRecord) -> dict[str, Any] | None:
 # Play
 
 def trick_winner_seat(trick: list[tuple[str, str]], trump: str | None) -> str:
-    """Seat winning a complete trick: the highest trump, else the highest card of the suit led."""
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        beats = (card[0] == best[0] and RANKS.index(card[1]) < RANKS.index(best[1])) or (
-            card[0] == trump and best[0] != trump)
-        if beats:
-            best_seat, best = seat, card
-    return best_seat
+    """Seat winning a complete trick (Law 44, :func:`ledger.bridge.trick_winner`), in letters."""
+    return trick_winner([(seat, Card.parse(card)) for seat, card in trick], Suit.parse(trump) if trump else None)
 
 
 def _play_items(record: PbnRecord) -> tuple[list[str | None], dict[str, str], set[int]]:
