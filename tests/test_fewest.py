@@ -149,3 +149,22 @@ def test_a_known_position():
 def test_hands_of_unequal_length_are_refused():
     with pytest.raises(ValueError):
         fewest_tricks([[Card.parse("SA")], [], [], []], [], Seat.N, None, Side.parse("NS"))
+
+
+@pytest.mark.parametrize("hands, played, to_play, trump, side, floor", [
+    # East-West: West's masters (DA, SQ) are no sure tricks: East leads his club (only the side holds
+    # clubs), West discards the DA, and North's D8 takes the last trick
+    ("D8 HT S2 / C4 CA D4 / D2 S7 / DA SQ", "S:HA W:C3", "N", "C", "EW", 2),
+    # East-West: East's spades top every other, but West, void first, ruffs the ST and must lead a
+    # diamond: North's DQ takes it
+    ("CJ D4 DQ / S7 SA ST / C2 C6 S6 / D5 DJ H4 S3", "N:DT E:DK S:C4", "W", "H", "EW", 3),
+])
+def test_a_masters_bound_never_counts_a_card_its_holder_may_throw(hands, played, to_play, trump, side, floor):
+    """Two positions the masters' bounds once overcounted (the side's own hand may discard a master
+    on its partner's trick, or a partner void first may ruff the leader's winner and take the lead);
+    brute force agrees with the floor."""
+    cards = [[Card.parse(c) for c in hand.split()] for hand in hands.split(" / ")]
+    trick = [(Seat.parse(p.split(":")[0]), Card.parse(p.split(":")[1])) for p in played.split()]
+    args = (cards, trick, Seat.parse(to_play), SUITS[" SHDC".index(trump) - 1] if trump else None, Side.parse(side))
+    assert brute_force(*args) == floor
+    assert fewest_tricks(*args) == floor

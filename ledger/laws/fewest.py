@@ -310,9 +310,10 @@ class _Search:
         opponents do not hold is the side's anyway.
 
         * One hand mastering every suit the opponents hold wins each trick it follows suit to, and
-          can discard on an opponents' trick only once void in a suit another hand holds, which
-          it reaches only by following suit: the side wins at least the fewest cards the hand
-          holds in such a suit another hand holds more of (every trick, when there is none).
+          can discard (on an opponents' trick, or on its partner's lead of a suit only the side
+          holds) only once void in a suit another hand holds, which it reaches only by following
+          suit: the side wins at least the fewest cards the hand holds in such a suit another hand
+          holds more of (every trick, when there is none).
         * When every suit the opponents hold is mastered by a hand of the side, or the side is on
           lead and every such suit it holds is, the side wins the trick and keeps the lead; that
           lasts at least as long as the master of a suit whose other hand of the side also holds
@@ -339,9 +340,17 @@ class _Search:
         by_first = by_second = guarded = cards  # -1 once the reading fails
         for shift in (0, 13, 26, 39):
             opposed = (theirs >> shift) & 0x1FFF
-            if not opposed:
-                continue
             a, b = (first >> shift) & 0x1FFF, (second >> shift) & 0x1FFF
+            if not opposed:
+                # a suit only the side holds: the partner leading it lets a hand void in it discard
+                # (a master too) on a trick the side wins: a hand reaches that only after following
+                # to as many tricks of it as it holds cards of it
+                a_length, b_length = a.bit_count(), b.bit_count()
+                if by_first >= 0 and b_length > a_length and a_length < by_first:
+                    by_first = a_length
+                if by_second >= 0 and a_length > b_length and b_length < by_second:
+                    by_second = b_length
+                continue
             a_masters, b_masters = a and opposed < a & -a, b and opposed < b & -b
             a_length, b_length = a.bit_count(), b.bit_count()
             longest = max(((left >> shift) & 0x1FFF).bit_count(), ((right >> shift) & 0x1FFF).bit_count())
@@ -368,8 +377,9 @@ class _Search:
     def runs_away(self, position: int, leader: int, hand: int, partner: int) -> bool:
         """The side's ``leader`` wins every remaining trick: each of his cards tops every other
         card of its suit (the opponents hold no trump, the caller checked), and his partner cannot
-        ruff one (void in its suit with a trump): whatever he leads wins, the lead stays with him,
-        and nothing here ever changes."""
+        ruff one (holding a trump, he must hold as many cards as the leader of each other suit: void
+        in it first, he could ruff and take the lead): whatever he leads wins, the lead stays with
+        him, and nothing here ever changes."""
         others = 0
         for seat in range(4):
             if seat != leader:
@@ -382,8 +392,8 @@ class _Search:
                 continue
             if (others >> shift) & 0x1FFF >= held & -held:
                 return False
-            if ruffs and suit != self.trump and not (partner >> shift) & 0x1FFF:
-                return False
+            if ruffs and suit != self.trump and ((partner >> shift) & 0x1FFF).bit_count() < held.bit_count():
+                return False  # the partner, void in it before the leader, could ruff: the lead would pass
         return True
 
     def last(self, key: int) -> int:
