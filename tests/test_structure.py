@@ -573,3 +573,24 @@ def test_law_27_reaches_the_calls_through_their_interception_points():
     with pytest.raises(RuntimeError, match="supplied twice"):
         call_interceptor("pending")(lambda *a: None)
     assert "ledger.laws.insufficient" not in {t for t, _, _ in _imports("ledger.laws.calls")}
+
+
+def test_the_readme_map_names_every_room():
+    """README "How it is built": every module at the top of ``ledger/`` and ``projections/`` and
+    every package is named in the map, so the map matches the tree."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## How it is built"):]
+    block = section[section.index("```"):section.index("```", section.index("```") + 3)]
+    missing = []
+    for folder in ("ledger", "projections"):
+        for path in sorted((root / folder).iterdir()):
+            name = path.stem if path.suffix == ".py" else path.name
+            if name.startswith("__") or (path.is_dir() and not (path / "__init__.py").exists()) \
+                    or (path.is_file() and path.suffix != ".py"):
+                continue
+            if not re.search(rf"(?<![\w]){re.escape(name)}(\.py|/|\b)", block):
+                missing.append(f"{folder}/{path.name}")
+    assert not missing, f"not in the README's map: {missing}"
