@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import click
 
@@ -54,102 +56,140 @@ def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           merge_delay: bool, group: bool, writers: int, seconds: float, claim_floor: bool,
           positions: int | None) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
+    run = _Run(ctx, boards, as_json, seed, peer, pg_url, synchronous, rounds, chunk, writers, seconds,
+               positions)
+    chosen = {"claim_floor": claim_floor, "group": group, "merge_delay": merge_delay,
+              "interleaved": interleaved}
+    mode = next((name for name, _ in MODES if chosen.get(name)), "appends")
+    dict(MODES)[mode](run)
+
+
+class _Run(NamedTuple):
+    """The options a bench mode reads."""
+
+    ctx: click.Context
+    boards: int
+    as_json: bool
+    seed: int
+    peer: bool
+    pg_url: str | None
+    synchronous: str
+    rounds: int
+    chunk: float
+    writers: int
+    seconds: float
+    positions: int | None
+
+
+def _echo(figures: dict[str, Any], width: int, sub_width: int | None = None) -> None:
+    """One line per figure, a nested figure as ``key.sub``."""
+    for key, value in figures.items():
+        if isinstance(value, dict):
+            for sub, item in value.items():
+                click.echo(f"{key + '.' + sub:>{sub_width or width}}: {item}")
+        else:
+            click.echo(f"{key:>{width}}: {value}")
+
+
+def _progress(run: _Run) -> Callable[[str], None] | None:
+    return None if run.as_json else (lambda line: click.echo(line, err=True))
+
+
+def _library_installed() -> bool:
+    try:
+        import eventsourcing  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _claim_floor(run: _Run) -> None:
+    """--claim-floor: the cost of G(side) alone."""
+    from ledger.bench.appends import CLAIM_FLOOR_POSITIONS, claim_floor_figures
+
+    floor = claim_floor_figures(run.seed, positions=run.positions or CLAIM_FLOOR_POSITIONS)
+    if run.as_json:
+        click.echo(json.dumps(floor))
+    else:
+        _echo(floor, 40)
+
+
+def _group(run: _Run) -> None:
+    """--group: writer threads, each append alone and through the group committer."""
+    from ledger.bench.group import run_group_bench
+
+    source = run.ctx.get_parameter_source("writers")
+    grouped = run_group_bench(run.pg_url,
+                              writers=16 if source is click.core.ParameterSource.DEFAULT else run.writers,
+                              rounds=run.rounds, chunk=run.chunk, synchronous=run.synchronous, seed=run.seed,
+                              library=_library_installed(), progress=_progress(run))
+    if run.as_json:
+        click.echo(json.dumps(grouped))
+    else:
+        for key, value in grouped.items():
+            click.echo(f"{key:>40}: {value}")
+
+
+def _merge_delay(run: _Run) -> None:
+    """--merge-delay: the tree integrated behind the log."""
+    from ledger.bench.merge import run_merge_delay
+
+    merged = run_merge_delay(run.pg_url, writers=run.writers, seconds=run.seconds, seed=run.seed)
+    if run.as_json:
+        click.echo(json.dumps(merged))
+    else:
+        for key, value in merged["merge"].items():
+            click.echo(f"{'merge.' + key:>40}: {value}")
+
+
+def _interleaved(run: _Run) -> None:
+    """--interleaved: the sides alternated in chunks in one process."""
+    from ledger.bench.interleaved import run_interleaved
+
+    library = _library_installed()
+    if not library:
+        click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
+                   "ours and the ceilings only", err=True)
+    found = run_interleaved(rounds=run.rounds, chunk=run.chunk, synchronous=run.synchronous, seed=run.seed,
+                            library=library, progress=_progress(run))
+    if run.pg_url:
+        from ledger.bench.peer import postgres_writers
+
+        found["postgres"] = postgres_writers(run.pg_url)
+    if run.as_json:
+        click.echo(json.dumps(found))
+        return
+    _echo(found["interleaved"], 48)
+    for key, value in found.get("postgres", {}).items():
+        click.echo(f"{'postgres.' + key:>48}: {value}")
+
+
+def _appends(run: _Run) -> None:
+    """The default: the ledger's appends (and with --peer the library beside it)."""
     from ledger.bench.appends import run_bench
 
-    if claim_floor:
-        from ledger.bench.appends import CLAIM_FLOOR_POSITIONS, claim_floor_figures
-
-        floor = claim_floor_figures(seed, positions=positions or CLAIM_FLOOR_POSITIONS)
-        if as_json:
-            click.echo(json.dumps(floor))
-            return
-        for key, value in floor.items():
-            if isinstance(value, dict):
-                for sub, item in value.items():
-                    click.echo(f"{key + '.' + sub:>40}: {item}")
-            else:
-                click.echo(f"{key:>40}: {value}")
-        return
-
-    if group:
-        from ledger.bench.group import run_group_bench
-
-        try:
-            import eventsourcing  # noqa: F401
-            library = True
-        except ImportError:
-            library = False
-        source = ctx.get_parameter_source("writers")
-        grouped = run_group_bench(pg_url, writers=16 if source is click.core.ParameterSource.DEFAULT else writers,
-                                  rounds=rounds, chunk=chunk, synchronous=synchronous, seed=seed,
-                                  library=library,
-                                  progress=None if as_json else (lambda line: click.echo(line, err=True)))
-        if as_json:
-            click.echo(json.dumps(grouped))
-        else:
-            for key, value in grouped.items():
-                click.echo(f"{key:>40}: {value}")
-        return
-
-    if merge_delay:
-        from ledger.bench.merge import run_merge_delay
-
-        merged = run_merge_delay(pg_url, writers=writers, seconds=seconds, seed=seed)
-        if as_json:
-            click.echo(json.dumps(merged))
-        else:
-            for key, value in merged["merge"].items():
-                click.echo(f"{'merge.' + key:>40}: {value}")
-        return
-
-    if interleaved:
-        from ledger.bench.interleaved import run_interleaved
-
-        try:
-            import eventsourcing  # noqa: F401
-            library = True
-        except ImportError:
-            library = False
-            click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
-                       "ours and the ceilings only", err=True)
-        found = run_interleaved(rounds=rounds, chunk=chunk, synchronous=synchronous, seed=seed,
-                                library=library,
-                                progress=None if as_json else (lambda line: click.echo(line, err=True)))
-        if pg_url:
-            from ledger.bench.peer import postgres_writers
-
-            found["postgres"] = postgres_writers(pg_url)
-        if as_json:
-            click.echo(json.dumps(found))
-            return
-        for key, value in found["interleaved"].items():
-            if isinstance(value, dict):
-                for sub, item in value.items():
-                    click.echo(f"{key + '.' + sub:>48}: {item}")
-            else:
-                click.echo(f"{key:>48}: {value}")
-        for key, value in found.get("postgres", {}).items():
-            click.echo(f"{'postgres.' + key:>48}: {value}")
-        return
-
-    db = ctx.obj["db"] if ctx.obj["db_given"] else None
-    figures = run_bench(boards=boards, db=db, seed=seed, progress=not as_json and sys.stderr.isatty(),
-                        synchronous=synchronous)
-    if peer:
+    db = run.ctx.obj["db"] if run.ctx.obj["db_given"] else None
+    figures = run_bench(boards=run.boards, db=db, seed=run.seed,
+                        progress=not run.as_json and sys.stderr.isatty(), synchronous=run.synchronous)
+    if run.peer:
         from ledger.bench.appends import board_growth
         from ledger.bench.peer import run_peer
 
-        figures |= run_peer(figures, pg_url, synchronous) | {"growth": board_growth(seed=seed)}
-    if as_json:
+        figures |= run_peer(figures, run.pg_url, run.synchronous) | {"growth": board_growth(seed=run.seed)}
+    if run.as_json:
         click.echo(json.dumps(figures))
     else:
-        for key, value in figures.items():
-            if isinstance(value, dict):
-                for sub, item in value.items():
-                    click.echo(f"{key + '.' + sub:>32}: {item}")
-            else:
-                click.echo(f"{key:>24}: {value}")
+        _echo(figures, 24, 32)
 
+
+MODES: tuple[tuple[str, Callable[[_Run], None]], ...] = (
+    ("claim_floor", _claim_floor),
+    ("group", _group),
+    ("merge_delay", _merge_delay),
+    ("interleaved", _interleaved),
+    ("appends", _appends),
+)
+"""The bench modes, the first flag given wins (in this order); none: the appends."""
 
 
 @click.command("bench-live")

@@ -95,64 +95,100 @@ def designate(state: TableState, suit: Suit | None, rank: str | None,
     """Complete declarer's designation of a card from dummy by Law 46B (the
     card, a choice to offer, a void designation, or a question)."""
     assert state.contract is not None and state.dummy is not None
-    dummy, edition = state.dummy, state.edition
-    hand = state.hand(dummy)
+    hand = state.hand(state.dummy)
     trick = state.current_trick
     leading = trick is None or trick.complete
     on_trick = () if leading else trick.cards  # type: ignore[union-attr]
     led = None if leading else trick.suit_led  # type: ignore[union-attr]
-    fourth = len(on_trick) == 3
     if suit is None and rank is None:
         return Designation("choose", "46B5")
     if rank is None:  # a suit, no rank: its lowest card
-        of_suit = [c for c in hand if c.suit is suit]
-        return Designation("card", "46B2", min(of_suit, key=lambda c: c.strength)) if of_suit else \
-            Designation("void", "46B4")
+        return _lowest_of(hand, suit)
     if _is_rank(rank):
         if suit is not None:
             card = Card(suit, rank)
             return Designation("card", "45B", card) if card in hand else Designation("void", "46B4")
         return _rank_only(state, hand, rank, leading, led)
     # "high", "low", "win"
-    law = CITATIONS[rank][edition]
+    turn = _Turn(hand, suit, leading, led, fourth=len(on_trick) == 3, law=CITATIONS[rank][state.edition])
     if rank == "win":
-        if suit is not None:
-            pool = [c for c in hand if c.suit is suit]
-        elif leading:
-            return Designation("review", law, question=f"'{rank}' from dummy on lead, with no suit named: "
-                                                      "which card did declarer designate?")
-        else:
-            trump = state.contract.strain.trump
-            pool = [c for c in hand if c.suit is led] or [c for c in hand if c.suit is trump]
-        winners = _winners(state, pool, known=not fourth)
-        if not winners:
-            return Designation("review", law, question="'win' from dummy, but no card of dummy is known to "
-                                                      "win the trick: which card did declarer designate?")
-        return Designation("card", law, winners[0])
+        return _win(state, turn)
+    return _high_or_low(state, rank, turn, lowest_winner)
+
+
+@attrs.frozen
+class _Turn:
+    """Dummy's turn to play a card declarer designated by "high", "win" or "low"."""
+
+    hand: tuple[Card, ...]
+    suit: Suit | None  # the suit declarer named, if any
+    leading: bool
+    led: Suit | None
+    fourth: bool
+    law: str  # the edition's citation of the word (``CITATIONS``)
+
+
+def _lowest_of(hand: tuple[Card, ...], suit: Suit | None) -> Designation:
+    """46B2: a suit and no rank: its lowest card (46B4: none of it, void)."""
+    of_suit = [c for c in hand if c.suit is suit]
+    return Designation("card", "46B2", min(of_suit, key=lambda c: c.strength)) if of_suit else \
+        Designation("void", "46B4")
+
+
+def _win(state: TableState, turn: _Turn) -> Designation:
+    """46B1 "win": the lowest winning card (2017: known to win) of the suit named, else of the suit led,
+    else a trump."""
+    assert state.contract is not None
+    hand, law = turn.hand, turn.law
+    if turn.suit is not None:
+        pool = [c for c in hand if c.suit is turn.suit]
+    elif turn.leading:
+        return Designation("review", law, question="'win' from dummy on lead, with no suit named: "
+                                                  "which card did declarer designate?")
+    else:
+        trump = state.contract.strain.trump
+        pool = [c for c in hand if c.suit is turn.led] or [c for c in hand if c.suit is trump]
+    winners = _winners(state, pool, known=not turn.fourth)
+    if not winners:
+        return Designation("review", law, question="'win' from dummy, but no card of dummy is known to "
+                                                  "win the trick: which card did declarer designate?")
+    return Designation("card", law, winners[0])
+
+
+def _high_or_low(state: TableState, rank: str, turn: _Turn, lowest_winner: bool | None) -> Designation:
+    """46B1 "high" and "low": of the suit named, else of the suit led."""
+    law, suit, led = turn.law, turn.suit, turn.led
     target = suit or led
     if target is None:
         return Designation("review", law, question=f"'{rank}' from dummy on lead, with no suit named: "
                                                   "which card did declarer designate?")
-    of_suit = [c for c in hand if c.suit is target]
+    of_suit = [c for c in turn.hand if c.suit is target]
     if not of_suit:
         if suit is not None:
             return Designation("void", "46B4")
         return Designation("review", law, question=f"'{rank}' from dummy, which holds no card of the suit led: "
                                                   "which card did declarer designate?")
     if rank == "low":
-        if edition == "2017" and suit is not None and suit is not led:
+        if state.edition == "2017" and suit is not None and suit is not led:
             law = "46B2"  # 2017 "low" is of the suit led; a suit named and no rank: its lowest card
         return Designation("card", law, min(of_suit, key=lambda c: c.strength))
     highest = max(of_suit, key=lambda c: c.strength)
-    if edition == "1997" and fourth:
-        winners = _winners(state, of_suit, known=False)
-        if winners and winners[0] != highest:
-            if lowest_winner is None:
-                return Designation("review", law, question=f"'high' from dummy in fourth seat: is it deemed the "
-                                                          f"lowest winning card ({winners[0]}) rather than the "
-                                                          f"highest ({highest})?")
-            if lowest_winner:
-                return Designation("card", law, winners[0])
+    if state.edition == "1997" and turn.fourth:
+        return _high_fourth_1997(state, of_suit, highest, law, lowest_winner)
+    return Designation("card", law, highest)
+
+
+def _high_fourth_1997(state: TableState, of_suit: list[Card], highest: Card, law: str,
+                      lowest_winner: bool | None) -> Designation:
+    """1997 (FFB 46B1a): "high" in fourth seat may be deemed the lowest winning card."""
+    winners = _winners(state, of_suit, known=False)
+    if winners and winners[0] != highest:
+        if lowest_winner is None:
+            return Designation("review", law, question=f"'high' from dummy in fourth seat: is it deemed the "
+                                                      f"lowest winning card ({winners[0]}) rather than the "
+                                                      f"highest ({highest})?")
+        if lowest_winner:
+            return Designation("card", law, winners[0])
     return Designation("card", law, highest)
 
 

@@ -649,74 +649,108 @@ def _claim_tricks(state: TableState, side) -> int:
 
 
 def _rectify(state: TableState, found: list[Revoke]) -> list[Revoke]:
-    assert state.contract is not None
     ended = _play_ended(state)
-    cite = state.cite
     established = [r for r in found if r.is_established and not r.breach]
     both_sides = len({r.seat.side for r in established}) == 2
     out: list[Revoke] = []
     for rv in found:
         reviews: list[tuple[str, int]] = []
-        exempt, why = None, ""
-        nos = [s for s in Seat if s.side is not rv.seat.side]
-        reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
-        first = _first_attention(state, rv)
         if rv.corrected is not None and rv.trick == 12 and not rv.is_established \
                 and not _restored_62d(state, rv) and _partner_played_after(state, rv):
             reviews.append(_rule8(state, rv))  # corrected before establishment (62B): 62D2 all the same
-        if rv.corrected is not None and (_corrected_62c3(state, rv) or any(
-                _corrected_62c3(state, o) for o in found if o.trick == rv.trick and o.seq != rv.seq)):
-            exempt, why = "64B8", "both sides revoked on the trick: each revoke corrected (62C3), no trick transfer"
-        elif rv.corrected is not None and _restored_62d(state, rv):
-            exempt, why = "62D1", "a revoke on trick 12, corrected: tricks 12 and 13 restored, no transfer"
-            if _partner_played_after(state, rv):
-                reviews.append(_rule8(state, rv))
-        elif _forfeited(state, rv):
-            exempt, why = "11A", "the director found the right to rectification forfeited (the non-offenders " \
-                                 "acted before he was called)"
-        elif rv.breach:
-            exempt, why = "64B3", "a failure to play a penalty card or to comply with a lead restriction: no " \
-                                  "trick transfer"
-        elif rv.dummy:
-            exempt, why = "64B3", "a revoke by dummy (his cards are faced): no trick transfer"
-            if rv.is_established and rv.discovered is not None:
-                reviews.append((f"64C revoke by dummy on trick {rv.trick} established: no transfer (64B3); "
-                                "the director restores equity if the defenders were damaged", rv.seq))
-        elif first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
-                and _violation(state, first.seq) is not None:
-            law = dummy_first_law(state)
-            exempt, why = law, "dummy, after a 43A2 violation, was the first to draw attention to it: no " \
-                               "rectification, play continues as if there were none"
-            reviews.append((f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
-                            + ("the director assigns an adjusted score to both sides if the defence gained"
-                               if state.edition == "1997" else
-                               "at the end of play the director takes away any advantage the defence gained"),
-                            rv.seq))
-        elif rv.is_established and rv.discovered is None:
-            pass  # nobody has drawn attention to it: no rectification yet (64B4, 64B5 say until when)
-        elif rv.is_established:
-            exempt, why, more = _exemption(state, rv, found, both_sides)
-            reviews += more
-        call = None if rv.breach else _unnamed_call(state, rv)
-        if call is not None:
-            reviews.append((f"64A the director was called (seq {call.seq}) without naming the matter while "
-                            f"{rv.seat}'s revoke on trick {rv.trick} had not been pointed out: was attention drawn "
-                            "to it? (an AttentionDrawn about the revoke, or a ruling, says so)", call.seq))
-        if rv.is_established and reserved and not rv.dummy:
-            reviews.append(("64C equity: the non-offending side reserved its rights about the revoke on trick "
-                            f"{rv.trick}; if the transfer does not restore equity the director assigns an "
-                            "adjusted score (seed 001 rule 7)", rv.seq))
-        if exempt is not None:
-            rv = attrs.evolve(rv, exempt=cite(exempt), exempt_reason=why)
-        elif rv.is_established and ended and rv.discovered is not None:
-            tricks, law = _transfer(state, rv)
-            if tricks == 0:
-                rv = attrs.evolve(rv, exempt=cite("64B1"),
-                                  exempt_reason="the offending side won neither the revoke trick nor a later one")
-            else:
-                rv = attrs.evolve(rv, tricks=tricks, law=cite(law))
-        out.append(attrs.evolve(rv, reviews=tuple(reviews)))
+        exempt, why, more = _exempted(state, rv, found, both_sides)
+        reviews += more + _reviews_after(state, rv)
+        out.append(attrs.evolve(_outcome(state, rv, exempt, why, ended), reviews=tuple(reviews)))
     return _cap(state, out)
+
+
+Exempted = tuple[str | None, str, list[tuple[str, int]]]
+"""Why a revoke carries no trick transfer: (the Law, the reason, the questions to the director);
+``(None, "", ...)``: it is not exempt (yet)."""
+
+
+def _exempted(state: TableState, rv: Revoke, found: list[Revoke], both_sides: bool) -> Exempted:
+    """The first reading that exempts the revoke from the transfer, in the order the Laws take them."""
+    if rv.corrected is not None and (_corrected_62c3(state, rv) or any(
+            _corrected_62c3(state, o) for o in found if o.trick == rv.trick and o.seq != rv.seq)):
+        return "64B8", "both sides revoked on the trick: each revoke corrected (62C3), no trick transfer", []
+    if rv.corrected is not None and _restored_62d(state, rv):
+        return ("62D1", "a revoke on trick 12, corrected: tricks 12 and 13 restored, no transfer",
+                [_rule8(state, rv)] if _partner_played_after(state, rv) else [])
+    if _forfeited(state, rv):
+        return "11A", "the director found the right to rectification forfeited (the non-offenders " \
+                      "acted before he was called)", []
+    if rv.breach:
+        return "64B3", "a failure to play a penalty card or to comply with a lead restriction: no " \
+                       "trick transfer", []
+    if rv.dummy:
+        return "64B3", "a revoke by dummy (his cards are faced): no trick transfer", _dummy_reviews(rv)
+    if _dummy_drew_attention_first(state, rv):
+        return _after_dummy_violation(state, rv)
+    if rv.is_established and rv.discovered is None:
+        return None, "", []  # nobody has drawn attention to it: no rectification yet (64B4, 64B5 say until when)
+    if rv.is_established:
+        return _exemption(state, rv, found, both_sides)
+    return None, "", []
+
+
+def _dummy_reviews(rv: Revoke) -> list[tuple[str, int]]:
+    """64C: an established revoke by dummy: equity, if the defenders were damaged."""
+    if rv.is_established and rv.discovered is not None:
+        return [(f"64C revoke by dummy on trick {rv.trick} established: no transfer (64B3); "
+                 "the director restores equity if the defenders were damaged", rv.seq)]
+    return []
+
+
+def _dummy_drew_attention_first(state: TableState, rv: Revoke) -> bool:
+    """Dummy, after a 43A2 violation, first drew attention to a defender's revoke."""
+    assert state.contract is not None
+    first = _first_attention(state, rv)
+    return first is not None and first.by is state.dummy and rv.seat.side is not state.contract.side \
+        and _violation(state, first.seq) is not None
+
+
+def _after_dummy_violation(state: TableState, rv: Revoke) -> Exempted:
+    """1997 43B2c / 2017 43B3: dummy lost his rights and drew attention first: no rectification."""
+    law = dummy_first_law(state)
+    return (law, "dummy, after a 43A2 violation, was the first to draw attention to it: no "
+                 "rectification, play continues as if there were none",
+            [(f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
+              + ("the director assigns an adjusted score to both sides if the defence gained"
+                 if state.edition == "1997" else
+                 "at the end of play the director takes away any advantage the defence gained"),
+              rv.seq)])
+
+
+def _reviews_after(state: TableState, rv: Revoke) -> list[tuple[str, int]]:
+    """The director's questions whatever the exemption: an unnamed call (64A), rights reserved (64C)."""
+    reviews: list[tuple[str, int]] = []
+    call = None if rv.breach else _unnamed_call(state, rv)
+    if call is not None:
+        reviews.append((f"64A the director was called (seq {call.seq}) without naming the matter while "
+                        f"{rv.seat}'s revoke on trick {rv.trick} had not been pointed out: was attention drawn "
+                        "to it? (an AttentionDrawn about the revoke, or a ruling, says so)", call.seq))
+    nos = [s for s in Seat if s.side is not rv.seat.side]
+    reserved = [f for f in _facts(state, "RightsReserved") if f.seq > rv.seq and f.by in nos]
+    if rv.is_established and reserved and not rv.dummy:
+        reviews.append(("64C equity: the non-offending side reserved its rights about the revoke on trick "
+                        f"{rv.trick}; if the transfer does not restore equity the director assigns an "
+                        "adjusted score (seed 001 rule 7)", rv.seq))
+    return reviews
+
+
+def _outcome(state: TableState, rv: Revoke, exempt: str | None, why: str, ended: bool) -> Revoke:
+    """The revoke with its exemption, or at the end of play its transfer (64A; none won: 64B1)."""
+    cite = state.cite
+    if exempt is not None:
+        return attrs.evolve(rv, exempt=cite(exempt), exempt_reason=why)
+    if rv.is_established and ended and rv.discovered is not None:
+        tricks, law = _transfer(state, rv)
+        if tricks == 0:
+            return attrs.evolve(rv, exempt=cite("64B1"),
+                                exempt_reason="the offending side won neither the revoke trick nor a later one")
+        return attrs.evolve(rv, tricks=tricks, law=cite(law))
+    return rv
 
 
 def _first_attention(state: TableState, rv: Revoke) -> ProcedureFact | None:

@@ -377,63 +377,87 @@ def calls_out_of_rotation(state) -> list[Prescription]:
 
 
 def _rule(state, rec: CallRecord) -> list[Prescription]:
-    cite, x, call = state.cite, rec.seat, rec.call
-    partner = x.partner
-
-    def p(event, law: str) -> Prescription:
-        return Prescription(event, (rec.seq,), cite(law))
-
-    def must_pass(seat: Seat, until: str, law: str) -> Prescription:
-        return p(PartnerMustPass(seat=seat, until=until), law)
-
-    def review(reason: str, law: str) -> Prescription:
-        return Prescription(DirectorReviewRequired(reason=reason, about=rec.replaces or rec.seq), (rec.seq,),
-                            cite(law))
-
-    out = [p(IrregularityRecorded(kind="call_out_of_rotation", offender=str(x), about=rec.seq),
-             "30C" if call.is_pass and rec.artificial else kind_law(call)),
-           p(OptionsOffered(to=x.lho, options=("accept", "refuse"), law=cite("29A")), "29A")]
+    x, call = rec.seat, rec.call
+    at = _At(state, rec)
+    out = [at.p(IrregularityRecorded(kind="call_out_of_rotation", offender=str(x), about=rec.seq),
+                "30C" if call.is_pass and rec.artificial else kind_law(call)),
+           at.p(OptionsOffered(to=x.lho, options=("accept", "refuse"), law=state.cite("29A")), "29A")]
     if rec.ruling == "coor_28b":
-        out.append(p(CallCancelled(seat=x, call=call), "28B"))
+        out.append(at.p(CallCancelled(seat=x, call=call), "28B"))
     if rec.ruling not in REFUSED:
         return out
-    out.append(p(CallCancelled(seat=x, call=call), "29B"))
+    out.append(at.p(CallCancelled(seat=x, call=call), "29B"))
     case, ruling, edition = (rec.law or ":").split(":", 1)[1], rec.ruling, state.edition
     if ruling in ("coor_repeat", "coor_repeated"):
-        out.append(p(CallRequired(seat=x, call=call), REPEAT_LAW[(edition, case)]))
-    if edition == "2017":
-        if case == "30A":
-            out.append(must_pass(x, "next_turn", "30A"))
-        elif ruling == "coor_undecided":
-            out.append(review(f"23A comparable call: is {x}'s {rec.first_call} a comparable call in place of his "
-                              f"cancelled {call} ({case})?", "23A"))
-        elif ruling == "coor_comparable":
-            out.append(review(f"23C {x}'s {call} out of rotation was replaced by a comparable call "
-                              f"({rec.first_call}): at the end of play, could the outcome well have been different "
-                              "without the assistance of the infraction? (adjusted score)", "23C"))
-        elif ruling == "coor_not_comparable":
-            out.append(must_pass(partner, "next_turn", NOT_COMPARABLE_LAW[case]))
-        return out
+        out.append(at.p(CallRequired(seat=x, call=call), REPEAT_LAW[(edition, case)]))
+    refused = _refused_2017 if edition == "2017" else _refused_1997
+    return out + refused(at, case, ruling)
+
+
+class _At:
+    """The prescriptions of one call out of rotation (its record, the edition's citations)."""
+
+    def __init__(self, state, rec: CallRecord) -> None:
+        self.state, self.rec = state, rec
+
+    def p(self, event, law: str) -> Prescription:
+        return Prescription(event, (self.rec.seq,), self.state.cite(law))
+
+    def must_pass(self, seat: Seat, until: str, law: str) -> Prescription:
+        return self.p(PartnerMustPass(seat=seat, until=until), law)
+
+    def review(self, reason: str, law: str) -> Prescription:
+        return Prescription(DirectorReviewRequired(reason=reason, about=self.rec.replaces or self.rec.seq),
+                            (self.rec.seq,), self.state.cite(law))
+
+
+def _refused_2017(at: _At, case: str, ruling: str | None) -> list[Prescription]:
+    """2017: what follows a refused call out of rotation (30A, 23A, 23C, the not comparable call)."""
+    rec = at.rec
+    x, call = rec.seat, rec.call
+    if case == "30A":
+        return [at.must_pass(x, "next_turn", "30A")]
+    if ruling == "coor_undecided":
+        return [at.review(f"23A comparable call: is {x}'s {rec.first_call} a comparable call in place of his "
+                          f"cancelled {call} ({case})?", "23A")]
+    if ruling == "coor_comparable":
+        return [at.review(f"23C {x}'s {call} out of rotation was replaced by a comparable call "
+                          f"({rec.first_call}): at the end of play, could the outcome well have been different "
+                          "without the assistance of the infraction? (adjusted score)", "23C")]
+    if ruling == "coor_not_comparable":
+        return [at.must_pass(x.partner, "next_turn", NOT_COMPARABLE_LAW[case])]
+    return []
+
+
+def _refused_1997(at: _At, case: str, ruling: str | None) -> list[Prescription]:
+    """1997: what follows a refused call out of rotation (29C, 30, 31, 32)."""
+    rec = at.rec
+    x, call, partner = rec.seat, rec.call, rec.seat.partner
     if ruling == "coor_undecided":  # 29C: an artificial call out of rotation, 1997 31A2
-        out.append(review(f"29C artificial: did {x}'s {rec.first_call} repeat the denomination(s) his artificial "
+        return [at.review(f"29C artificial: did {x}'s {rec.first_call} repeat the denomination(s) his artificial "
                           f"{call} out of rotation specified (1997 31A2(a): partner passes at his next turn) or "
                           "not (31A2(b): partner passes to the end, Law 26)? (FindingMade same_denomination)",
-                          "29C"))
-    elif case in ("30A", "30B1"):
-        out.append(must_pass(x, "next_turn", case))
-    elif case == "30B2":
-        out.append(must_pass(x, "end_of_auction", "30B2a"))
-        out.append(p(CallsForbidden(seat=partner, calls=(Call.parse("X"), Call.parse("XX")), until="next_turn"),
-                     "30B2b"))
-    elif case in ("31B", "32A"):
-        out.append(must_pass(partner, "end_of_auction", case))
-    elif case == "31A" and ruling == "coor_same_strain":
-        out.append(must_pass(partner, "next_turn", "31A2a"))
-    elif case == "31A" and ruling == "coor_other":
-        out.append(must_pass(partner, "end_of_auction", "31A2b"))
-    elif case == "32B" and ruling in ("coor_rho_acted", "coor_same_call", "coor_other"):
-        out.append(must_pass(partner, "end_of_auction", "32B2"))
-    return out
+                          "29C")]
+    if case in ("30A", "30B1"):
+        return [at.must_pass(x, "next_turn", case)]
+    if case == "30B2":
+        return [at.must_pass(x, "end_of_auction", "30B2a"),
+                at.p(CallsForbidden(seat=partner, calls=(Call.parse("X"), Call.parse("XX")), until="next_turn"),
+                     "30B2b")]
+    if case in ("31B", "32A"):
+        return [at.must_pass(partner, "end_of_auction", case)]
+    readings = PARTNER_PASSES_1997.get((case, ruling))
+    return [at.must_pass(partner, readings[0], readings[1])] if readings else []
+
+
+PARTNER_PASSES_1997: dict[tuple[str, str | None], tuple[str, str]] = {
+    ("31A", "coor_same_strain"): ("next_turn", "31A2a"),
+    ("31A", "coor_other"): ("end_of_auction", "31A2b"),
+    ("32B", "coor_rho_acted"): ("end_of_auction", "32B2"),
+    ("32B", "coor_same_call"): ("end_of_auction", "32B2"),
+    ("32B", "coor_other"): ("end_of_auction", "32B2"),
+}
+"""1997: partner's pass after a refused call out of rotation, by (case, ruling): until when, and the Law."""
 
 
 # -- words of the other vocabularies -----------------------------------------------------------------
