@@ -169,15 +169,15 @@ def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str 
     if not isinstance(raw, Mapping) or set(raw) - {"role", "name"}:
         raise BadInput("actor must be an object {\"role\": ..., \"name\": ...}", field="actor",
                        value=raw, line=line, event_type=cls.TYPE)
-    role = raw.get("role")
-    if role not in ev.ROLES:
+    given = raw.get("role")
+    if not isinstance(given, str) or given not in ev.ROLES:
         raise BadInput(f"unknown role (expected one of {', '.join(ev.ROLES)})", field="actor.role",
-                       value=role, line=line, event_type=cls.TYPE)
+                       value=given, line=line, event_type=cls.TYPE)
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise BadInput("actor.name must be a string", field="actor.name", value=name, line=line,
                        event_type=cls.TYPE)
-    return Actor(role, name)
+    return Actor(given, name)
 
 
 def json_lines(text: str) -> list[tuple[int, Mapping[str, Any]]]:
