@@ -484,7 +484,8 @@ def _contract(calls: list[tuple[str, str]]) -> tuple[int, str, str, str] | None 
         risk = {"double": "X", "redouble": "XX"}.get(c.kind, risk)
     side = side_of(seat)
     declarer = next(s for s, c in parsed if c.is_bid and c.strain is bid.strain and side_of(s) == side)
-    return bid.level, str(bid.strain), risk, declarer  # type: ignore[return-value]
+    assert bid.level is not None, "_contract: a bid has a level"
+    return bid.level, str(bid.strain), risk, declarer
 
 
 def record_tricks(record: LinRecord) -> list[list[tuple[str, str]]]:

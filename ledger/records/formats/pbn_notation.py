@@ -387,7 +387,10 @@ def effective_contract(record: PbnRecord) -> tuple[int, str, str] | None | Liter
     if contract is not None:
         return contract
     got = auction_contract(record)
-    return got[:3] if isinstance(got, tuple) else got  # type: ignore[return-value]
+    if isinstance(got, tuple):
+        level, strain, risk, _declarer = got
+        return level, strain, risk
+    return got
 
 
 def effective_declarer(record: PbnRecord) -> str | None:
