@@ -881,7 +881,7 @@ def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequen
 def _precision(decimals: int | None) -> float:
     """How far a figure written with ``decimals`` decimals may be from the exact one: half
     its last digit (``5.7`` stands for 5.65 to 5.75), and a hair for binary fractions."""
-    return 0.5 * 10 ** -(2 if decimals is None else decimals) + LEDGER_ROUNDING + 1e-9
+    return 0.5 * 10.0 ** -(2 if decimals is None else decimals) + LEDGER_ROUNDING + 1e-9
 
 
 #: The ledger's ``results`` show matchpoints and percentages to two decimals: half of it.

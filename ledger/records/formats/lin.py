@@ -443,7 +443,8 @@ def read_lin(text: str, *,
              collect_errors: Literal[True]) -> tuple[list[LinRecord], list[LinError]]: ...
 
 
-def read_lin(text: str, *, collect_errors: bool = False):
+def read_lin(text: str, *, collect_errors: bool = False
+             ) -> list[LinRecord] | tuple[list[LinRecord], list[LinError]]:
     """Read the records of a LIN file (see the module's docstring).
 
     Raises :class:`LinError` at the first record that cannot be read; with

@@ -130,7 +130,9 @@ _DEALS_KEPT = 4096
 
 
 def _read_deal(record: PbnRecord, text: str) -> dict[str, list[str]]:
-    bad = lambda reason: record.error(f"Deal: {reason}", "Deal", text)  # noqa: E731
+    def bad(reason: str) -> PbnError:
+        return record.error(f"Deal: {reason}", "Deal", text)
+
     m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", text)
     if m is None:
         raise bad("must start with the first seat and a colon, e.g. 'N:'")
