@@ -68,14 +68,14 @@ def dies_mid_run(index, start, out):
 
 
 def test_healthy_writers_are_counted():
-    assert bench_peer._run_writers(healthy, lambda i: (i,), 3) > 0
+    assert bench_peer.run_writers(healthy, lambda i: (i,), 3) > 0
 
 
 @pytest.mark.parametrize("target, index, code", [(dies_before_ready, 1, 3), (dies_mid_run, 2, 7)])
 def test_a_writer_that_dies_is_reported_never_waited_for(target, index, code):
     t0 = time.monotonic()
     with pytest.raises(bench_peer.WriterDied) as caught:
-        bench_peer._run_writers(target, lambda i: (i,), 3, timeout=600)
+        bench_peer.run_writers(target, lambda i: (i,), 3, timeout=600)
     assert caught.value.died == [(index, code)]
     assert f"#{index} (exit code {code})" in str(caught.value)
     assert time.monotonic() - t0 < 60, "reported at once, not after the timeout"
@@ -83,7 +83,7 @@ def test_a_writer_that_dies_is_reported_never_waited_for(target, index, code):
 
 def test_a_writer_that_hangs_is_reported_at_the_timeout():
     with pytest.raises(bench_peer.WriterDied) as caught:
-        bench_peer._run_writers(hangs, lambda i: (i,), 2, timeout=2)
+        bench_peer.run_writers(hangs, lambda i: (i,), 2, timeout=2)
     assert caught.value.died == [(0, None), (1, None)]
 
 

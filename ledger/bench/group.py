@@ -111,10 +111,10 @@ def _chunk(ledger: Any, boards: list[list[Any]], writers: int, seconds: float, g
 
 
 def _library_chunk(params: dict[str, Any], writers: int, events: int) -> float:
-    from ledger.bench.peer import _library_writer, _run_writers
+    from ledger.bench.peer import library_writer, run_writers
 
     each = max(1, events // writers)
-    return _run_writers(_library_writer, lambda i: (params, i, each), writers, timeout=300.0)
+    return run_writers(library_writer, lambda i: (params, i, each), writers, timeout=300.0)
 
 
 def run_group_bench(pg_url: str | None = None, *, writers: int = 16, rounds: int = 3, chunk: float = 2.0,
@@ -148,9 +148,9 @@ def run_group_bench(pg_url: str | None = None, *, writers: int = 16, rounds: int
             datastore.close()
     else:
         url = f"sqlite:///{Path(tmp.name) / 'group.db'}" + ("" if synchronous == "full" else f"?synchronous={synchronous}")
-    from ledger.bench.peer import _quiet
+    from ledger.bench.peer import quiet
 
-    _quiet()
+    quiet()
     per_round: list[dict[str, dict[str, Any]]] = []
     loads: list[float] = []
     try:

@@ -109,7 +109,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
     rng = random.Random(index)
     sims = [[parse_fact(f, n) for n, f in enumerate(random_board(rng, board=b % 32 + 1).facts, start=1)]
             for b in range(boards)]
-    _quiet()
+    quiet()
     with Ledger.open(url) as ledger:
         out.put(("ready", index))
         start.wait()
@@ -124,7 +124,7 @@ def _ledger_writer(url: str, run: str, index: int, boards: int, start: Any, out:
         out.put(("done", index, written, time.perf_counter() - t0))
 
 
-def _library_writer(params: dict[str, Any], index: int, events: int, start: Any, out: Any) -> None:
+def library_writer(params: dict[str, Any], index: int, events: int, start: Any, out: Any) -> None:
     from eventsourcing.persistence import StoredEvent
     from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 
@@ -144,7 +144,7 @@ def _library_writer(params: dict[str, Any], index: int, events: int, start: Any,
     datastore.close()
 
 
-def _quiet() -> None:
+def quiet() -> None:
     import logging
 
     import structlog
@@ -197,7 +197,7 @@ def _collect(procs: list[Any], out: Any, kind: str, wanted: set[int], deadline: 
     return got
 
 
-def _run_writers(target: Any, args_of: Any, writers: int, timeout: float = 1800.0) -> float:
+def run_writers(target: Any, args_of: Any, writers: int, timeout: float = 1800.0) -> float:
     """Events per second of all the writers together, from the moment all are connected
     and ready to the last one's end. A writer that dies is reported (:class:`WriterDied`),
     never waited for."""
@@ -248,7 +248,7 @@ class _Integrator:
         from ledger.store import integrator
         from ledger.store.sql import open_store
 
-        _quiet()
+        quiet()
         with open_store(self.url) as store:
             seen: dict[int, float] = {}
             while True:
@@ -301,7 +301,7 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2,
         run = uuid.uuid4().hex[:6]
         failures: dict[str, str] = {}
         try:
-            ours: float | None = _run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
+            ours: float | None = run_writers(_ledger_writer, lambda i: (ours_url, run, i, boards), writers)
         except WriterDied as exc:  # reported, not waited for
             ours, failures["ours"] = None, str(exc)
         params: dict[str, Any] = {"dbname": base.database, "host": base.host or "127.0.0.1", "port": base.port or 5432,
@@ -313,7 +313,7 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2,
         PostgresApplicationRecorder(datastore).create_table()
         datastore.close()
         try:
-            peer: float | None = _run_writers(_library_writer, lambda i: (params, i, boards * 120), writers)
+            peer: float | None = run_writers(library_writer, lambda i: (params, i, boards * 120), writers)
         except WriterDied as exc:
             peer, failures["library"] = None, str(exc)
         behind: float | None = None
@@ -322,7 +322,7 @@ def postgres_writers(url: str, writers: int = PG_WRITERS, boards: int = 2,
             keeper = _Integrator(behind_url)
             keeper.start()
             try:
-                behind = _run_writers(_ledger_writer, lambda i: (behind_url, run, i, boards), writers)
+                behind = run_writers(_ledger_writer, lambda i: (behind_url, run, i, boards), writers)
             except WriterDied as exc:
                 failures["ours_behind"] = str(exc)
             finally:
