@@ -446,6 +446,6 @@ class Deal:
 
 def parse_edition(text: object) -> str:
     value = str(text) if isinstance(text, int) else text
-    if value in ("2017", "1997"):
-        return value  # type: ignore[return-value]
+    if isinstance(value, str) and value in ("2017", "1997"):
+        return value
     raise ValueError(f"not a laws edition: {text!r} (expected 2017 or 1997)")

@@ -15,7 +15,7 @@ event type, registered under its stable wire name.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
 import attrs
 from attrs import frozen
@@ -153,8 +153,8 @@ def _options(value: object) -> tuple[str, ...]:
 
 
 def _artificial(value: object) -> str | int | float:
-    if value in ("A+", "A", "A-", "none"):
-        return value  # type: ignore[return-value]
+    if isinstance(value, str) and value in ("A+", "A", "A-", "none"):
+        return value
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100:
         return value
     raise ValueError("expected 'A+', 'A', 'A-', 'none' or a percentage 0-100")
@@ -314,14 +314,17 @@ def _codec(cls: type) -> _Codec:
 REGISTRY: dict[str, type[Event]] = {}
 
 
-def register(family: str, roles: frozenset[str]) -> Callable[[type], type]:
-    def wrap(cls: type) -> type:
+_E = TypeVar("_E", bound=Event)
+
+
+def register(family: str, roles: frozenset[str]) -> Callable[[type[_E]], type[_E]]:
+    def wrap(cls: type[_E]) -> type[_E]:
         name = cls.__name__
         if name in REGISTRY:
             raise RuntimeError(f"event type {name} registered twice")
-        cls.TYPE = name  # type: ignore[attr-defined]
-        cls.FAMILY = family  # type: ignore[attr-defined]
-        cls.ROLES = roles  # type: ignore[attr-defined]
+        cls.TYPE = name
+        cls.FAMILY = family
+        cls.ROLES = roles
         REGISTRY[name] = cls
         return cls
     return wrap

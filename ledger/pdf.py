@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import io
 import re
-from typing import Any
+from typing import AbstractSet, Any
 
 _SUIT = {"S": ("\u2660", "#000000"), "H": ("\u2665", "#bb0000"), "D": ("\u2666", "#bb0000"),
          "C": ("\u2663", "#000000")}
@@ -54,7 +54,7 @@ def _styles() -> Any:
     }
 
 
-def _table(rows: list[list[str]], st: Any, widths: list[float] | None = None, marked: set[tuple[int, int]] = frozenset()) -> Any:  # type: ignore[assignment]
+def _table(rows: list[list[str]], st: Any, widths: list[float] | None = None, marked: AbstractSet[tuple[int, int]] = frozenset()) -> Any:
     from reportlab.lib import colors
     from reportlab.platypus import Paragraph, Table, TableStyle
 

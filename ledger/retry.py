@@ -38,7 +38,9 @@ def split_envelopes(store: Any, stream: str, lines: Sequence[tuple[int, Mapping[
                            f"({stream!r} was given)", field="stream", value=obj.get("stream"), line=number)
         if stored is None:
             stored = {e.id: e.envelope() for e in store.read(stream)}
-        found = stored.get(obj.get("id"))  # type: ignore[arg-type]
+        ident = obj.get("id")
+        # an id that is not a string names no stored event (and a list id cannot key the dict)
+        found = stored.get(ident) if isinstance(ident, str) else None
         if found is None:
             raise BadInput("an envelope of `log --json` is accepted only as a retry of an event the "
                            "stream holds, and no event with this id is stored; send the fact itself "

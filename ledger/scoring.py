@@ -74,10 +74,10 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _check_args(level: object, strain: object, risk: object, vulnerable: object,

@@ -23,7 +23,8 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 import structlog
@@ -40,6 +41,9 @@ from projections.document import to_document
 from projections.state import TableState
 from projections.resolve import Recorded, refers_by_id
 from projections.table import evolve, fold_log
+
+if TYPE_CHECKING:
+    from ledger.groupcommit import GroupCommitter
 
 REFOLDING = (ev.FindingMade, ev.RulingOverridden, ev.EntryVoided, ev.DefectiveTrickFound)
 """Appending one of these refolds the stream (projections.resolve)."""
@@ -169,15 +173,15 @@ def _parse_actor(raw: object, cls: type[ev.Event], line: int, default_role: str 
     if not isinstance(raw, Mapping) or set(raw) - {"role", "name"}:
         raise BadInput("actor must be an object {\"role\": ..., \"name\": ...}", field="actor",
                        value=raw, line=line, event_type=cls.TYPE)
-    role = raw.get("role")
-    if role not in ev.ROLES:
+    given = raw.get("role")
+    if not isinstance(given, str) or given not in ev.ROLES:
         raise BadInput(f"unknown role (expected one of {', '.join(ev.ROLES)})", field="actor.role",
-                       value=role, line=line, event_type=cls.TYPE)
+                       value=given, line=line, event_type=cls.TYPE)
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise BadInput("actor.name must be a string", field="actor.name", value=name, line=line,
                        event_type=cls.TYPE)
-    return Actor(role, name)
+    return Actor(given, name)
 
 
 def json_lines(text: str) -> list[tuple[int, Mapping[str, Any]]]:
@@ -230,7 +234,7 @@ class Ledger:
             group.close()
         self.store.close()
 
-    def grouped(self):  # -> ledger.groupcommit.GroupCommitter
+    def grouped(self) -> GroupCommitter:
         """This ledger's group committer (issue 28, item 1), started at the first call: its
         ``append`` is :meth:`append` committed with the appends of other threads queued at
         the same time, answered once durable. Closed with the ledger."""
@@ -457,7 +461,8 @@ class Ledger:
                            data=data, actor=actor, at=at, causes=causes, law=law, prev=prev,
                            hash=digest)
 
-    def batch(self, streams: Iterable[str] | None = None, *, deferred: bool = False):
+    def batch(self, streams: Iterable[str] | None = None, *, deferred: bool = False
+              ) -> AbstractContextManager[Any]:
         """A context in which many appends share one store transaction (an import):
         each append stays atomic on its own (a refused one writes nothing), and
         all are committed together at the end.  A store without batches gives a
@@ -713,7 +718,8 @@ def chain_ok(stored: Sequence[StoredEvent]) -> bool:
 LAW_25_FIELDS = ("unintended", "without_pause", "mi_influenced")
 
 
-def _check_change_of_call_finding(finding: ev.FindingMade, target, records) -> None:
+def _check_change_of_call_finding(finding: ev.FindingMade, target: Recorded,
+                                  records: Sequence[Recorded]) -> None:
     """Law 25's fields on a ``CallPlaced`` only where it reads as a change of call: the
     player who made the last call calls again (spec 1.2, 9.B; ledger.laws.rotation)."""
     if not isinstance(target.event, ev.CallPlaced) or finding.field not in LAW_25_FIELDS:

@@ -29,6 +29,7 @@ from typing import Any, Iterable
 import attrs
 
 from ledger import damage
+from ledger.audit import merkle
 from ledger.errors import IntegrityError, StreamNotFound
 from ledger.hashing import canonical_json, hash_of
 from ledger.store.base import GENESIS, Actor, EventStore, RawEvent, StoredEvent
@@ -155,7 +156,7 @@ def verify_store(store: EventStore, stream: str | None = None) -> Report:
     if not unread:
         problems.extend(check_heads(chains, heads))
     if stream is None:
-        tree, unread = _read_or_say(getattr(store, "iter_tree"), "the Merkle tree (tables merkle_leaves, merkle_nodes)")
+        tree, unread = _read_or_say(merkle.tree_of(store).iter_tree, "the Merkle tree (tables merkle_leaves, merkle_nodes)")
         problems.extend(unread or check_tree(store, by_position, tree))
     if gaps:
         problems = _damaged(store, gaps, problems)
@@ -278,9 +279,8 @@ def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int |
                tree: Any = None) -> list[IntegrityError]:
     """The stored Merkle tree: one leaf per event in position order, each the
     leaf of the event's hash as stored, each node the hash of its children."""
-    from ledger.audit import merkle
     problems = []
-    leaves, nodes = tree if tree is not None else store.iter_tree()  # type: ignore[attr-defined]
+    leaves, nodes = tree if tree is not None else merkle.tree_of(store).iter_tree()
     rows = dict(by_position)
     leaf_hashes: list[bytes] = []
     last_position = None

@@ -31,9 +31,17 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from ledger.bench.appends import percentile
+
+
+@runtime_checkable
+class _Warms(Protocol):
+    """The SQL store's role of opening its connections before a timed run (nothing written)."""
+
+    def warm(self, readers: int = 4) -> int:
+        """Open the write connections and ``readers`` read ones; how many were opened."""
 
 
 def _boards(seed: int, count: int = 24) -> list[list[Any]]:
@@ -147,7 +155,9 @@ def run_group_bench(pg_url: str | None = None, *, writers: int = 16, rounds: int
     loads: list[float] = []
     try:
         with Ledger.open(url, create=True) as ledger:
-            ledger.store.warm()  # type: ignore[attr-defined]
+            store = ledger.store
+            assert isinstance(store, _Warms), "the bench runs on the SQL store (it warms its readers)"
+            store.warm()
             _chunk(ledger, boards, writers, min(chunk, 0.5), True, "warm-g")  # warm-ups, not counted
             _chunk(ledger, boards, writers, min(chunk, 0.5), False, "warm-l")
             sides = ("lone", "group")

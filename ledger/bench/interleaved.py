@@ -135,7 +135,7 @@ class Recorder:
             connection._sqlite_conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             return connection
 
-        self.datastore.pool._create_connection = with_sync  # type: ignore[method-assign]
+        self.datastore.pool._create_connection = with_sync  # type: ignore[method-assign]  # no pragma option: eventsourcing's private hook
         self.recorder = SQLiteApplicationRecorder(self.datastore)
         self.recorder.create_table()
         self.stored = StoredEvent
@@ -211,7 +211,7 @@ class ApplicationPath:
 
         self.app: Any = Application(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                     "SQLITE_DBNAME": str(folder / "application.db")})
-        datastore = self.app.recorder.datastore  # type: ignore[attr-defined]
+        datastore = self.app.recorder.datastore
         create = datastore.pool._create_connection
 
         def with_sync() -> Any:

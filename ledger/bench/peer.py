@@ -46,7 +46,7 @@ def library_sqlite(streams: int = STREAMS, events: int = EVENTS, synchronous: st
             connection._sqlite_conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             return connection
 
-        datastore.pool._create_connection = with_sync  # type: ignore[method-assign]
+        datastore.pool._create_connection = with_sync  # type: ignore[method-assign]  # no pragma option: eventsourcing's private hook
         recorder = SQLiteApplicationRecorder(datastore)
         recorder.create_table()
         state = json.dumps({"seat": "N", "card": "H7", "n": 0}).encode()

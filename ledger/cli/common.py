@@ -43,7 +43,7 @@ def read_input(path: str | None) -> str:
     if path in (None, "-"):
         return decode_input(sys.stdin.buffer.read(), "-")
     try:
-        raw = Path(path).read_bytes()  # type: ignore[arg-type]
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise BadInput(f"cannot read the file: {exc.strerror}", field="FILE", value=path) from None
     return decode_input(raw, str(path))

@@ -347,7 +347,7 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
         if urls_path is not None:
             doc = json.loads(read_input(urls_path))
             urls = {str(k): str(v) for k, v in (doc.get("table_urls") or {}).items()}
-        data: object = sheets.table_cards(reg, chosen, urls=urls, tournament=title)
+        data: list[dict[str, Any]] = sheets.table_cards(reg, chosen, urls=urls, tournament=title)
         if not data:
             raise BadInput("the session has no movement in the register", field="--session", value=chosen)
     else:
@@ -364,11 +364,11 @@ def print_cmd(ctx: click.Context, tournament: str, what: str, output: str, fmt: 
 
         make = {"handrecords": pdf.hand_records_pdf, "travellers": pdf.travellers_pdf, "ranking": pdf.ranking_pdf,
                 "tablecards": pdf.table_cards_pdf}[what]
-        Path(output).write_bytes(make(title, data))  # type: ignore[arg-type]
+        Path(output).write_bytes(make(title, data))
     else:
         make_html = {"handrecords": ph.hand_records_html, "travellers": ph.travellers_html,
                      "ranking": ph.ranking_html, "tablecards": ph.table_cards_html}[what]
-        Path(output).write_text(make_html(title, data), encoding="utf-8")  # type: ignore[arg-type]
+        Path(output).write_text(make_html(title, data), encoding="utf-8")
     click.echo(f"{what} written to {output} ({fmt})")
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 import click
 
 from ledger.cli.common import open_ledger, parse_digest, read_input
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _write(output: str | None, text: str | bytes, what: str) -> None:
@@ -24,9 +27,7 @@ def _write(output: str | None, text: str | bytes, what: str) -> None:
         else:
             Path(output).write_text(text, encoding="utf-8")
         click.echo(f"{what} written to {output}")
-    elif isinstance(text, bytes):
-        click.get_binary_stream("stdout").write(text)  # type: ignore[operator]
-    else:
+    else:  # bytes go to the binary stdout as they are (click.get_binary_stream is deprecated in 8.5)
         click.echo(text, nl=False)
 
 
@@ -58,7 +59,7 @@ def export_results(ctx: click.Context, tournament: str, fmt: str, decimals: int,
     _write(output, text, f"{fmt} results of {out.name}")
 
 
-def _filters(f):  # type: ignore[no-untyped-def]
+def _filters(f: _F) -> _F:
     for option in reversed([
         click.option("--law", default=None, help="A Law: 64 (any edition, any sub-law), 64A2, 2017:64A2."),
         click.option("--tournament", default=None, help="A tournament (its name or slug)."),
@@ -80,7 +81,8 @@ def _date(value: str | None, name: str) -> str | None:
     return value
 
 
-def _register(ctx: click.Context, law, tournament, since, until, outcome):  # type: ignore[no-untyped-def]
+def _register(ctx: click.Context, law: str | None, tournament: str | None, since: str | None,
+              until: str | None, outcome: str | None) -> list[dict[str, Any]]:
     from ledger.appeals import register
 
     with open_ledger(ctx) as ledger:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from ledger.audit import merkle
 from ledger.cli.common import open_ledger, read_input
 
 
@@ -136,7 +137,7 @@ def integrate(ctx: click.Context, enable: bool, follow: bool, poll: float, idle:
             if not follow or (idle is not None and time.monotonic() - quiet_since >= idle):
                 break
             time.sleep(poll)
-        size = store.tree_size()  # type: ignore[attr-defined]
+        size = merkle.tree_of(store).tree_size()
     click.echo(f"integrated {total} event(s); the tree holds {size}"
                + ("" if step.elected else " (another integrator is at work)"))
 

@@ -154,7 +154,8 @@ def export_cmd(ctx: click.Context, stream: str | None, tournament: str | None, f
         if stream is not None:
             streams = [stream]
         else:
-            streams = [s for s, _ in tournament_streams(ledger, tournament)]  # type: ignore[arg-type]
+            assert tournament is not None  # checked above: exactly one of STREAM and --tournament
+            streams = [s for s, _ in tournament_streams(ledger, tournament)]
             if not streams:
                 raise BadInput("no stream of that tournament in this ledger", field="--tournament",
                                value=tournament)

@@ -715,16 +715,20 @@ def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = Non
                        field="FILE", value=path.name)
     sections = [int(r["ID"]) for r in tables.get("Section", []) if r.get("ID") is not None] or [1]
     stored = bws.deals_from_hand_record(tables)
-    beside = Path(hands) if hands is not None else hand_record_beside(path)
-    if hands is not None and not beside.exists():  # type: ignore[union-attr]
-        raise BadInput("no such hand-record file", field="--hands", value=str(hands))
+    beside: Path | None
+    if hands is not None:
+        beside = Path(hands)
+        if not beside.exists():
+            raise BadInput("no such hand-record file", field="--hands", value=str(hands))
+    else:
+        beside = hand_record_beside(path)
     deals = hand_record_deals(beside, sections) if beside is not None else {}
     notes = []
     for key, deal in stored.items():
         if key not in deals:
             deals[key] = deal
-        elif deals[key]["deal"] != deal["deal"]:
-            notes.append(f"board {key[1]}: the hand record {beside.name} and the HandRecord "  # type: ignore[union-attr]
+        elif beside is not None and deals[key]["deal"] != deal["deal"]:  # deals is empty without a hand record
+            notes.append(f"board {key[1]}: the hand record {beside.name} and the HandRecord "
                          "table give different deals; the hand record's is used")
     name = tournament or path.stem
     session = bws.session_records(tables, deals, name)
@@ -877,7 +881,7 @@ def _check_travellers(doc: dict[str, Any], report: ImportReport, records: Sequen
 def _precision(decimals: int | None) -> float:
     """How far a figure written with ``decimals`` decimals may be from the exact one: half
     its last digit (``5.7`` stands for 5.65 to 5.75), and a hair for binary fractions."""
-    return 0.5 * 10 ** -(2 if decimals is None else decimals) + LEDGER_ROUNDING + 1e-9
+    return 0.5 * 10.0 ** -(2 if decimals is None else decimals) + LEDGER_ROUNDING + 1e-9
 
 
 #: The ledger's ``results`` show matchpoints and percentages to two decimals: half of it.

@@ -448,8 +448,9 @@ def _stated(fact: dict[str, Any]) -> dict[str, Any]:
 def _by_board(rows: Iterable[Row]) -> dict[tuple[int, int, int, int], list[Row]]:
     out: dict[tuple[int, int, int, int], list[Row]] = defaultdict(list)
     for row in rows:
-        key = tuple(_int(row.get(k)) or 0 for k in ("Section", "Table", "Round", "Board"))
-        out[key].append(row)  # type: ignore[index]
+        section, table, round_, board = (_int(row.get(k)) or 0
+                                         for k in ("Section", "Table", "Round", "Board"))
+        out[(section, table, round_, board)].append(row)
     for items in out.values():
         items.sort(key=lambda r: (_int(r.get("Counter")) or 0, _int(r.get("ID")) or 0))
     return out

@@ -443,7 +443,8 @@ def read_lin(text: str, *,
              collect_errors: Literal[True]) -> tuple[list[LinRecord], list[LinError]]: ...
 
 
-def read_lin(text: str, *, collect_errors: bool = False):
+def read_lin(text: str, *, collect_errors: bool = False
+             ) -> list[LinRecord] | tuple[list[LinRecord], list[LinError]]:
     """Read the records of a LIN file (see the module's docstring).
 
     Raises :class:`LinError` at the first record that cannot be read; with
@@ -484,7 +485,8 @@ def _contract(calls: list[tuple[str, str]]) -> tuple[int, str, str, str] | None 
         risk = {"double": "X", "redouble": "XX"}.get(c.kind, risk)
     side = side_of(seat)
     declarer = next(s for s, c in parsed if c.is_bid and c.strain is bid.strain and side_of(s) == side)
-    return bid.level, str(bid.strain), risk, declarer  # type: ignore[return-value]
+    assert bid.level is not None, "_contract: a bid has a level"
+    return bid.level, str(bid.strain), risk, declarer
 
 
 def record_tricks(record: LinRecord) -> list[list[tuple[str, str]]]:

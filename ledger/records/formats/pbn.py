@@ -66,7 +66,9 @@ from ledger.records.formats.pbn_scan import (BOARD_TAGS, NO_INHERITANCE, PbnErro
 
 __all__ = [
     "PbnCall", "PbnError", "PbnNote", "PbnRecord",
-    "auction", "auction_calls", "auction_irregularities", "claim_facts", "deal_hands",
+    "auction", "auction_calls", "auction_contract", "auction_irregularities", "auction_shift",
+    "claim_facts", "deal_hands", "deal_string", "leading_passes", "next_seat",
+    "record_vulnerability", "seat_tag",
     "declarer_marked", "is_complete_play", "notes", "play_irregularities", "play_tricks",
     "read_pbn", "record_result", "record_to_facts", "result_marked", "score_imp_ns",
     "trick_winners",
@@ -91,7 +93,8 @@ def read_pbn(text: str, *,
              collect_errors: Literal[True]) -> tuple[list[PbnRecord], list[PbnError]]: ...
 
 
-def read_pbn(text: str, *, collect_errors: bool = False):
+def read_pbn(text: str, *, collect_errors: bool = False
+             ) -> list[PbnRecord] | tuple[list[PbnRecord], list[PbnError]]:
     """Read the games of a PBN file.
 
     Raises :class:`PbnError` at the first record that cannot be read; with

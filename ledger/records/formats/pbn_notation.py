@@ -131,7 +131,9 @@ _DEALS_KEPT = 4096
 
 
 def _read_deal(record: PbnRecord, text: str) -> dict[str, list[str]]:
-    bad = lambda reason: record.error(f"Deal: {reason}", "Deal", text)  # noqa: E731
+    def bad(reason: str) -> PbnError:
+        return record.error(f"Deal: {reason}", "Deal", text)
+
     m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", text)
     if m is None:
         raise bad("must start with the first seat and a colon, e.g. 'N:'")
@@ -388,7 +390,10 @@ def effective_contract(record: PbnRecord) -> tuple[int, str, str] | None | Liter
     if contract is not None:
         return contract
     got = auction_contract(record)
-    return got[:3] if isinstance(got, tuple) else got  # type: ignore[return-value]
+    if isinstance(got, tuple):
+        level, strain, risk, _declarer = got
+        return level, strain, risk
+    return got
 
 
 def effective_declarer(record: PbnRecord) -> str | None:

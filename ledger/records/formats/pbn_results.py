@@ -46,7 +46,8 @@ def _pct_ew(row: dict[str, Any], top: float | None) -> float | None:
     """East-West's percentage: from its own matchpoints on an adjusted row (an artificial
     A+/A+ does not balance, so it is not 100 less North-South's), else 100 less NS's."""
     if row.get("adjusted") and row.get("mp_ew") is not None and top:
-        return 100 * row["mp_ew"] / top
+        mp_ew: float = row["mp_ew"]
+        return 100 * mp_ew / top
     return None if row.get("pct_ns") is None else 100 - row["pct_ns"]
 
 

@@ -51,11 +51,12 @@ class PbnError(BadInput):
         return PbnError(self.reason, record=self.record, line=line, field=self.field,
                         value=self.value)
 
-    def __reduce__(self):  # picklable although __init__ takes keywords
+    def __reduce__(self) -> tuple[Callable[..., PbnError], tuple[Any, ...]]:  # picklable although __init__ takes keywords
         return (_rebuild_error, (self.reason, self.record, self.line, self.field, self.value))
 
 
-def _rebuild_error(reason, record, line, field, value) -> PbnError:
+def _rebuild_error(reason: str, record: int | None, line: int | None, field: str | None,
+                   value: object) -> PbnError:
     return PbnError(reason, record=record, line=line, field=field, value=value)
 
 

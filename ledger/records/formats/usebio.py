@@ -142,8 +142,8 @@ def _write_matches(event: ET.Element, out: TournamentOut) -> None:
     matches: dict[tuple[str, str], list[tuple[int, dict[str, Any]]]] = {}
     for board in out.boards:
         for row in (r for r in board.rows if _played(r)):
-            key = tuple(sorted((row["ns"] or "", row["ew"] or "")))
-            matches.setdefault(key, []).append((board.number, row))  # type: ignore[arg-type]
+            first, second = sorted((row["ns"] or "", row["ew"] or ""))
+            matches.setdefault((first, second), []).append((board.number, row))
     for (home, visit), rows in sorted(matches.items()):
         match = _sub(event, "MATCH")
         _sub(match, "TEAM_NUMBER", out.numbers.get(home, 0))
@@ -249,12 +249,12 @@ def _check_participants(participants: ET.Element, teams: bool, problems: list[st
     numbers: set[str] = set()
     for i, p in enumerate(participants.findall(unit), start=1):
         num = _text(p.find(number_tag))
-        if not _is_int(num, 1):
+        if num is None or not _is_int(num, 1):
             problems.append(f"{unit} {i}: {number_tag} {num!r} is not a positive integer")
         elif num in numbers:
             problems.append(f"{unit} {i}: {number_tag} {num} twice")
         else:
-            numbers.add(num)  # type: ignore[arg-type]
+            numbers.add(num)
         problems += _check_participant(p, unit, num, teams)
     if not numbers:
         problems.append(f"PARTICIPANTS holds no {unit}")
