@@ -116,7 +116,7 @@ def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(s
         chains = [make_chain(f"s{n}", 7 + n) for n in range(3)]
         with engine.begin() as conn:  # written at 0001, with no tree
             from ledger.store.schema import events
-            from ledger.store.sql import _move_head, _to_row
+            from ledger.store.statements import _move_head, _to_row
 
             for chain in chains:
                 conn.execute(events.insert(), [_to_row(e) for e in chain])
@@ -152,7 +152,7 @@ def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: st
         chains = {name: make_chain(name, n) for name, n in (("s1", 3), ("s2", 4))}
         with engine.begin() as conn:
             from ledger.store.schema import events
-            from ledger.store.sql import _to_row
+            from ledger.store.statements import _to_row
 
             for name, chain in chains.items():
                 conn.execute(events.insert(), [_to_row(e) for e in chain])
@@ -223,7 +223,7 @@ def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store
     engine = make_engine(store_url)
     try:
         from ledger.store.schema import events
-        from ledger.store.sql import _move_head, _to_row
+        from ledger.store.statements import _move_head, _to_row
 
         chain = make_chain("old", 3)
         with engine.begin() as conn:
