@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ledger.errors import StoreBusy, StoreUnavailable
+from ledger.store.base import SqlBacked, StagedRows
 
 if TYPE_CHECKING:
     from ledger.service import AppendResult, Fact, Ledger
@@ -148,7 +149,7 @@ class GroupCommitter:
         if not live:
             return
         outcomes: list[tuple[bool, Any]] = []
-        staged: Any = None
+        staged: StagedRows | None = None
         try:
             if len(live) == 1:  # alone: a plain append (no savepoint)
                 r = live[0]
@@ -221,5 +222,4 @@ _LONE = threading.Lock()
 
 
 def _is_sqlite(ledger: Ledger) -> bool:
-    engine = getattr(ledger.store, "engine", None)
-    return engine is not None and engine.dialect.name == "sqlite"
+    return isinstance(ledger.store, SqlBacked) and ledger.store.engine.dialect.name == "sqlite"

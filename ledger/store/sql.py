@@ -48,7 +48,8 @@ from sqlalchemy.pool import StaticPool
 
 from ledger.errors import ConcurrencyError, StoreUnavailable
 from ledger.hashing import canonical_json
-from ledger.store.base import GENESIS, Head, RawEvent, Snapshot, StoredEvent
+from ledger.store.base import (GENESIS, Batching, BoardIndex, BoardIndexing, EventStore, Head, RawEvent, Snapshot,
+                               StoredEvent, StoreTransaction, TreeIntegration, Warming)
 from ledger.store.postgres import (IN_FLIGHT, LOCK_STREAM, LOCK_STREAMS, PG_WRITERS, POSITION_LOCK_KEY,
                                    SETTLED_BOUND, STREAM_LOCK_CLASS, PostgresTransaction, PostgresWriter,
                                    _lock_streams, _postgresql_engine)
@@ -371,6 +372,20 @@ def _write_staged(conn: Connection, staged: _Staged, sql: _Statements, tip: _Tre
     return tip_after
 
 
+class _ThreadState(threading.local):
+    """What the store keeps per thread (a ``threading.local``: each thread starts from these)."""
+
+    def __init__(self) -> None:
+        #: The thread's open transaction: reads made through the store join it.
+        self.connection: Connection | None = None
+        #: In :meth:`SqlEventStore.batch`: its connection, its declared streams (None: any), its
+        #: staged rows (deferred), and the tree's tip after its last savepoint.
+        self.batch: Connection | None = None
+        self.batch_streams: frozenset[str] | None = None
+        self.staged: _Staged | None = None
+        self.batch_tip: _TreeTip | None = None
+
+
 class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
     """The event store over one SQLAlchemy engine (:class:`ledger.store.base.EventStore`).
 
@@ -388,7 +403,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
     def __init__(self, engine: Engine, url: str) -> None:
         self.url = url
         self.engine = engine
-        self._local = threading.local()
+        self._local = _ThreadState()
         self._tree_tip: _TreeTip | None = None
         self._statements = _Statements(engine.dialect.name)
         # An in-memory SQLite database is one connection for every reader and writer, so
@@ -426,7 +441,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         """A connection in a transaction, committed on exit: this thread's open
         one, or a new one (a write one is the store's write connection, and
         begins IMMEDIATE on SQLite)."""
-        active: Connection | None = getattr(self._local, "connection", None)
+        active = self._local.connection
         if active is not None:
             yield active
             return
@@ -471,12 +486,12 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         """Open one stream's write transaction: commit on normal exit, roll back
         on exception. One at a time per thread; inside :meth:`batch`, a savepoint
         of the batch's transaction."""
-        batch: Connection | None = getattr(self._local, "batch", None)
+        batch = self._local.batch
         if batch is not None:
             with self._in_batch(batch, stream) as tx:
                 yield tx
             return
-        if getattr(self._local, "connection", None) is not None:
+        if self._local.connection is not None:
             raise RuntimeError("a store transaction is already open in this thread")
         if self._pg:  # side by side (issue 13): the stream and position locks order them in the database
             with self._write_transaction() as conn:
@@ -492,11 +507,11 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
     @contextmanager
     def _in_batch(self, batch: Connection, stream: str) -> Iterator[SqlTransaction]:
         """One stream's part of a batch: staged (validate-then-write) or a savepoint."""
-        declared: frozenset[str] | None = getattr(self._local, "batch_streams", None)
+        declared = self._local.batch_streams
         if declared is not None and stream not in declared:
             raise ValueError(f"stream {stream!r} was not declared when the batch began "
                              "(its lock would be taken out of order)")
-        staged: _Staged | None = getattr(self._local, "staged", None)
+        staged = self._local.staged
         if staged is not None:  # validate-then-write: nothing written until the batch ends
             staged_tx = StagedTransaction(batch, stream, staged, self._statements)
             yield staged_tx
@@ -510,7 +525,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         cur = driver_of(batch).cursor()
         # The tree's tip from the batch's previous savepoint (a hint checked
         # against the last leaf): the frontier is not read back per append.
-        tx = SqlTransaction(batch, stream, getattr(self._local, "batch_tip", None), self._statements)
+        tx = SqlTransaction(batch, stream, self._local.batch_tip, self._statements)
         tx.behind, tx.in_batch = self.integrate_behind, True
         if pg:
             tx.savepoint_pending = True
@@ -554,7 +569,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         all are written when the batch ends, in one INSERT, one tree extension and one
         COMMIT; the context yields the :class:`_Staged` whose ``positions`` then hold
         every event's position by (stream, seq)."""
-        if getattr(self._local, "connection", None) is not None:
+        if self._local.connection is not None:
             raise RuntimeError("a store transaction is already open in this thread")
         declared = None if streams is None else frozenset(streams)
         with self._write_lock:  # (reentrant) held until the committed tip is noted
@@ -807,3 +822,12 @@ def open_store(url: str, *, schema: str | None = None, create: bool = False,
     store = SqlEventStore(engine, display_url)
     store.integrate_behind = behind
     return store
+
+
+def _roles(store: SqlEventStore, tx: SqlTransaction, staged: StagedTransaction) -> None:
+    """Never called: mypy checks here that the SQL store and its transactions have every
+    role of :mod:`ledger.store.base` (the roles the rest of the ledger asks for with
+    ``isinstance``; ``tests/test_store_contract.py`` checks them at run time)."""
+    roles: tuple[EventStore, Batching, BoardIndex, TreeIntegration, Warming] = (store, store, store, store, store)
+    appends: tuple[StoreTransaction, BoardIndexing, StoreTransaction, BoardIndexing] = (tx, tx, staged, staged)
+    del roles, appends

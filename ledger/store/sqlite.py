@@ -15,7 +15,6 @@ the heads this store committed and the tree it extended are known without a quer
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -34,7 +33,7 @@ from ledger.store.statements import (_discard, _is_driver_failure, _is_unique_vi
 from ledger.store.tree import _tree_nodes, _tree_rows, _TreeTip
 
 if TYPE_CHECKING:
-    from ledger.store.sql import SqlTransaction
+    from ledger.store.sql import SqlTransaction, _ThreadState
 
 OWN_HEADS = 4096
 """SQLite: how many stream heads a store remembers having committed (SqlEventStore._quiet)."""
@@ -176,7 +175,7 @@ class SqliteWriter:
 
     url: str
     engine: Engine
-    _local: threading.local
+    _local: _ThreadState
     _write_lock: AbstractContextManager[Any]
     _write_conn: Connection | None
     _tree_tip: _TreeTip | None

@@ -128,7 +128,7 @@ class TreeReads:
                                 .where(merkle_leaves.c.position.in_(list(positions))))
             return {int(p): int(i) for p, i in rows}
 
-    def iter_tree(self) -> tuple[list[tuple[Any, Any, Any]], list[tuple[Any, Any, Any]]]:
+    def iter_tree(self) -> TreeRows:
         """Every stored leaf (leaf_index, position, hash, stream, seq) and node (level, index,
         hash), as stored, in order (``verify`` checks them)."""
         with self._begin() as conn:
