@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import sqlalchemy as sa
@@ -108,8 +108,8 @@ class TreeReads:
     """The store's reads of the tree (``verify``, ``prove``, the transparency log): each
     in a read transaction of the store (:meth:`ledger.store.sql.SqlEventStore._begin`)."""
 
-    def _begin(self, *, write: bool = False) -> AbstractContextManager[Connection]:
-        raise NotImplementedError  # the store's (ledger.store.sql.SqlEventStore._begin)
+    if TYPE_CHECKING:
+        def _begin(self, *, write: bool = False) -> AbstractContextManager[Connection]: ...
 
     def tree_size(self) -> int:
         """How many leaves the Merkle tree has (one per event)."""
