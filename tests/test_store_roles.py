@@ -125,5 +125,4 @@ def test_the_rooms_below_the_common_store_never_import_it(room: str) -> None:
 def test_the_common_store_keeps_the_public_names() -> None:
     for name in sql.__all__:
         assert getattr(sql, name) is not None, name
-    assert sql.SqlEventStore._transaction_type is sql.SqlTransaction
     assert "type: ignore" not in "".join(p.read_text() for p in STORE.glob("*.py"))

@@ -2,7 +2,7 @@
 
 A stream transaction takes the stream's transaction-scoped advisory lock (so the writers
 of one stream, new or not, wait for each other); a batch over many streams takes them all
-first, in the order of their keys (:func:`_lock_streams`). An insert first takes the
+first, in the order of their keys (:func:`lock_streams`). An insert first takes the
 position lock, held until commit, so the IDENTITY positions are handed out in commit order
 and the Merkle tree is extended from the committed frontier; with the tree integrated
 behind the log (revision 0006) the position lock is a short critical section instead, and
@@ -27,9 +27,9 @@ from sqlalchemy.engine import URL, Connection, Engine
 
 from ledger.errors import ConcurrencyError
 from ledger.store.base import StoredEvent
-from ledger.store.statements import (_discard, _is_driver_failure, _is_unique_violation, _positioned, _Statements,
+from ledger.store.statements import (discard_connection, is_driver_failure, is_unique_violation, positioned, Statements,
                                      driver_of, unavailable_on_failure)
-from ledger.store.tree import TreeRows, _frontier_of, _grown_tree, _TreeTip
+from ledger.store.tree import TreeRows, frontier_of, grown_tree, TreeTip
 
 
 #: PostgreSQL: how many write transactions one store (one process) runs at once,
@@ -73,7 +73,7 @@ LOCK_STREAMS = ("SELECT count(pg_advisory_xact_lock(%s, k)) FROM (SELECT DISTINC
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
-def _postgresql_engine(url: URL, schema: str | None, timeout: float) -> Engine:
+def postgresql_engine(url: URL, schema: str | None, timeout: float) -> Engine:
     connect_args: dict[str, Any] = {}
     if "connect_timeout" not in url.query:
         connect_args["connect_timeout"] = 10
@@ -93,7 +93,7 @@ def _postgresql_engine(url: URL, schema: str | None, timeout: float) -> Engine:
     return engine
 
 
-def _lock_streams(conn: Connection, streams: Iterable[str]) -> None:
+def lock_streams(conn: Connection, streams: Iterable[str]) -> None:
     """PostgreSQL: hold, until the transaction ends, the advisory locks of ``streams``,
     taken in one fixed order (their keys ascending) so that no two multi-stream
     transactions ever wait for each other in a cycle (see :meth:`ledger.store.sql.SqlEventStore.batch`)."""
@@ -110,8 +110,8 @@ class PostgresTransaction:
     stream: str
     _conn: Connection
     _cur: Any  # the DB-API cursor (psycopg's): the driver's objects carry no SQLAlchemy types
-    _sql: _Statements
-    tip_after: _TreeTip | None
+    _sql: Statements
+    tip_after: TreeTip | None
     behind: bool
     in_batch: bool
     savepoint_sent: bool
@@ -149,7 +149,7 @@ class PostgresTransaction:
                     self._cur.execute("SELECT pg_advisory_unlock(%s)", (POSITION_LOCK_KEY,))
             positions = dict(rows_cur.fetchall())
         except Exception as exc:
-            if not _is_unique_violation(exc):
+            if not is_unique_violation(exc):
                 if session:  # never leave the session lock held by a connection kept for reuse
                     driver.rollback()
                     self._cur.execute("SELECT pg_advisory_unlock_all()")
@@ -161,7 +161,7 @@ class PostgresTransaction:
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         self._pending_tree = ([], [])  # nothing for the tree; a snapshot still goes with the commit
-        return _positioned(batch, [positions[ev.seq] for ev in batch])
+        return positioned(batch, [positions[ev.seq] for ev in batch])
 
     def _insert_pg(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
         """PostgreSQL: the position lock (held until commit: positions in commit
@@ -189,17 +189,17 @@ class PostgresTransaction:
                 tree_cur.execute(sql.frontier)
             positions = dict(rows_cur.fetchall())
         except Exception as exc:
-            if not _is_unique_violation(exc):
+            if not is_unique_violation(exc):
                 raise
             self._cur.execute("ROLLBACK TO SAVEPOINT ledger_insert")
             self._cur.execute("RELEASE SAVEPOINT ledger_insert")
             actual, _ = self.head()
             raise ConcurrencyError(self.stream, batch[0].seq - 1, actual) from exc
         ordered = [positions[ev.seq] for ev in batch]
-        size, frontier = _frontier_of(tree_cur.fetchall())
-        leaves, nodes, self.tip_after = _grown_tree(batch, ordered, size, frontier)
+        size, frontier = frontier_of(tree_cur.fetchall())
+        leaves, nodes, self.tip_after = grown_tree(batch, ordered, size, frontier)
         self._pending_tree = (leaves, nodes)  # sent with the commit (flush_tree), or before the next insert
-        return _positioned(batch, ordered)
+        return positioned(batch, ordered)
 
     def flush_tree(self, commit: bool = False, release: bool = False) -> None:
         """PostgreSQL: write the tree rows of the last insert, and with ``commit``
@@ -264,12 +264,12 @@ class PostgresWriter:
                 broken = exc
                 raise
             except Exception as exc:
-                if _is_driver_failure(exc):
+                if is_driver_failure(exc):
                     broken = exc
                 raise
             finally:
                 if broken is not None or conn.invalidated or conn.closed:
-                    _discard(conn, broken)
+                    discard_connection(conn, broken)
                 else:
                     with self._writers_mutex:
                         self._writers.append(conn)

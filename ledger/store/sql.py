@@ -40,7 +40,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, ClassVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine
@@ -52,14 +52,14 @@ from ledger.store.base import (GENESIS, Batching, BoardIndex, BoardIndexing, Eve
                                StoredEvent, StoreTransaction, TreeIntegration, Warming)
 from ledger.store.postgres import (IN_FLIGHT, LOCK_STREAM, LOCK_STREAMS, PG_WRITERS, POSITION_LOCK_KEY,
                                    SETTLED_BOUND, STREAM_LOCK_CLASS, PostgresTransaction, PostgresWriter,
-                                   _lock_streams, _postgresql_engine)
+                                   lock_streams, postgresql_engine)
 from ledger.store.schema import boards, events, ledger_settings, stream_heads
-from ledger.store.sqlite import (_BEGIN_MODE, OWN_HEADS, SQLITE_SYNC_LEVELS, SqliteTransaction, SqliteWriter,
-                                 _missing_sqlite_file, _sqlite_engine)
-from ledger.store.statements import (BUSY_TIMEOUT, _event_of, _from_row, _load_snapshot, _raw_column,
-                                     _raw_value, _save_snapshot, _Statements, driver_of, parse_url,
+from ledger.store.sqlite import (BEGIN_MODE, OWN_HEADS, SQLITE_SYNC_LEVELS, SqliteTransaction, SqliteWriter,
+                                 missing_sqlite_file, sqlite_engine)
+from ledger.store.statements import (BUSY_TIMEOUT, event_of, from_row, read_snapshot, raw_column,
+                                     raw_value, write_snapshot, Statements, driver_of, parse_url,
                                      unavailable_on_failure)
-from ledger.store.tree import TreeReads, TreeRows, _frontier_of, _grown_tree, _tree_nodes, _tree_rows, _TreeTip
+from ledger.store.tree import TreeReads, TreeRows, frontier_of, grown_tree, stored_nodes, tree_rows, TreeTip
 from ledger.store.urls import normalise_url
 
 __all__ = [  # the names other modules import from here (their homes: the rooms above)
@@ -88,9 +88,9 @@ def make_engine(url: str | URL, *, schema: str | None = None,
     if url.get_backend_name() == "sqlite":
         if schema is not None:
             raise ValueError("schema is for PostgreSQL only")
-        return _sqlite_engine(url, timeout)
+        return sqlite_engine(url, timeout)
     if url.get_backend_name() == "postgresql":
-        return _postgresql_engine(url, schema, timeout)
+        return postgresql_engine(url, schema, timeout)
     raise StoreUnavailable(f"unsupported database {url.get_backend_name()!r}: "
                            "use sqlite:///FILE or postgresql+psycopg://...")
 
@@ -101,17 +101,17 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
     """One stream's write transaction (:class:`ledger.store.base.StoreTransaction`).
 
     Runs on the driver's cursor of the store's write connection with the
-    prebuilt statements of :class:`_Statements` (issue 10, levers 2 and 3); the
+    prebuilt statements of :class:`Statements` (issue 10, levers 2 and 3); the
     transaction itself (BEGIN IMMEDIATE on SQLite, savepoints in a batch) is
     the store's SQLAlchemy connection's."""
 
-    def __init__(self, connection: Connection, stream: str, tip: _TreeTip | None = None,
-                 statements: _Statements | None = None) -> None:
+    def __init__(self, connection: Connection, stream: str, tip: TreeTip | None = None,
+                 statements: Statements | None = None) -> None:
         self.stream = stream
         self._conn = connection
         self._tip = tip  # the tree as last committed through this store (a hint)
-        self.tip_after: _TreeTip | None = None
-        self._sql = statements or _Statements(connection.dialect.name)
+        self.tip_after: TreeTip | None = None
+        self._sql = statements or Statements(connection.dialect.name)
         self._pg = connection.dialect.name == "postgresql"
         self._cur = driver_of(connection).cursor()
         self._lock_pending = False
@@ -172,22 +172,22 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
             return {}
         if self._pg:  # a constant statement on the driver's cursor (no SQLAlchemy compilation)
             self._cur.execute(self._sql.find_ids, (self.stream, list(ids)))
-            return {ev.id: ev for ev in map(_event_of, self._cur.fetchall())}
+            return {ev.id: ev for ev in map(event_of, self._cur.fetchall())}
         rows = self._conn.execute(
             sa.select(events).where(events.c.stream == self.stream, events.c.id.in_(list(ids)))
         )
-        return {row.id: _from_row(row) for row in rows}
+        return {row.id: from_row(row) for row in rows}
 
     def read(self, after_seq: int = 0) -> list[StoredEvent]:
         """The stream's events with seq > after_seq, in seq order."""
         self._flush_lock()
         self._cur.execute(self._sql.read, (self.stream, after_seq))
-        return [_event_of(row) for row in self._cur.fetchall()]
+        return [event_of(row) for row in self._cur.fetchall()]
 
     def load_snapshot(self) -> Snapshot | None:
         """The saved state at the head, if any (None when the last saved one is older)."""
         self._flush_lock()
-        return _load_snapshot(self._conn, self.stream)
+        return read_snapshot(self._conn, self.stream)
 
     def latest_snapshot(self) -> Snapshot | None:
         """The last state saved for this stream, whatever its seq (it may be behind
@@ -270,7 +270,7 @@ class StagedTransaction(SqlTransaction):
     append needs no savepoint; its events carry no position until the batch is written."""
 
     def __init__(self, connection: Connection, stream: str, staged: _Staged,
-                 statements: _Statements | None = None) -> None:
+                 statements: Statements | None = None) -> None:
         super().__init__(connection, stream, None, statements)
         self.staged = staged
         self.mine: list[StoredEvent] = []
@@ -334,7 +334,7 @@ class StagedTransaction(SqlTransaction):
         self.mine_boards.append((self.stream, tournament, slug))
 
 
-def _write_staged(conn: Connection, staged: _Staged, sql: _Statements, tip: _TreeTip | None) -> _TreeTip | None:
+def _write_staged(conn: Connection, staged: _Staged, sql: Statements, tip: TreeTip | None) -> TreeTip | None:
     """Write a deferred batch's rows: every event in one multi-row INSERT per 2,000 rows
     (positions in the batch's order), the tree extended once over them all (the same
     leaves and nodes as one append after the other), the heads, snapshots and board index.
@@ -355,11 +355,11 @@ def _write_staged(conn: Connection, staged: _Staged, sql: _Statements, tip: _Tre
     ordered = [positions[(ev.stream, ev.seq)] for ev in events]
     if pg:
         cur.execute(sql.frontier)
-        size, frontier = _frontier_of(cur.fetchall())
-        leaves, nodes, tip_after = _grown_tree(events, ordered, size, frontier)
+        size, frontier = frontier_of(cur.fetchall())
+        leaves, nodes, tip_after = grown_tree(events, ordered, size, frontier)
     else:
         cur.execute(sql.last_leaf)
-        leaves, nodes, tip_after = _tree_rows(events, ordered, tip, lambda keys: _tree_nodes(conn, keys),
+        leaves, nodes, tip_after = tree_rows(events, ordered, tip, lambda keys: stored_nodes(conn, keys),
                                               cur.fetchone())
     cur.executemany(sql.insert_leaf, leaves)
     if nodes:
@@ -383,7 +383,7 @@ class _ThreadState(threading.local):
         self.batch: Connection | None = None
         self.batch_streams: frozenset[str] | None = None
         self.staged: _Staged | None = None
-        self.batch_tip: _TreeTip | None = None
+        self.batch_tip: TreeTip | None = None
 
 
 class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
@@ -398,14 +398,14 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
     """
 
 
-    _transaction_type: ClassVar[type[SqlTransaction]] = SqlTransaction
+    _local: _ThreadState
 
     def __init__(self, engine: Engine, url: str) -> None:
         self.url = url
         self.engine = engine
         self._local = _ThreadState()
-        self._tree_tip: _TreeTip | None = None
-        self._statements = _Statements(engine.dialect.name)
+        self._tree_tip: TreeTip | None = None
+        self._statements = Statements(engine.dialect.name)
         # An in-memory SQLite database is one connection for every reader and writer, so
         # ``data_version`` cannot tell another writer's commit: no quiet path there.
         self._file_db = engine.dialect.name == "sqlite" and not isinstance(engine.pool, StaticPool)
@@ -501,7 +501,8 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
                 yield tx
                 tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
             return
-        with self._sqlite_append(stream) as tx:
+        with self._sqlite_append(stream, lambda conn: SqlTransaction(conn, stream, self._tree_tip,
+                                                                     self._statements)) as tx:
             yield tx
 
     @contextmanager
@@ -577,7 +578,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
                 self._own_heads.clear()  # the batch moves heads without this store's bookkeeping
                 self._own_version = None
                 if declared and self._pg:
-                    _lock_streams(conn, declared)
+                    lock_streams(conn, declared)
                 self._local.batch, self._local.batch_tip = conn, self._tree_tip
                 self._local.batch_streams = declared
                 staged = _Staged() if deferred and declared is not None and not self.integrate_behind else None
@@ -610,7 +611,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
             else:
                 cur.execute(sql.read_upto, (stream, after_seq, upto_seq))
             rows = cur.fetchall()
-        return [_event_of(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def iter_all(self, after_position: int = 0, batch: int = 1000) -> Iterator[StoredEvent]:
         """Every event with position > after_position, in position order, read
@@ -626,7 +627,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
                 else:
                     cur.execute(self._statements.read_all, (last, batch))
                 rows = cur.fetchall()
-            yield from (_event_of(row) for row in rows)
+            yield from (event_of(row) for row in rows)
             if len(rows) < batch:
                 return
             last = rows[-1][0]
@@ -642,7 +643,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         order, ``batch`` at a time. The columns are read as the database's own
         values (no type conversion), so that a damaged row never raises here."""
         sqlite_db = self.engine.dialect.name == "sqlite"
-        columns = [_raw_column(c, sqlite_db) for c in events.c if c.name != "xid"]
+        columns = [raw_column(c, sqlite_db) for c in events.c if c.name != "xid"]
         last = after_position
         while True:
             query = sa.select(*columns).where(events.c.position > last)
@@ -650,7 +651,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
                 query = query.where(events.c.stream == stream)
             with self._begin() as conn:
                 rows = conn.execute(query.order_by(events.c.position).limit(batch)).all()
-            yield from (RawEvent(**{k: _raw_value(v) for k, v in row._mapping.items()})
+            yield from (RawEvent(**{k: raw_value(v) for k, v in row._mapping.items()})
                         for row in rows)
             if len(rows) < batch:
                 return
@@ -690,19 +691,19 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         """The saved state at the stream's head, if any (None when the last one
         saved is behind the head: see :meth:`latest_snapshot`)."""
         with self._begin() as conn:
-            return _load_snapshot(conn, stream)
+            return read_snapshot(conn, stream)
 
     def latest_snapshot(self, stream: str) -> Snapshot | None:
         """The last state saved for the stream, whatever its seq (snapshots are
         saved every N events and at the end of a board, ``ledger.service``)."""
         with self._begin() as conn:
-            return _load_snapshot(conn, stream, head_only=False)
+            return read_snapshot(conn, stream, head_only=False)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Outside an append (``rebuild``): replace the stream's snapshot, unless
         the stream has moved past ``snapshot.seq`` in the meantime."""
         with self._begin(write=True) as conn:
-            _save_snapshot(conn, snapshot)
+            write_snapshot(conn, snapshot)
 
     def warm(self, readers: int = 4) -> int:
         """Open the connections a server's first requests would otherwise open, and run
@@ -735,7 +736,7 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
                 with self._write_lock:
                     if self._write_conn is None:
                         conn = self.engine.connect()
-                        conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
+                        conn.execution_options(**{BEGIN_MODE: "IMMEDIATE"})
                         conn.exec_driver_sql("PRAGMA data_version")
                         conn.rollback()
                         self._write_conn = conn
@@ -798,7 +799,7 @@ def open_store(url: str, *, schema: str | None = None, create: bool = False,
     """
     parsed = parse_url(url)
     display_url = parsed.render_as_string(hide_password=True)
-    missing = _missing_sqlite_file(parsed)
+    missing = missing_sqlite_file(parsed)
     if missing is not None and not create:
         raise StoreUnavailable(f"{display_url}: no ledger file {str(missing)!r}; {INIT_HINT}")
     engine = make_engine(parsed, schema=schema, busy_timeout=busy_timeout)

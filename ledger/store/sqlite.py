@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -28,18 +28,16 @@ from sqlalchemy.pool import StaticPool
 
 from ledger.errors import ConcurrencyError, StoreUnavailable
 from ledger.store.base import StoredEvent
-from ledger.store.statements import (_discard, _is_driver_failure, _is_unique_violation, _positioned, _Statements,
+from ledger.store.statements import (discard_connection, is_driver_failure, is_unique_violation, positioned, Statements,
                                      driver_of, unavailable_on_failure)
-from ledger.store.tree import _tree_nodes, _tree_rows, _TreeTip
+from ledger.store.tree import stored_nodes, tree_rows, TreeTip
 
-if TYPE_CHECKING:
-    from ledger.store.sql import SqlTransaction, _ThreadState
 
 OWN_HEADS = 4096
 """SQLite: how many stream heads a store remembers having committed (SqlEventStore._quiet)."""
 
 #: Execution option read by the SQLite ``begin`` hook: the BEGIN mode to emit.
-_BEGIN_MODE = "ledger_sqlite_begin"
+BEGIN_MODE = "ledger_sqlite_begin"
 
 
 def _is_memory(url: URL) -> bool:
@@ -55,7 +53,7 @@ def _is_memory(url: URL) -> bool:
 SQLITE_SYNC_LEVELS = ("FULL", "NORMAL", "EXTRA")
 
 
-def _sqlite_engine(url: URL, timeout: float) -> Engine:
+def sqlite_engine(url: URL, timeout: float) -> Engine:
     memory = _is_memory(url)
     sync = str(url.query.get("synchronous") or "FULL").upper()
     if sync not in SQLITE_SYNC_LEVELS:
@@ -83,13 +81,13 @@ def _sqlite_engine(url: URL, timeout: float) -> Engine:
     def _on_begin(connection: Connection) -> None:
         if driver_of(connection).in_transaction:
             return  # begun on the driver by the store's write path (SqlEventStore._write_transaction)
-        mode = connection.get_execution_options().get(_BEGIN_MODE, "DEFERRED")
+        mode = connection.get_execution_options().get(BEGIN_MODE, "DEFERRED")
         connection.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
 
 
-def _missing_sqlite_file(url: URL) -> Path | None:
+def missing_sqlite_file(url: URL) -> Path | None:
     """The file of a SQLite URL when it does not exist (connecting would create it)."""
     if url.get_backend_name() != "sqlite" or _is_memory(url) or url.query.get("uri"):
         return None
@@ -105,9 +103,9 @@ class SqliteTransaction:
     stream: str
     _conn: Connection
     _cur: Any  # the DB-API cursor (sqlite3's): the driver's objects carry no SQLAlchemy types
-    _sql: _Statements
-    _tip: _TreeTip | None
-    tip_after: _TreeTip | None
+    _sql: Statements
+    _tip: TreeTip | None
+    tip_after: TreeTip | None
     tip_current: bool
     known_head: tuple[int, str] | None
     behind: bool
@@ -135,7 +133,7 @@ class SqliteTransaction:
                         cur.execute(sql.insert(len(chunk)), sql.params(chunk))
                         positions.update(cur.fetchall())
         except Exception as exc:
-            if not _is_unique_violation(exc if not isinstance(exc, sa.exc.DBAPIError) else exc.orig):
+            if not is_unique_violation(exc if not isinstance(exc, sa.exc.DBAPIError) else exc.orig):
                 raise
             self.known_head = None  # the head as stored
             actual, _ = self.head()
@@ -146,7 +144,7 @@ class SqliteTransaction:
         end = batch[-1]
         cur.execute(sql.move_head, (self.stream, end.seq, end.hash))
         self.known_head = (end.seq, end.hash)
-        return _positioned(batch, ordered)
+        return positioned(batch, ordered)
 
     def _extend_tree(self, batch: Sequence[StoredEvent], ordered: Sequence[int]) -> None:
         """SQLite: the batch's leaves and the nodes they complete, in the append's transaction."""
@@ -157,8 +155,8 @@ class SqliteTransaction:
         else:
             cur.execute(sql.last_leaf)
             last = cur.fetchone()
-        leaves, nodes, self.tip_after = _tree_rows(batch, ordered, known,
-                                                   lambda keys: _tree_nodes(self._conn, keys), last)
+        leaves, nodes, self.tip_after = tree_rows(batch, ordered, known,
+                                                   lambda keys: stored_nodes(self._conn, keys), last)
         if len(leaves) == 1:  # one event: plain statements (executemany costs more for one row)
             cur.execute(sql.insert_leaf, leaves[0])
             for node in nodes:
@@ -169,23 +167,30 @@ class SqliteTransaction:
                 cur.executemany(sql.insert_node, nodes)
 
 
+Tx = TypeVar("Tx", bound=SqliteTransaction)
+
+
+class ConnectionBound(Protocol):
+    """The store's per-thread state, as the writer sees it: the thread's open transaction."""
+
+    connection: Connection | None
+
+
 class SqliteWriter:
     """SQLite's part of the store (:class:`ledger.store.sql.SqlEventStore`): the one write
     connection, its BEGIN IMMEDIATE and COMMIT on the driver, and the heads it committed."""
 
     url: str
     engine: Engine
-    _local: _ThreadState
+    _local: ConnectionBound
     _write_lock: AbstractContextManager[Any]
     _write_conn: Connection | None
-    _tree_tip: _TreeTip | None
-    _statements: _Statements
+    _tree_tip: TreeTip | None
+    _statements: Statements
     _file_db: bool
     _own_heads: OrderedDict[str, tuple[int, str]]
     _own_version: tuple[Connection, int] | None
     integrate_behind: bool
-    #: The stream transaction the store hands out (ledger.store.sql.SqlTransaction).
-    _transaction_type: ClassVar[type[SqlTransaction]]
 
     if TYPE_CHECKING:
         def _write_transaction(self) -> AbstractContextManager[Connection]: ...
@@ -198,7 +203,7 @@ class SqliteWriter:
             conn = self._write_conn
             if conn is None or conn.closed or conn.invalidated:
                 conn = self.engine.connect()
-                conn.execution_options(**{_BEGIN_MODE: "IMMEDIATE"})
+                conn.execution_options(**{BEGIN_MODE: "IMMEDIATE"})
                 self._write_conn = conn
             try:
                 with self._sqlite_transaction(conn):
@@ -207,7 +212,7 @@ class SqliteWriter:
                 self._drop_writer(exc)
                 raise
             except Exception as exc:
-                if _is_driver_failure(exc):
+                if is_driver_failure(exc):
                     self._drop_writer(exc)
                 raise
 
@@ -236,14 +241,15 @@ class SqliteWriter:
         """After a failure the write connection may be unusable: the next write opens another."""
         conn, self._write_conn = self._write_conn, None
         if conn is not None:
-            _discard(conn, exc)
+            discard_connection(conn, exc)
 
     @contextmanager
-    def _sqlite_append(self, stream: str) -> Iterator[SqlTransaction]:
-        """SQLite, one writer: the committed tip and head noted for the next append."""
+    def _sqlite_append(self, stream: str, opened: Callable[[Connection], Tx]) -> Iterator[Tx]:
+        """SQLite, one writer: the stream transaction ``opened(conn)`` in the write
+        transaction, the committed tip and head noted for the next append."""
         with self._write_lock:  # (reentrant) held until the committed tip and head are noted
             with self._write_transaction() as conn:
-                tx = self._transaction_type(conn, stream, self._tree_tip, self._statements)
+                tx = opened(conn)
                 tx.behind = self.integrate_behind
                 if self._file_db and self._quiet(conn, tx._cur):
                     tx.known_head = self._own_heads.get(stream)

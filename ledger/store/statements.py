@@ -1,6 +1,6 @@
 """The shared SQL of the event store: what both databases run and read.
 
-The append path's statements (:class:`_Statements`, built once per dialect), rows <->
+The append path's statements (:class:`Statements`, built once per dialect), rows <->
 events, the snapshot and head upserts, and the mapping of driver failures to the
 ledger's errors (:func:`unavailable_on_failure`). The backends are
 :mod:`ledger.store.sqlite` and :mod:`ledger.store.postgres`, the Merkle tree's rows
@@ -46,7 +46,7 @@ def parse_url(url: str | URL) -> URL:
 
 # --- rows <-> events -------------------------------------------------------------
 
-def _to_row(ev: StoredEvent) -> dict[str, Any]:
+def to_row(ev: StoredEvent) -> dict[str, Any]:
     return {
         "stream": ev.stream, "seq": ev.seq, "id": ev.id, "type": ev.type, "v": ev.v,
         "data": canonical_json(ev.data), "actor_role": ev.actor.role,
@@ -55,7 +55,7 @@ def _to_row(ev: StoredEvent) -> dict[str, Any]:
     }
 
 
-def _from_row(row: sa.Row[Any]) -> StoredEvent:
+def from_row(row: sa.Row[Any]) -> StoredEvent:
     try:
         return _decode_row(row)
     except (ValueError, TypeError, RecursionError) as exc:  # a damaged row: say which, not a traceback
@@ -74,7 +74,7 @@ def _decode_row(row: sa.Row[Any]) -> StoredEvent:
     )
 
 
-def _raw_column(column: sa.Column[Any], sqlite_db: bool) -> Any:
+def raw_column(column: sa.Column[Any], sqlite_db: bool) -> Any:
     """The column as the database holds it. On SQLite a text column is read as
     its bytes (a damaged row may hold bytes that are not UTF-8, which the driver
     would refuse to decode)."""
@@ -83,7 +83,7 @@ def _raw_column(column: sa.Column[Any], sqlite_db: bool) -> Any:
     return sa.type_coerce(column, sa.types.NullType()).label(column.name)
 
 
-def _raw_value(value: Any) -> Any:
+def raw_value(value: Any) -> Any:
     """Bytes read from a text column become text when they are UTF-8; else stay bytes."""
     if isinstance(value, (bytes, memoryview)):
         try:
@@ -95,7 +95,7 @@ def _raw_value(value: Any) -> Any:
 
 # --- queries shared by the store and its transactions ----------------------------
 
-def _load_snapshot(conn: Connection, stream: str, *, head_only: bool = True) -> Snapshot | None:
+def read_snapshot(conn: Connection, stream: str, *, head_only: bool = True) -> Snapshot | None:
     """The stream's saved snapshot; with ``head_only`` only when it is the state
     at the recorded head (same seq and hash), else None."""
     query = sa.select(snapshots).where(snapshots.c.stream == stream)
@@ -115,7 +115,7 @@ def _upsert(conn: Connection, table: sa.Table = stream_heads) -> Any:
     return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
-def _save_snapshot(conn: Connection, snapshot: Snapshot) -> None:
+def write_snapshot(conn: Connection, snapshot: Snapshot) -> None:
     """Upsert the snapshot, unless the row already describes a later seq."""
     stmt = _upsert(conn, snapshots).values(
         stream=snapshot.stream, seq=snapshot.seq, hash=snapshot.hash,
@@ -128,8 +128,8 @@ def _save_snapshot(conn: Connection, snapshot: Snapshot) -> None:
     ))
 
 
-def _move_head(conn: Connection, stream: str, seq: int, hash: str) -> None:
-    """Record the new head (tests and migrations; the append path uses :class:`_Statements`)."""
+def move_head(conn: Connection, stream: str, seq: int, hash: str) -> None:
+    """Record the new head (tests and migrations; the append path uses :class:`Statements`)."""
     stmt = _upsert(conn).values(stream=stream, seq=seq, hash=hash)
     conn.execute(stmt.on_conflict_do_update(
         index_elements=[stream_heads.c.stream],
@@ -137,7 +137,7 @@ def _move_head(conn: Connection, stream: str, seq: int, hash: str) -> None:
     ))
 
 
-class _Statements:
+class Statements:
     """The append path's SQL, built once per dialect (issue 10, lever 2): plain
     DB-API text run on the driver's cursor, no SQLAlchemy compilation or cache
     key per call. ``?`` placeholders become ``%s`` for psycopg."""
@@ -223,7 +223,7 @@ _ACTORS: dict[tuple[Any, Any], Actor] = {}
 """Actors already read (frozen, so one object serves every row with the same role and name)."""
 
 
-def _event_of(row: Sequence[Any]) -> StoredEvent:
+def event_of(row: Sequence[Any]) -> StoredEvent:
     """A StoredEvent from a raw ``position, <COLUMNS>`` tuple (the raw read path, lever 6)."""
     (position, stream, seq, id_, type_, v, data, role, name, at, causes, law, prev, hash_) = row
     try:
@@ -241,12 +241,12 @@ def _event_of(row: Sequence[Any]) -> StoredEvent:
                              "`python cli.py verify`", kind="undecodable", position=position) from exc
 
 
-def _positioned(batch: Sequence[StoredEvent], positions: Sequence[int]) -> list[StoredEvent]:
+def positioned(batch: Sequence[StoredEvent], positions: Sequence[int]) -> list[StoredEvent]:
     return [StoredEvent(ev.stream, ev.seq, ev.id, ev.type, ev.v, ev.data, ev.actor, ev.at, ev.causes,
                         ev.law, ev.prev, ev.hash, pos) for ev, pos in zip(batch, positions, strict=True)]
 
 
-def _is_unique_violation(orig: BaseException | None) -> bool:
+def is_unique_violation(orig: BaseException | None) -> bool:
     if getattr(orig, "sqlstate", None) == "23505":  # psycopg: unique_violation
         return True
     return "UNIQUE constraint failed" in str(orig)  # sqlite3
@@ -265,7 +265,7 @@ def unavailable_on_failure(url: str) -> Iterator[None]:
             raise StoreBusy(url, None, detail) from exc
         raise StoreUnavailable(f"{url}: {detail}") from exc
     except Exception as exc:
-        if not _is_driver_failure(exc):  # the append path runs on the driver's cursor
+        if not is_driver_failure(exc):  # the append path runs on the driver's cursor
             raise
         detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if _is_busy(exc):
@@ -273,7 +273,7 @@ def unavailable_on_failure(url: str) -> Iterator[None]:
         raise StoreUnavailable(f"{url}: {detail}") from exc
 
 
-def _is_driver_failure(exc: BaseException) -> bool:
+def is_driver_failure(exc: BaseException) -> bool:
     """An OperationalError or InterfaceError of the DB-API driver itself (sqlite3, psycopg)."""
     if isinstance(exc, (sqlite3.OperationalError, sqlite3.InterfaceError)):
         return True
@@ -299,7 +299,7 @@ def driver_of(conn: Connection) -> Any:
     return raw
 
 
-def _discard(conn: Connection, exc: BaseException | None) -> None:
+def discard_connection(conn: Connection, exc: BaseException | None) -> None:
     """Close a write connection a failure may have left unusable."""
     try:
         conn.invalidate(exc if isinstance(exc, Exception) else None)

@@ -31,7 +31,7 @@ def _tree_size(conn: Connection) -> int:
     return 0 if last is None else int(last) + 1
 
 
-def _tree_nodes(conn: Connection, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+def stored_nodes(conn: Connection, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
     """Stored perfect subtrees by (level, index); level 0 are the leaves."""
     found: dict[tuple[int, int], bytes] = {}
     leaves = [i for level, i in keys if level == 0]
@@ -48,7 +48,7 @@ def _tree_nodes(conn: Connection, keys: Sequence[tuple[int, int]]) -> dict[tuple
 
 
 @attrs.frozen
-class _TreeTip:
+class TreeTip:
     """The tree's last leaf and frontier after a committed append. The tree is
     append-only, so the committed tree whose last leaf is ``last_leaf`` at
     ``size`` has exactly this frontier: a writer that finds it unchanged reads
@@ -59,9 +59,9 @@ class _TreeTip:
     frontier: dict[tuple[int, int], bytes]
 
 
-def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _TreeTip | None,
+def tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: TreeTip | None,
                nodes_of: Callable[[Sequence[tuple[int, int]]], dict[tuple[int, int], bytes]],
-               row: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], _TreeTip]:
+               row: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], TreeTip]:
     """The batch's leaves and the perfect subtrees they complete, as rows, and the
     new tip (the caller holds the store-wide write order: SQLite's write lock,
     PostgreSQL's position lock). ``row``: the tree's last leaf (index, hash) or
@@ -72,11 +72,11 @@ def _tree_rows(batch: Sequence[StoredEvent], positions: Sequence[int], known: _T
         frontier = known.frontier
     else:
         frontier = nodes_of(merkle.frontier_keys(size))
-    return _grown_tree(batch, positions, size, frontier)
+    return grown_tree(batch, positions, size, frontier)
 
 
-def _frontier_of(rows: Sequence[Sequence[Any]]) -> tuple[int, dict[tuple[int, int], bytes]]:
-    """PostgreSQL: the size and frontier read by :attr:`ledger.store.statements._Statements.frontier`."""
+def frontier_of(rows: Sequence[Sequence[Any]]) -> tuple[int, dict[tuple[int, int], bytes]]:
+    """PostgreSQL: the size and frontier read by :attr:`ledger.store.statements.Statements.frontier`."""
     if not rows:
         return 0, {}
     size = int(rows[0][0])
@@ -88,8 +88,8 @@ def _frontier_of(rows: Sequence[Sequence[Any]]) -> tuple[int, dict[tuple[int, in
     return size, frontier
 
 
-def _grown_tree(batch: Sequence[StoredEvent], positions: Sequence[int], size: int,
-                frontier: dict[tuple[int, int], bytes]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], _TreeTip]:
+def grown_tree(batch: Sequence[StoredEvent], positions: Sequence[int], size: int,
+                frontier: dict[tuple[int, int], bytes]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], TreeTip]:
     """The batch's leaves and nodes as rows, and the new tip, from the tree's size and frontier."""
     leaf_hash = merkle.leaf_hash
     written, grown = merkle.grow(size, frontier, [leaf_hash(ev.hash) for ev in batch])
@@ -101,7 +101,7 @@ def _grown_tree(batch: Sequence[StoredEvent], positions: Sequence[int], size: in
             leaves.append((i, positions[i - size], ev.stream, ev.seq, h.hex()))
         else:
             nodes.append((level, i, h.hex()))
-    return leaves, nodes, _TreeTip(size + len(batch), leaves[-1][4], grown)
+    return leaves, nodes, TreeTip(size + len(batch), leaves[-1][4], grown)
 
 
 class TreeReads:
@@ -119,7 +119,7 @@ class TreeReads:
     def tree_nodes(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
         """Stored perfect subtrees by (level, index) (level 0: the leaves); those missing are absent."""
         with self._begin() as conn:
-            return _tree_nodes(conn, list(keys))
+            return stored_nodes(conn, list(keys))
 
     def leaf_indexes(self, positions: Sequence[int]) -> dict[int, int]:
         """The leaf index of each event position that has one."""
