@@ -31,7 +31,7 @@ import attrs
 from ledger import damage
 from ledger.errors import IntegrityError, StreamNotFound
 from ledger.hashing import canonical_json, hash_of
-from ledger.store.base import GENESIS, Actor, EventStore, RawEvent, StoredEvent, integrated_behind
+from ledger.store.base import GENESIS, Actor, EventStore, RawEvent, StoredEvent, TreeReader, integrated_behind
 
 KINDS = ("damaged", "unreadable", "undecodable", "not_canonical", "content", "missing", "duplicate", "prev",
          "order", "head", "deleted", "no_head", "merkle", "digest")
@@ -175,7 +175,7 @@ def _read_or_say(read: Any, what: str, *args: Any) -> tuple[Any, list[IntegrityE
                                    "not checked", kind="damaged")]
 
 
-def _damaged(store: Any, gaps: list[tuple[int, int | None, str]], problems: list[IntegrityError]
+def _damaged(store: TreeReader, gaps: list[tuple[int, int | None, str]], problems: list[IntegrityError]
              ) -> list[IntegrityError]:
     """One ``damaged`` finding per stream (its seqs, from the Merkle leaves when they can be
     read) or per range of positions; the chain's and the tree's findings about the same
