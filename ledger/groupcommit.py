@@ -4,7 +4,7 @@ the next group, committed together by a writer thread.
 Each append of a group is checked, folded and ruled on its own stream's head inside
 the group's one transaction (``Ledger.batch`` with the group's streams declared, on
 PostgreSQL their locks taken first, in one order, and ``deferred``: validate-then-write).
-Its rows are kept in memory (``ledger.store.sql.StagedTransaction``), seen by the later
+Its rows are kept in memory (``ledger.store.transactions.StagedTransaction``), seen by the later
 appends of the same stream (a stream twice in a group folds, the second time, on the head
 the first append left); once every append has been folded, all the rows are written at
 once (one INSERT, one tree extension, one COMMIT). A refused append (stale

@@ -111,14 +111,16 @@ def _runtime_imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("room", ["statements", "tree", "sqlite", "postgres"])
+@pytest.mark.parametrize("room", ["statements", "tree", "sqlite", "postgres", "transactions"])
 def test_the_rooms_below_the_common_store_never_import_it(room: str) -> None:
     imports = _runtime_imports(STORE / f"{room}.py")
     assert "ledger.store.sql" not in imports
     below = {"statements": set(), "tree": set(), "sqlite": {"statements", "tree"},
-             "postgres": {"statements", "tree"}}[room]
+             "postgres": {"statements", "tree"},
+             "transactions": {"statements", "tree", "sqlite", "postgres"}}[room]
     rooms = {m.rsplit(".", 1)[1] for m in imports if m in {f"ledger.store.{r}" for r in
-                                                          ("statements", "tree", "sqlite", "postgres")}}
+                                                          ("statements", "tree", "sqlite", "postgres",
+                                                           "transactions")}}
     assert rooms <= below, f"{room} imports {rooms - below}"
 
 

@@ -103,7 +103,7 @@ def lock_streams(conn: Connection, streams: Iterable[str]) -> None:
 
 
 class PostgresTransaction:
-    """PostgreSQL's part of a stream transaction (:class:`ledger.store.sql.SqlTransaction`):
+    """PostgreSQL's part of a stream transaction (:class:`ledger.store.transactions.SqlTransaction`):
     the stream lock, the pipelined insert under the position lock, the tree's rows and the
     commit sent in one round trip."""
 

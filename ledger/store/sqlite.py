@@ -96,7 +96,7 @@ def missing_sqlite_file(url: URL) -> Path | None:
 
 
 class SqliteTransaction:
-    """SQLite's part of a stream transaction (:class:`ledger.store.sql.SqlTransaction`): the
+    """SQLite's part of a stream transaction (:class:`ledger.store.transactions.SqlTransaction`): the
     insert under the write lock (no savepoint: a failed statement undoes itself) and the
     tree extended in the append's transaction."""
 
