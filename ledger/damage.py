@@ -16,6 +16,8 @@ import re
 import sqlite3
 from typing import Any
 
+from ledger.store.base import StoreReader
+
 #: SQLite's messages for a damaged file, with what they mean.
 DAMAGE = {
     "database disk image is malformed": "damaged (database disk image is malformed)",
@@ -180,7 +182,7 @@ def is_damage(exc: BaseException) -> bool:
     return kind(exc) is not None
 
 
-def _first_after(store: Any, stream: str | None, q: int) -> tuple[bool, int | None]:
+def _first_after(store: StoreReader, stream: str | None, q: int) -> tuple[bool, int | None]:
     """(readable, the first position > q) by one one-row read; (False, None) when that
     read hits the damage."""
     try:
@@ -193,7 +195,7 @@ def _first_after(store: Any, stream: str | None, q: int) -> tuple[bool, int | No
         return False, None
 
 
-def next_readable(store: Any, stream: str | None, last: int, limit: int = 2 ** 53) -> int | None:
+def next_readable(store: StoreReader, stream: str | None, last: int, limit: int = 2 ** 53) -> int | None:
     """The first position after ``last`` from which the rows can be read again (a
     doubling then a bisection of one-row reads); None when nothing after it can be."""
     step, bad = 1, last
@@ -216,7 +218,7 @@ def next_readable(store: Any, stream: str | None, last: int, limit: int = 2 ** 5
     return good_first if good_first is not None else None
 
 
-def tolerant_rows(store: Any, stream: str | None, gaps: list[tuple[int, int | None, str]]) -> Any:
+def tolerant_rows(store: StoreReader, stream: str | None, gaps: list[tuple[int, int | None, str]]) -> Any:
     """Every row ``store.iter_raw`` can read, in position order; each range of positions
     that cannot be read is appended to ``gaps`` as (first, next readable or None, words)."""
     last = 0

@@ -4,7 +4,7 @@ the next group, committed together by a writer thread.
 Each append of a group is checked, folded and ruled on its own stream's head inside
 the group's one transaction (``Ledger.batch`` with the group's streams declared, on
 PostgreSQL their locks taken first, in one order, and ``deferred``: validate-then-write).
-Its rows are kept in memory (``ledger.store.sql.StagedTransaction``), seen by the later
+Its rows are kept in memory (``ledger.store.transactions.StagedTransaction``), seen by the later
 appends of the same stream (a stream twice in a group folds, the second time, on the head
 the first append left); once every append has been folded, all the rows are written at
 once (one INSERT, one tree extension, one COMMIT). A refused append (stale
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ledger.errors import StoreBusy, StoreUnavailable
+from ledger.store.base import SqlBacked, StagedRows
 
 if TYPE_CHECKING:
     from ledger.service import AppendResult, Fact, Ledger
@@ -148,7 +149,7 @@ class GroupCommitter:
         if not live:
             return
         outcomes: list[tuple[bool, Any]] = []
-        staged: Any = None
+        staged: StagedRows | None = None
         try:
             if len(live) == 1:  # alone: a plain append (no savepoint)
                 r = live[0]
@@ -221,5 +222,4 @@ _LONE = threading.Lock()
 
 
 def _is_sqlite(ledger: Ledger) -> bool:
-    engine = getattr(ledger.store, "engine", None)
-    return engine is not None and engine.dialect.name == "sqlite"
+    return isinstance(ledger.store, SqlBacked) and ledger.store.engine.dialect.name == "sqlite"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ledger.errors import BadInput
+from ledger.store.base import StoreReader
 
 ENVELOPE_KEYS = frozenset({"stream", "seq", "data", "hash"})
 """Keys that make a line an envelope (a fact never has them all)."""
@@ -23,7 +24,7 @@ def is_envelope(obj: Mapping[str, Any]) -> bool:
     return ENVELOPE_KEYS <= set(obj)
 
 
-def split_envelopes(store: Any, stream: str, lines: Sequence[tuple[int, Mapping[str, Any]]]
+def split_envelopes(store: StoreReader, stream: str, lines: Sequence[tuple[int, Mapping[str, Any]]]
                     ) -> tuple[list[tuple[int, Mapping[str, Any]]], list[int]]:
     """(the fact lines, the seqs of the envelope lines, each checked as a retry)."""
     facts: list[tuple[int, Mapping[str, Any]]] = []

@@ -35,7 +35,7 @@ from ledger.laws import defective
 from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed, StreamNotFound
 from ledger.hashing import event_hash, first_break
 from ledger.slugs import slugify
-from ledger.store.base import Actor, EventStore, Snapshot, StoredEvent, StoreTransaction
+from ledger.store.base import Actor, Batching, BoardIndexing, EventStore, Snapshot, StoredEvent, StoreTransaction
 from projections import snapshot as snapshots
 from projections.document import to_document
 from projections.state import TableState
@@ -308,10 +308,9 @@ class Ledger:
     def _index_board(tx: StoreTransaction, opened: StoredEvent) -> None:
         """The board's tournament in the store's index (issue 28, item 4), in the append's
         own transaction: ``ledger.tournament`` finds a tournament's boards by it."""
-        index = getattr(tx, "index_board", None)
-        if index is not None:
+        if isinstance(tx, BoardIndexing):
             tournament = str(opened.data.get("tournament"))
-            index(tournament, slugify(tournament))
+            tx.index_board(tournament, slugify(tournament))
 
     def _retried(self, tx: StoreTransaction, stream: str, facts: Sequence[Fact], *,
                  empty: bool = False) -> list[int] | None:
@@ -473,9 +472,9 @@ class Ledger:
         context gives the positions (``SqlEventStore.batch``)."""
         from contextlib import nullcontext
 
-        batch = getattr(self.store, "batch", None)
-        if batch is None:
+        if not isinstance(self.store, Batching):
             return nullcontext()
+        batch = self.store.batch
         if streams is None:
             return batch()
         return batch(list(streams), deferred=True) if deferred else batch(list(streams))
@@ -513,8 +512,7 @@ class Ledger:
         if cached is not None and cached.state is not None and cached.seq == last.seq \
                 and cached.hash == last.hash:
             return cached.state
-        latest = getattr(self.store, "latest_snapshot", None)
-        snap = latest(stream) if latest is not None else self.store.load_snapshot(stream)
+        snap = self.store.latest_snapshot(stream)
         if snap is not None and snap.version == snapshots.VERSION and 0 < snap.seq <= last.seq \
                 and stored[snap.seq - 1].hash == snap.hash:
             state = state_after(stream, snap, stored[snap.seq:])
@@ -535,11 +533,9 @@ class Ledger:
         if cached is not None and cached.state is not None and heads \
                 and (heads[0].seq, heads[0].hash) == (cached.seq, cached.hash):
             return cached.state
-        latest = getattr(self.store, "latest_snapshot", None)
-        read_after = getattr(self.store, "read_after", None)
-        snap = latest(stream) if latest is not None else None
-        if snap is not None and snap.version == snapshots.VERSION and read_after is not None:
-            state = state_after(stream, snap, read_after(stream, snap.seq))
+        snap = self.store.latest_snapshot(stream)
+        if snap is not None and snap.version == snapshots.VERSION:
+            state = state_after(stream, snap, self.store.read_after(stream, snap.seq))
             if state is not None:
                 return state
         state = fold_events(self.events(stream))
@@ -603,8 +599,7 @@ class Ledger:
         if state is None:
             return None, False
         fresh = snapshots.dump(state)
-        latest = getattr(self.store, "latest_snapshot", self.store.load_snapshot)
-        old = latest(name)
+        old = self.store.latest_snapshot(name)
         if old is None:
             # none is expected before the first SNAPSHOT_EVERY events of a board in play
             changed = state.seq >= SNAPSHOT_EVERY or state.phase == "ended"

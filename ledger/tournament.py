@@ -23,6 +23,7 @@ from typing import Any, Iterable
 
 from ledger.records.games import head_state, slugify
 from ledger.service import Ledger
+from ledger.store.base import BoardIndex
 from projections.state import TableState
 
 
@@ -46,9 +47,8 @@ def opened_streams(ledger: Ledger) -> Iterable[tuple[str, dict[str, Any]]]:
 def board_streams(ledger: Ledger, tournament: str | None = None) -> list[str]:
     """The streams of the boards of ``tournament`` (every board when None): from the
     store's index when it has one (one query), else from every stream's first event."""
-    indexed = getattr(ledger.store, "boards", None)
-    if indexed is not None:
-        return [stream for stream, name in indexed(None if tournament is None else slugify(tournament))
+    if isinstance(ledger.store, BoardIndex):
+        return [stream for stream, name in ledger.store.boards(None if tournament is None else slugify(tournament))
                 if tournament is None or same_tournament(name, tournament)]
     return [stream for stream, data in opened_streams(ledger)
             if tournament is None or same_tournament(str(data.get("tournament")), tournament)]

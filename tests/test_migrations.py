@@ -116,11 +116,11 @@ def test_0002_builds_the_tree_of_the_events_already_stored_and_goes_down_again(s
         chains = [make_chain(f"s{n}", 7 + n) for n in range(3)]
         with engine.begin() as conn:  # written at 0001, with no tree
             from ledger.store.schema import events
-            from ledger.store.sql import _move_head, _to_row
+            from ledger.store.statements import move_head, to_row
 
             for chain in chains:
-                conn.execute(events.insert(), [_to_row(e) for e in chain])
-                _move_head(conn, chain[-1].stream, chain[-1].seq, chain[-1].hash)
+                conn.execute(events.insert(), [to_row(e) for e in chain])
+                move_head(conn, chain[-1].stream, chain[-1].seq, chain[-1].hash)
         migrate.upgrade(engine)
         store = SqlEventStore(engine, store_url)
         assert store.tree_size() == 24
@@ -152,10 +152,10 @@ def test_0004_moves_the_head_snapshots_to_their_own_table_and_back(store_url: st
         chains = {name: make_chain(name, n) for name, n in (("s1", 3), ("s2", 4))}
         with engine.begin() as conn:
             from ledger.store.schema import events
-            from ledger.store.sql import _to_row
+            from ledger.store.statements import to_row
 
             for name, chain in chains.items():
-                conn.execute(events.insert(), [_to_row(e) for e in chain])
+                conn.execute(events.insert(), [to_row(e) for e in chain])
                 conn.execute(sa.text("INSERT INTO stream_heads (stream, seq, hash, version, state) "
                                      "VALUES (:s, :q, :h, :v, :st)"),
                              {"s": name, "q": chain[-1].seq, "h": chain[-1].hash,
@@ -223,12 +223,12 @@ def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store
     engine = make_engine(store_url)
     try:
         from ledger.store.schema import events
-        from ledger.store.sql import _move_head, _to_row
+        from ledger.store.statements import move_head, to_row
 
         chain = make_chain("old", 3)
         with engine.begin() as conn:
-            conn.execute(events.insert(), [_to_row(e) for e in chain])
-            _move_head(conn, "old", 3, chain[-1].hash)
+            conn.execute(events.insert(), [to_row(e) for e in chain])
+            move_head(conn, "old", 3, chain[-1].hash)
         migrate.upgrade(engine)
         with open_store(store_url) as store:
             assert not store.integrate_behind

@@ -27,7 +27,7 @@ PROOF_FORMAT = "ledger-consistency-proof/1"
 def _stored_subtrees(store: EventStore, m: int, n: int) -> merkle.Subtree:
     """The stored nodes the proof from ``m`` to ``n`` reads, fetched in one query."""
     keys = merkle.planned(lambda s: merkle.consistency_proof(m, n, s))
-    nodes = merkle.tree_of(store).tree_nodes(sorted(keys))
+    nodes = store.tree_nodes(sorted(keys))
     if keys - set(nodes):
         raise IntegrityError(None, None, f"the Merkle tree lacks {len(keys - set(nodes))} stored node(s) "
                              "the proof needs (run verify)", kind="merkle")
@@ -40,7 +40,7 @@ def prove_consistency(store: EventStore, old: Digest, new: Digest, tree_size: in
     if old.size > new.size:
         raise BadInput(f"OLD covers {old.size} events, NEW {new.size}: give the older head first",
                        field="OLD", value=str(old))
-    size = merkle.tree_of(store).tree_size() if tree_size is None else tree_size
+    size = store.tree_size() if tree_size is None else tree_size
     if new.size > size:
         raise IntegrityError(None, None, f"NEW covers {new.size} events; this store's tree holds {size} "
                              "(truncated, or NEW is not of this store)", kind="digest")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 from hashlib import sha256
-from typing import Any, Callable, Iterable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Iterable, Sequence
 
 import attrs
 
@@ -38,32 +38,6 @@ NODE_PREFIX = b"\x01"
 EMPTY_ROOT = hashlib.sha256(b"").digest()
 
 Subtree = Callable[[int, int], bytes]
-
-
-@runtime_checkable
-class TreeStore(Protocol):
-    """The store's role as keeper of the tree (``ledger.store.sql.SqlEventStore`` plays it);
-    ``ledger.store.base.EventStore`` does not name it, so :func:`tree_of` narrows a store to it."""
-
-    def tree_size(self) -> int:
-        """How many leaves the tree has (one per event)."""
-
-    def tree_nodes(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
-        """Stored perfect subtrees by (level, index); those missing are absent."""
-
-    def leaf_indexes(self, positions: Sequence[int]) -> dict[int, int]:
-        """The leaf index of each event position that has one."""
-
-    def iter_tree(self) -> tuple[list[Any], list[Any]]:
-        """Every stored leaf and node row, as stored, in order."""
-
-
-def tree_of(store: object) -> TreeStore:
-    """``store`` as the keeper of the tree; a store that keeps none is a programming error."""
-    if not isinstance(store, TreeStore):
-        raise TypeError(f"{type(store).__name__} keeps no Merkle tree (tree_size, tree_nodes, "
-                        "leaf_indexes, iter_tree)")
-    return store
 """``subtree(a, b)``: MTH of the leaves a .. b-1."""
 
 

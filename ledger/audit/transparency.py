@@ -33,7 +33,7 @@ PROOF_FORMAT = "ledger-inclusion-proof/1"
 def _subtrees(store: EventStore, proof: Any) -> merkle.Subtree:
     """The stored nodes a proof needs, fetched at once, as a ``subtree`` source."""
     keys = merkle.planned(proof)
-    nodes = merkle.tree_of(store).tree_nodes(sorted(keys))
+    nodes = store.tree_nodes(sorted(keys))
     missing = keys - set(nodes)
     if missing:
         raise IntegrityError(None, None, f"the Merkle tree lacks {len(missing)} stored node(s) a proof "
@@ -49,7 +49,7 @@ def stored_root(store: EventStore, size: int) -> bytes:
 
 
 def current_digest(store: EventStore) -> Digest:
-    size = merkle.tree_of(store).tree_size()
+    size = store.tree_size()
     return Digest(size, stored_root(store, size).hex())
 
 
@@ -88,7 +88,7 @@ def check_digest(store: EventStore, digest: Digest) -> DigestCheck:
         return DigestCheck(digest, n, new_root.hex(), (), tuple(problems))
     proof: list[bytes] = []
     if 0 < m < n:
-        if merkle.tree_of(store).tree_size() != n:
+        if store.tree_size() != n:
             problems.append(IntegrityError(None, None, "the stored Merkle tree does not have one leaf "
                                            "per event (run verify)", kind="merkle"))
         else:
@@ -108,16 +108,14 @@ def prove_stream(store: EventStore, stream: str, digest: Digest) -> dict[str, An
         from ledger.errors import StreamNotFound
 
         raise StreamNotFound(stream)
-    tree = merkle.tree_of(store)
-    size = tree.tree_size()
+    size = store.tree_size()
     if digest.size > size:
         raise IntegrityError(None, None, f"the digest covers {digest.size} events; the store's tree "
                              f"holds {size} (truncated?)", kind="digest")
     if not digest.matches(stored_root(store, digest.size)):
         raise IntegrityError(None, None, "the store's tree at the digest's size does not have the "
                              "digest's root: run verify --digest", kind="digest")
-    # a read event always has its position; one without could have no leaf either way
-    indexes = tree.leaf_indexes([e.position for e in events if e.position is not None])
+    indexes = store.leaf_indexes([e.position for e in events if e.position is not None])
     covered = [(e, indexes[e.position]) for e in events
                if e.position in indexes and indexes[e.position] < digest.size]
     m = digest.size

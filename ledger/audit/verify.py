@@ -32,7 +32,7 @@ from ledger import damage
 from ledger.audit import merkle
 from ledger.errors import IntegrityError, StreamNotFound
 from ledger.hashing import canonical_json, hash_of
-from ledger.store.base import GENESIS, Actor, EventStore, RawEvent, StoredEvent
+from ledger.store.base import GENESIS, Actor, EventStore, RawEvent, StoredEvent, TreeReader, integrated_behind
 
 KINDS = ("damaged", "unreadable", "undecodable", "not_canonical", "content", "missing", "duplicate", "prev",
          "order", "head", "deleted", "no_head", "merkle", "digest")
@@ -156,7 +156,7 @@ def verify_store(store: EventStore, stream: str | None = None) -> Report:
     if not unread:
         problems.extend(check_heads(chains, heads))
     if stream is None:
-        tree, unread = _read_or_say(merkle.tree_of(store).iter_tree, "the Merkle tree (tables merkle_leaves, merkle_nodes)")
+        tree, unread = _read_or_say(store.iter_tree, "the Merkle tree (tables merkle_leaves, merkle_nodes)")
         problems.extend(unread or check_tree(store, by_position, tree))
     if gaps:
         problems = _damaged(store, gaps, problems)
@@ -176,7 +176,7 @@ def _read_or_say(read: Any, what: str, *args: Any) -> tuple[Any, list[IntegrityE
                                    "not checked", kind="damaged")]
 
 
-def _damaged(store: Any, gaps: list[tuple[int, int | None, str]], problems: list[IntegrityError]
+def _damaged(store: TreeReader, gaps: list[tuple[int, int | None, str]], problems: list[IntegrityError]
              ) -> list[IntegrityError]:
     """One ``damaged`` finding per stream (its seqs, from the Merkle leaves when they can be
     read) or per range of positions; the chain's and the tree's findings about the same
@@ -280,7 +280,7 @@ def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int |
     """The stored Merkle tree: one leaf per event in position order, each the
     leaf of the event's hash as stored, each node the hash of its children."""
     problems = []
-    leaves, nodes = tree if tree is not None else merkle.tree_of(store).iter_tree()
+    leaves, nodes = tree if tree is not None else store.iter_tree()
     rows = dict(by_position)
     leaf_hashes: list[bytes] = []
     last_position = None
@@ -314,7 +314,7 @@ def check_tree(store: EventStore, by_position: dict[Any, tuple[str | None, int |
         except (TypeError, ValueError):
             problems.append(IntegrityError(None, None, f"leaf {index} is not a hash", kind="merkle"))
             return problems
-    behind = getattr(store, "integrate_behind", False)  # the tree integrated behind the log (issue 28)
+    behind = integrated_behind(store)  # the tree integrated behind the log (issue 28)
     for position, (stream, seq, _) in sorted(rows.items(), key=lambda kv: repr(kv[0])):
         if behind and isinstance(position, int) and (last_position is None or position > last_position):
             continue  # committed after the tree's last leaf: the integrator's next batch

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ledger.cli.common import open_ledger, parse_digest, read_input
+from ledger.store.base import integrated_behind
 
 
 @click.command()
@@ -33,7 +34,7 @@ def digest(ctx: click.Context, as_json: bool, key_path: str | None, wait_s: floa
 
         private = load_private_key(Path(key_path))  # before the store: a bad key is exit 2
     with open_ledger(ctx) as ledger:
-        if getattr(ledger.store, "integrate_behind", False):  # only integrated sizes are published
+        if integrated_behind(ledger.store):  # only integrated sizes are published
             from ledger.store.integrator import integrated_position, wait_integrated
 
             covered, outside = wait_integrated(ledger.store, wait_s) if wait_s is not None else \

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from ledger.audit import merkle
 from ledger.cli.common import open_ledger, read_input
+from ledger.store.base import integrated_behind
 
 
 @click.group()
@@ -121,10 +121,10 @@ def integrate(ctx: click.Context, enable: bool, follow: bool, poll: float, idle:
 
     with open_ledger(ctx) as ledger:
         store = ledger.store
-        if enable and not getattr(store, "integrate_behind", False):
+        if enable and not integrated_behind(store):
             integrator.enable(store)
             click.echo("the tree is now integrated behind the log: restart the database's writers", err=True)
-        if not getattr(store, "integrate_behind", False):
+        if not integrated_behind(store):
             click.echo("nothing to do: this database's appends extend the tree themselves "
                        "(integrate --enable switches it)", err=True)
             return
@@ -137,7 +137,7 @@ def integrate(ctx: click.Context, enable: bool, follow: bool, poll: float, idle:
             if not follow or (idle is not None and time.monotonic() - quiet_since >= idle):
                 break
             time.sleep(poll)
-        size = merkle.tree_of(store).tree_size()
+        size = store.tree_size()
     click.echo(f"integrated {total} event(s); the tree holds {size}"
                + ("" if step.elected else " (another integrator is at work)"))
 

@@ -46,6 +46,7 @@ from ledger.live.routes import api, auth, committee, director, service, table
 from ledger.live.state import LiveState, build_state, warm
 from ledger.live.writes import MAX_BODY, MAX_LINES
 from ledger.service import Ledger
+from ledger.store.base import integrated_behind
 
 __all__ = ["MAX_BODY", "MAX_LINES", "ROOMS", "app_routes", "create_app"]
 
@@ -66,7 +67,7 @@ def lifespan_of(live: LiveState) -> Callable[[FastAPI], AbstractAsyncContextMana
         live.notifier.start()
         await live.feed.start()
         keeper = None
-        if getattr(live.ledger.store, "integrate_behind", False):  # the tree behind the log (issue 28)
+        if integrated_behind(live.ledger.store):  # the tree behind the log (issue 28)
             from ledger.store.integrator import Keeper
 
             keeper = Keeper(live.ledger.store)

@@ -35,6 +35,7 @@ import structlog
 from sqlalchemy.engine import Engine
 
 from ledger.live.db import CHANNEL, listen_conninfo
+from ledger.store.base import StoreReader
 
 log = structlog.get_logger("ledger.live")
 
@@ -51,7 +52,7 @@ def brief(envelope: dict[str, Any]) -> dict[str, Any]:
 
 
 class Feed:
-    def __init__(self, store: Any, live: Engine, *, poll: float = 1.0, window: int = WINDOW,
+    def __init__(self, store: StoreReader, live: Engine, *, poll: float = 1.0, window: int = WINDOW,
                  gap: float = GAP) -> None:
         self.store = store
         self.gap = gap
@@ -215,7 +216,7 @@ class Feed:
                 self._stop.wait(1.0)
 
 
-def read_after(store: Any, after: int, accept: Callable[[str], bool],
+def read_after(store: StoreReader, after: int, accept: Callable[[str], bool],
                limit: int = 500) -> tuple[list[dict[str, Any]], int]:
     """Envelopes with position > ``after`` whose stream ``accept`` allows, in
     position order (at most ``limit``), and the last position looked at."""

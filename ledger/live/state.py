@@ -27,6 +27,7 @@ from ledger.live.sessions import Session
 from ledger.live.signin import server_key
 from ledger.live.throttle import SigninThrottle
 from ledger.service import Ledger
+from ledger.store.base import Warming
 
 log = structlog.get_logger("ledger.live")
 
@@ -84,8 +85,7 @@ def warm(live: LiveState) -> None:
     PostgreSQL, for each new backend to load its catalog) while every terminal of the
     room opens its board at once."""
     started = time.perf_counter()
-    store_warm = getattr(live.ledger.store, "warm", None)
-    opened = store_warm(readers=4) if store_warm is not None else 0
+    opened = live.ledger.store.warm(readers=4) if isinstance(live.ledger.store, Warming) else 0
     with contextlib.ExitStack() as held:  # several at once: the pool keeps them all
         for _ in range(4):
             conn = held.enter_context(live.reads.connect())

@@ -25,9 +25,12 @@ Contract (tested by ``tests/test_store_contract.py`` on every backend):
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence, TypeGuard, runtime_checkable
 
 import attrs
+
+if TYPE_CHECKING:  # the core imports no SQLAlchemy: only the roles of the SQL store name its types
+    from sqlalchemy.engine import Connection, Engine
 
 GENESIS = "0" * 64
 
@@ -142,11 +145,16 @@ class StoreTransaction(Protocol):
         ...
 
 
-class EventStore(Protocol):
-    url: str
+# --- the store by role ---------------------------------------------------------------
+# ``EventStore`` is what every store is: a reader, a writer and the Merkle tree's reader.
+# The roles below it are capabilities a store may have (the SQL store has them all); code
+# that uses one asks with ``isinstance(store, Role)`` (runtime-checkable), so that mypy
+# checks the call instead of a ``getattr`` returning ``Any``.
 
-    def transaction(self, stream: str) -> AbstractContextManager[StoreTransaction]:
-        """Commit on normal exit, roll back on exception."""
+class StoreReader(Protocol):
+    """The log's reads (spec section 2): streams, events, heads, raw rows, snapshots."""
+
+    url: str
 
     def read(self, stream: str, upto_seq: int | None = None) -> list[StoredEvent]:
         ...
@@ -176,8 +184,98 @@ class EventStore(Protocol):
     def read_after(self, stream: str, after_seq: int, upto_seq: int | None = None) -> list[StoredEvent]:
         """The stream's events with ``after_seq < seq <= upto_seq``, in seq order."""
 
+
+class StoreWriter(Protocol):
+    """The one append path's store side: a stream's transaction (the contract above)."""
+
+    def transaction(self, stream: str) -> AbstractContextManager[StoreTransaction]:
+        """Commit on normal exit, roll back on exception."""
+
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Outside an append (``rebuild``): replace the stream's snapshot (unless a later one is saved)."""
 
     def close(self) -> None:
         ...
+
+
+class TreeReader(Protocol):
+    """The Merkle tree's stored rows (``verify``, proofs, digests: ``ledger.audit``)."""
+
+    def tree_size(self) -> int:
+        """How many leaves the tree has."""
+
+    def tree_nodes(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+        """Stored perfect subtrees by (level, index) (level 0: the leaves); those missing are absent."""
+
+    def leaf_indexes(self, positions: Sequence[int]) -> dict[int, int]:
+        """The leaf index of each event position that has one."""
+
+    def iter_tree(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Every stored leaf (leaf_index, position, hash, stream, seq) and node (level, index, hash)."""
+
+
+class EventStore(StoreReader, StoreWriter, TreeReader, Protocol):
+    """A ledger's store: every role every store has."""
+
+
+@runtime_checkable
+class BoardIndexing(Protocol):
+    """A stream transaction that records its board in the store's index (revision 0005)."""
+
+    def index_board(self, tournament: str, slug: str) -> None:
+        ...
+
+
+@runtime_checkable
+class BoardIndex(Protocol):
+    """A store with the index of boards: (stream, tournament) by tournament slug."""
+
+    def boards(self, slug: str | None = None) -> list[tuple[str, str]]:
+        ...
+
+
+class StagedRows(Protocol):
+    """A deferred batch's rows once written: every event's position by (stream, seq)."""
+
+    positions: dict[tuple[str, int], int]
+
+
+@runtime_checkable
+class Batching(Protocol):
+    """A store with batches: many stream transactions in one database transaction
+    (an import, a group commit); ``deferred`` rows are written together at the end."""
+
+    def batch(self, streams: Iterable[str] | None = None, *,
+              deferred: bool = False) -> AbstractContextManager[StagedRows | None]:
+        ...
+
+
+@runtime_checkable
+class SqlBacked(Protocol):
+    """A store over a SQLAlchemy engine (its dialect: one writer on SQLite)."""
+
+    engine: Engine
+
+
+@runtime_checkable
+class TreeIntegration(SqlBacked, EventStore, Protocol):
+    """A store whose tree may be integrated behind the log (revision 0006,
+    ``ledger.store.integrator``): its flag, and its write transaction."""
+
+    integrate_behind: bool
+
+    def writing(self) -> AbstractContextManager[Connection]:
+        ...
+
+
+@runtime_checkable
+class Warming(Protocol):
+    """A store that can open, ahead of the first requests, the connections they need."""
+
+    def warm(self, readers: int = 4) -> int:
+        ...
+
+
+def integrated_behind(store: object) -> TypeGuard[TreeIntegration]:
+    """Is ``store``'s tree integrated behind the log (issue 28)? False for a store without."""
+    return isinstance(store, TreeIntegration) and store.integrate_behind

@@ -13,7 +13,7 @@ every digest and proof taken before stays valid).
   released before its commit), where it also takes a shared advisory lock keyed by its
   transaction id, held to its commit; so transaction ids and positions are in the same
   order, and the rows of transactions older than the oldest ledger writer in flight in
-  the database (``ledger.store.sql.SETTLED_BOUND``, read before the rows) are a prefix of
+  the database (``ledger.store.postgres.SETTLED_BOUND``, read before the rows) are a prefix of
   the log: every lower position is committed (or was rolled back and never will be).
   ``log --after`` reads with the same bound, so a reader never misses a later commit with
   a lower position.
@@ -34,14 +34,18 @@ A database is put in this mode with ``cli.py init --integrate-behind`` (the sett
 from __future__ import annotations
 
 import time
-from typing import Any
+from contextlib import AbstractContextManager
 
 import attrs
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from ledger.audit import merkle
+from ledger.errors import StoreUnavailable
+from ledger.store.base import EventStore, TreeIntegration
+from ledger.store.postgres import SETTLED_BOUND
 from ledger.store.schema import ledger_settings
-from ledger.store.sql import SETTLED_BOUND
+from ledger.store.statements import driver_of
 
 #: Class (first key) of the PostgreSQL advisory lock that elects the integrator ("LDIN"); the
 #: second key is ``hashtext(current_schema())``: one integrator per ledger schema (advisory
@@ -70,23 +74,24 @@ class Integrated:
         return self.size is not None
 
 
-def enable(store: Any) -> None:
+def enable(store: EventStore) -> None:
     """Put the database in "integrated behind" mode (``init --integrate-behind``). Safe at
     any time on a tree kept by the append path (it covers every committed event); the
     writers of other processes must be restarted to read the setting."""
-    with store.writing() as conn:
+    integrated = integrating(store)
+    with integrated.writing() as conn:
         conn.execute(sa.delete(ledger_settings).where(ledger_settings.c.name == "integration"))
         conn.execute(sa.insert(ledger_settings).values(name="integration", value="behind"))
-    store.integrate_behind = True
+    integrated.integrate_behind = True
 
 
-def integrate_batch(store: Any, batch: int = BATCH) -> Integrated:
+def integrate_batch(store: TreeIntegration, batch: int = BATCH) -> Integrated:
     """Add the leaves of up to ``batch`` settled events after the tree's last leaf, in
     position order, with the nodes they complete, in one transaction."""
     pg = store.engine.dialect.name == "postgresql"
     q = (lambda sql: sql.replace("?", "%s")) if pg else (lambda sql: sql)
     with store.writing() as conn:
-        cur = conn.connection.driver_connection.cursor()
+        cur = driver_of(conn).cursor()
         if pg:
             cur.execute(ELECTION, (INTEGRATOR_LOCK_CLASS,))
             if not cur.fetchone()[0]:
@@ -95,7 +100,7 @@ def integrate_batch(store: Any, batch: int = BATCH) -> Integrated:
         row = cur.fetchone()
         size, after = (0, 0) if row is None else (int(row[0]) + 1, int(row[1]))
         if pg:
-            cur.execute(SETTLED_BOUND)  # a statement of its own, before the rows' (sql.SETTLED_BOUND)
+            cur.execute(SETTLED_BOUND)  # a statement of its own, before the rows' (postgres.SETTLED_BOUND)
             cur.execute(_PENDING_PG, (after, cur.fetchone()[0], batch))
         else:
             cur.execute(_PENDING, (after, batch))
@@ -122,12 +127,12 @@ def integrate_batch(store: Any, batch: int = BATCH) -> Integrated:
     return Integrated(len(leaves), size + len(leaves))
 
 
-def integrate(store: Any, batch: int = BATCH) -> Integrated:
+def integrate(store: EventStore, batch: int = BATCH) -> Integrated:
     """Integrate until the tree covers every settled event (or another integrator holds the
     lock); the leaves added and the tree's size."""
-    added = 0
+    added, integrated = 0, integrating(store)
     while True:
-        step = integrate_batch(store, batch)
+        step = integrate_batch(integrated, batch)
         added += step.leaves
         if not step.elected:
             return Integrated(added, None)
@@ -135,18 +140,25 @@ def integrate(store: Any, batch: int = BATCH) -> Integrated:
             return Integrated(added, step.size)
 
 
-def integrated_position(store: Any) -> int:
+def integrated_position(store: EventStore) -> int:
     """The position of the tree's last leaf (0 for an empty tree)."""
-    with _reading(store) as conn:
+    with _reading(integrating(store)) as conn:
         row = conn.exec_driver_sql(_LAST_LEAF).first()
     return 0 if row is None else int(row[1])
 
 
-def _reading(store: Any) -> Any:
+def integrating(store: EventStore) -> TreeIntegration:
+    """The store in its integration role (the SQL store has it); StoreUnavailable for one without."""
+    if not isinstance(store, TreeIntegration):
+        raise StoreUnavailable(f"{store.url}: this store cannot integrate its tree behind the log")
+    return store
+
+
+def _reading(store: TreeIntegration) -> AbstractContextManager[Connection]:
     return store.engine.connect()
 
 
-def wait_integrated(store: Any, seconds: float, poll: float = 0.05) -> tuple[bool, int]:
+def wait_integrated(store: EventStore, seconds: float, poll: float = 0.05) -> tuple[bool, int]:
     """Wait (at most ``seconds``) until the tree covers every event committed now; integrate
     here when the store is not served by a running integrator (SQLite or the command line).
     (covered?, events still outside the tree)."""
@@ -158,7 +170,7 @@ def wait_integrated(store: Any, seconds: float, poll: float = 0.05) -> tuple[boo
         if done >= target:
             return True, 0
         if time.monotonic() >= deadline:
-            with _reading(store) as conn:
+            with _reading(integrating(store)) as conn:
                 behind = conn.execute(sa.text("SELECT count(*) FROM events WHERE position > :p"),
                                       {"p": done}).scalar()
             return False, int(behind or 0)
@@ -171,7 +183,7 @@ class Keeper:
     servers each run one; the advisory lock elects one per batch, and when a server dies
     the others carry on."""
 
-    def __init__(self, store: Any, poll: float = 0.1, batch: int = BATCH) -> None:
+    def __init__(self, store: TreeIntegration, poll: float = 0.1, batch: int = BATCH) -> None:
         import threading
 
         import structlog
