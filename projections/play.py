@@ -275,8 +275,8 @@ def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
     if trick is None or trick.complete:
         return None
     led = trick.suit_led
-    if card.suit is not led and any(c.suit is led for c in state.hand(seat)):
-        return f"revoke: {seat} played {card} to trick {trick.number} holding {led.symbol}"  # type: ignore[union-attr]
+    if led is not None and card.suit is not led and any(c.suit is led for c in state.hand(seat)):
+        return f"revoke: {seat} played {card} to trick {trick.number} holding {led.symbol}"
     return None
 
 

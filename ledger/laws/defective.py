@@ -127,7 +127,7 @@ def check_supplied(state: TableState, event: ev.CardPlayed) -> None:
     if d is None or len(state.tricks) < d.trick or not state.holds(event.seat, event.card):
         return
     led = state.tricks[d.trick - 1].suit_led
-    if event.card.suit is not led and any(c.suit is led for c in state.hand(event.seat)):
+    if led is not None and event.card.suit is not led and any(c.suit is led for c in state.hand(event.seat)):
         law = "67A1" if law_of(d.law) == "67A" else "67B1"
         raise BadInput(f"{event.card}: {event.seat} holds {led.symbol} (the suit led to trick {d.trick}) and must "
                        f"supply one to the defective trick ({state.cite(law)})", field="card",
