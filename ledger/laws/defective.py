@@ -181,7 +181,7 @@ def transfers_document(state: TableState) -> list[dict[str, object]]:
     return [{"to": to, "tricks": 1, "law": state.cite("67B1"), "revoke": d.placed} for d, to in transfers(state)]
 
 
-def defective_tricks(state) -> list[Prescription]:
+def defective_tricks(state: TableState) -> list[Prescription]:
     """The rule: the irregularity of each defective trick, 67A1's question, 67B1's deemed revoke and
     its one trick."""
     out: list[Prescription] = []

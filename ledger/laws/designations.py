@@ -308,7 +308,7 @@ def on_designation_chosen(state: TableState, choice: Choice) -> TableState:
 
 # -- DesignationChanged: Law 45C4b ------------------------------------------------
 
-def _last_named(state: TableState, seat) -> tuple[int, PlayedCard] | None:
+def _last_named(state: TableState, seat: Seat) -> tuple[int, PlayedCard] | None:
     """The card just designated from ``seat``'s hand: the last card played from that hand,
     when it was named or designated (45C4b); None when that card was played otherwise (a
     dummy card touched, 45C3, stands) or none was played."""

@@ -941,7 +941,7 @@ OPTION_EFFECTS["62C1"] = on_withdrawal_choice
 
 # -- rules: what the engine emits for the reading --------------------------------------------
 
-def revoke_rulings(state) -> list[Prescription]:
+def revoke_rulings(state: TableState) -> list[Prescription]:
     """Every rectification the revokes of the board call for, as they read now."""
     if state.contract is None or not state.tricks:
         return []
@@ -977,14 +977,14 @@ def revoke_rulings(state) -> list[Prescription]:
     return out
 
 
-def _last_seq(state) -> int:
+def _last_seq(state: TableState) -> int:
     claim = state.claim
     if claim is not None and claim.settled_tricks is not None:
         return claim.seq
     return state.tricks[-1].cards[-1].seq
 
 
-def _withdrawal_offers(state, rv) -> list[Prescription]:
+def _withdrawal_offers(state: TableState, rv) -> list[Prescription]:
     """62C1: each non-offender who played to the revoke trick after the revoke card, before
     the correction, may withdraw his card (the offending side's next card may follow, 62C2)."""
     nos = rv.seat.side.other
@@ -1005,7 +1005,7 @@ def _withdrawal_offers(state, rv) -> list[Prescription]:
                          (rv.seq, rv.corrected, seq), law) for seat, seq in sorted(played.items(), key=lambda x: x[1])]
 
 
-def dummy_rulings(state) -> list[Prescription]:
+def dummy_rulings(state: TableState) -> list[Prescription]:
     """Dummy's limits (43A1b, 42B1) and, after a 43A2 violation, 43B2a."""
     dummy = state.dummy
     if dummy is None or state.phase == "auction":
@@ -1029,13 +1029,13 @@ def dummy_rulings(state) -> list[Prescription]:
                                     (f.seq,), state.cite("42B1")))
         elif f.type == "DummyWarnedDeclarer" and f.detail == "lead_from_wrong_hand" and violated is not None:
             law = state.cite("43B2a")
-            out.append(Prescription(OptionsOffered(to=state.declarer.lho, options=("lead_from_hand",
+            out.append(Prescription(OptionsOffered(to=dummy.partner.lho, options=("lead_from_hand",
                                                                                    "lead_from_dummy"), law=law),
                                     (violated, f.seq), law))
     return out
 
 
-def waivers(state) -> list[Prescription]:
+def waivers(state: TableState) -> list[Prescription]:
     """10B (both editions): the players may not waive a rectification on their own; the
     director may let their waiver stand or cancel it. A ``RectificationWaived`` is his
     question (answered by a finding ``waiver_cancelled`` about it, or his ruling)."""
@@ -1046,7 +1046,7 @@ def waivers(state) -> list[Prescription]:
         (f.seq,), law) for f in state.procedure if f.type == "RectificationWaived"]
 
 
-def _end_of_play(state) -> int:
+def _end_of_play(state: TableState) -> int:
     """The seq at which play ended (the last card or the settled claim), else beyond the log."""
     if state.phase != ENDED:
         return 10 ** 9
