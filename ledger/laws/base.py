@@ -112,11 +112,11 @@ class Recorded(Protocol):
     def seq(self) -> int: ...
 
 
-def irregular(kind: str, rec: Recorded, law: str) -> Prescription:
+def irregular(kind: str, rec: Recorded, law: str | None) -> Prescription:
     return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
 
 
-def review(reason: str, rec: Recorded, law: str) -> Prescription:
+def review(reason: str, rec: Recorded, law: str | None) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
 
 
