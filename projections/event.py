@@ -108,7 +108,7 @@ def _named(doc: dict[str, Any], tables: Tables, register: Register | None) -> No
                     seated = register.seated(session, entry, board["board"])
                     r[f"{side}_players"] = [register.player_name(p) for p in seated]
                     r[f"{side}_name"] = names.get(entry)
-                    subs = [register.player_name(p) for p in seated if p not in register.entry(entry).players]  # type: ignore[union-attr]
+                    subs = [register.player_name(p) for p in seated if p not in register.entry(entry).players]  # type: ignore[union-attr]  # entry is one of the register's
                     if subs:
                         r[f"{side}_substitutes"] = subs
     for row in doc.get("standings") or []:

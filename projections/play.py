@@ -403,7 +403,7 @@ def final_result(state: TableState, tricks: int) -> Result:
     """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
     assert state.contract is not None
     contract = state.contract
-    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
+    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]  # a board in play has its vulnerability
     score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
     score_ns = score if contract.side.value == "NS" else -score
     return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,

@@ -215,9 +215,9 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
         if r.seat.partner is not seat or r.trick != trick.number:
             continue
         if r.option == "play_highest" and of_led and card != max(of_led, key=lambda c: c.strength):
-            return f"{seat} played {card}, not his highest {led.symbol} as declarer required (57A)"  # type: ignore
+            return f"{seat} played {card}, not his highest {led.symbol} as declarer required (57A)"  # type: ignore[union-attr]  # of_led is not empty: led is a Suit
         if r.option == "play_lowest" and of_led and card != min(of_led, key=lambda c: c.strength):
-            return f"{seat} played {card}, not his lowest {led.symbol} as declarer required (57A)"  # type: ignore
+            return f"{seat} played {card}, not his lowest {led.symbol} as declarer required (57A)"  # type: ignore[union-attr]  # of_led is not empty: led is a Suit
         if r.option == "play_other_suit" and not of_led and r.suit is not None and card.suit is not r.suit \
                 and any(c.suit is r.suit for c in hand):
             return f"{seat} played {card}, not a {r.suit.symbol} as declarer required (57A)"

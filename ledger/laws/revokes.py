@@ -832,7 +832,7 @@ def _rule8(state: TableState, rv: Revoke) -> tuple[str, int]:
 def _partner_played_after(state: TableState, rv: Revoke) -> bool:
     """Seed 001 rule 8: a defender's revoke on trick 12 before his partner played,
     the partner holding cards of two suits or more."""
-    if rv.seat.side is state.contract.side:  # type: ignore[union-attr]
+    if rv.seat.side is state.contract.side:  # type: ignore[union-attr]  # a revoke is made in play: a contract
         return False
     trick = state.tricks[rv.trick - 1]
     p = trick.card_of(rv.seat.partner)
@@ -849,7 +849,7 @@ def _transfer(state: TableState, rv: Revoke) -> tuple[int, str]:
     trick = state.tricks[rv.trick - 1] if rv.trick <= len(state.tricks) else None
     complete = [t for t in state.tricks if t.winner is not None]
     claim_os = _claim_tricks(state, side)
-    os_from = [t for t in complete if t.number >= rv.trick and t.winner.side is side]  # type: ignore[union-attr]
+    os_from = [t for t in complete if t.number >= rv.trick and t.winner.side is side]  # type: ignore[union-attr]  # a complete trick has a winner
     os_after = [t for t in os_from if t.number > rv.trick]
     won_from = len(os_from) + claim_os
     won_after = len(os_after) + claim_os
@@ -1086,7 +1086,7 @@ def describe(rv: Revoke, state: TableState) -> str:
     if rv.exempt:
         text += f"; no trick transfer: {rv.exempt_reason} ({rv.exempt})"
     elif rv.tricks:
-        to = "defenders" if rv.seat.side is state.contract.side else "declarer"  # type: ignore[union-attr]
+        to = "defenders" if rv.seat.side is state.contract.side else "declarer"  # type: ignore[union-attr]  # a revoke is made in play: a contract
         text += f"; {rv.tricks} trick{'s' if rv.tricks > 1 else ''} to {to} ({rv.law})"
     return text
 
