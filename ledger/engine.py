@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable
 
 from ledger.laws import LAPSES, RULES, Prescription, Rule
 from projections.derived import derive, shared_values
+from projections.state import TableState
 from projections.table import rectification_key
 
 MAX_ROUNDS = 64
@@ -42,7 +43,7 @@ def _keyed(rule: Rule) -> Callable[[Any], list[tuple[Prescription, str]]]:
     return keyed
 
 
-def prescribe_keyed(state, rules: Iterable[Rule] = RULES) -> list[tuple[Prescription, str]]:
+def prescribe_keyed(state: TableState, rules: Iterable[Rule] = RULES) -> list[tuple[Prescription, str]]:
     """Every prescription of every rule for this state with its key, in rule order, once each.
 
     Incremental: each rule's value is derived (:mod:`projections.derived`), so a rule runs
@@ -67,17 +68,17 @@ def prescribe_keyed(state, rules: Iterable[Rule] = RULES) -> list[tuple[Prescrip
     return out
 
 
-def prescribe(state, rules: Iterable[Rule] = RULES) -> list[Prescription]:
+def prescribe(state: TableState, rules: Iterable[Rule] = RULES) -> list[Prescription]:
     """Every prescription of every rule for this state, in rule order, once each."""
     return [p for p, _ in prescribe_keyed(state, rules)]
 
 
-def _active(state) -> frozenset[str]:
+def _active(state: TableState) -> frozenset[str]:
     """The keys of the rectifications in force."""
     return frozenset(key for key, _ in state.rectifications)
 
 
-def reconcile(state, *, may_override: bool = False,
+def reconcile(state: TableState, *, may_override: bool = False,
               rules: Iterable[Rule] = RULES) -> tuple[list[Prescription], list[int]]:
     """(rectifications to emit, seqs of rectifications to cancel)."""
     desired = prescribe_keyed(state, rules)

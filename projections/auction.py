@@ -16,8 +16,8 @@ import attrs
 
 from ledger.bridge import Call, Risk, Seat
 from ledger.events import CallPlaced, CallReplaced
-from projections.state import unprocessed  # noqa: F401 (the families read it here)
-from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Contract, NotMade, Result, TableState, replace, set_fresh)
+from projections.state import unprocessed as unprocessed  # re-exported: the families read it here
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, AuctionCall, CallRecord, Choice, Contract, NotMade, Result, TableState, replace, set_fresh)
 from projections.vocab import CallRuling
 
 C = TypeVar("C", bound=Callable[..., Any])
@@ -354,7 +354,7 @@ def refreshed(before: TableState, after: TableState) -> TableState:
     return set_fresh(after, calls_not_made=entries)
 
 
-def refreshing(fn):
+def refreshing(fn: Callable[[TableState, Choice], TableState]) -> Callable[[TableState, Choice], TableState]:
     """An option effect with ``calls_not_made`` read anew after it."""
     return lambda state, choice: refreshed(state, fn(state, choice))
 

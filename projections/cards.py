@@ -17,7 +17,7 @@ from ledger.bridge import Card, Seat, sort_cards
 from projections import play
 from projections.fold import law_of
 from projections.play import played_result, trick_winner
-from projections.state import unprocessed  # noqa: F401 (the families read it here)
+from projections.state import unprocessed as unprocessed  # re-exported: the families read it here
 from projections.state import (ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, NotMade,
                                PlayedCard, TableState, Trick)
 

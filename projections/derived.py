@@ -92,7 +92,8 @@ class Reads:
 
 def state_of(state: Any) -> TableState:
     """The state itself, under a :class:`Reads` view or not."""
-    return state._real if type(state) is Reads else state
+    real: TableState = state._real if type(state) is Reads else state
+    return real
 
 
 def shared_values(state: TableState) -> dict[Hashable, Any]:
@@ -131,7 +132,8 @@ def derive(state: Any, key: Hashable, fn: Callable[[Any], T]) -> T:
             elif name not in known:
                 known[name] = value
                 outer._read.append((name, value))
-    return entry[0]
+    result: T = entry[0]
+    return result
 
 
 def carry(old: TableState, new: TableState) -> None:

@@ -108,7 +108,7 @@ def _named(doc: dict[str, Any], tables: Tables, register: Register | None) -> No
                     seated = register.seated(session, entry, board["board"])
                     r[f"{side}_players"] = [register.player_name(p) for p in seated]
                     r[f"{side}_name"] = names.get(entry)
-                    subs = [register.player_name(p) for p in seated if p not in register.entry(entry).players]  # type: ignore[union-attr]
+                    subs = [register.player_name(p) for p in seated if p not in register.entry(entry).players]  # type: ignore[union-attr]  # entry is one of the register's
                     if subs:
                         r[f"{side}_substitutes"] = subs
     for row in doc.get("standings") or []:
@@ -503,7 +503,8 @@ def event_results(tournament: str, tables: Iterable[tuple[str, TableState]],
 def _overall(overall: dict[str, dict[str, float]], names: dict[str, str], scoring: str,
              sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(sessions) == 1:
-        return sessions[0]["standings"]
+        standings: list[dict[str, Any]] = sessions[0]["standings"]
+        return standings
     rows = []
     for name, row in overall.items():
         entry: dict[str, Any] = {"name": name, "boards": int(row["boards"]), "score": round(row["score"], 2)}
@@ -535,7 +536,7 @@ def round_of(state: TableState, register: Register | None) -> int | None:
         if head.isdigit():
             return int(head)
     if register is not None and b.session in register.sessions:
-        movement = register.sessions[b.session].movement or ()  # type: ignore[index]
+        movement = register.sessions[b.session].movement or ()
         seat = next((m for m in movement if m["table"] == b.table and b.board in m["boards"]), None)
         if seat is not None:
             return int(seat["round"])

@@ -275,8 +275,8 @@ def revoke_detail(state: TableState, seat: Seat, card: Card) -> str | None:
     if trick is None or trick.complete:
         return None
     led = trick.suit_led
-    if card.suit is not led and any(c.suit is led for c in state.hand(seat)):
-        return f"revoke: {seat} played {card} to trick {trick.number} holding {led.symbol}"  # type: ignore[union-attr]
+    if led is not None and card.suit is not led and any(c.suit is led for c in state.hand(seat)):
+        return f"revoke: {seat} played {card} to trick {trick.number} holding {led.symbol}"
     return None
 
 
@@ -403,7 +403,7 @@ def final_result(state: TableState, tricks: int) -> Result:
     """The result of the contract with ``tricks`` for declarer (Law 77 score)."""
     assert state.contract is not None
     contract = state.contract
-    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]
+    vulnerable = state.board.vulnerability.is_vulnerable(contract.side)  # type: ignore[union-attr]  # a board in play has its vulnerability
     score = duplicate_score(contract.level, contract.strain.value, contract.risk.value, vulnerable, tricks)
     score_ns = score if contract.side.value == "NS" else -score
     return Result(f"{contract.level}{contract.strain}", contract.declarer, contract.risk.value,

@@ -44,7 +44,7 @@ def fact(seq: int, event: ev.Event) -> ProcedureFact:
                          about if isinstance(about, int) else None, detail)
 
 
-def record(state: TableState, step: Step) -> TableState:
+def record(state: TableState, step: Step[ev.Event]) -> TableState:
     """Journal the fact; the director's ruling answers the revoke and dummy questions asked before it."""
     seq, event = step.seq, step.event
     state = attrs.evolve(state, procedure=state.procedure + (fact(seq, event),))
@@ -57,7 +57,7 @@ def record(state: TableState, step: Step) -> TableState:
 
 def journalled(handler: Handler) -> Handler:
     """The handler, then the fact journalled (for the owner of a type in :data:`RECORDED`)."""
-    def wrapped(state: TableState, step: Step) -> TableState:
+    def wrapped(state: TableState, step: Step[ev.Event]) -> TableState:
         return record(handler(state, step), step)
     wrapped.__name__ = handler.__name__
     wrapped.__qualname__ = handler.__qualname__
@@ -66,7 +66,7 @@ def journalled(handler: Handler) -> Handler:
     return wrapped
 
 
-def recorded_only(state: TableState, step: Step) -> TableState:
+def recorded_only(state: TableState, step: Step[ev.Event]) -> TableState:
     """A procedure fact with no effect but its place in the journal."""
     return record(state, step)
 

@@ -86,7 +86,7 @@ def resolve(records: Sequence[Recorded]) -> list[tuple[Recorded, bool]]:
     out = []
     for r in records:
         if refers_by_id(r.event):  # spec section 3: every `about` may be an event id; the state names seqs
-            target = ids.get(r.event.about)  # type: ignore[attr-defined]
+            target = ids.get(r.event.about)  # type: ignore[attr-defined]  # refers_by_id: the event has `about`
             if target is not None:
                 r = attrs.evolve(r, event=attrs.evolve(r.event, about=target))  # type: ignore[misc]  # events are attrs classes
         if r.seq in findings:

@@ -44,7 +44,8 @@ _conv.register_unstructure_hook(TableState, make_dict_unstructure_fn(TableState,
 
 
 def dump(state: TableState) -> dict[str, Any]:
-    return _conv.unstructure(state)
+    out: dict[str, Any] = _conv.unstructure(state)
+    return out
 
 
 attrs.resolve_types(TableState)

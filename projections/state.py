@@ -50,7 +50,7 @@ class Trick:
         return len(self.cards) == 4 or (self.absent is not None and len(self.cards) == 3)
 
     @property
-    def suit_led(self):
+    def suit_led(self) -> Suit | None:
         return self.cards[0].card.suit if self.cards else None
 
     @property
@@ -367,7 +367,8 @@ class TableState:
         if type(self) is TableState:
             memo = self.memo
             if "turn" in memo:
-                return memo["turn"]
+                cached: Seat | None = memo["turn"]
+                return cached
             value = memo["turn"] = self.turn_now()
             return value
         return self.turn_now()
@@ -454,7 +455,7 @@ def replace(state: TableState, **changes: Any) -> TableState:
     recorded): the same new state, with fresh derived values (``memo``), built without
     introspecting the class or re-running ``__init__`` (a third of the cost of a copy).
     ``phase`` is converted as ``__init__`` would; every other field is taken as given."""
-    new = _copy(state)
+    new: TableState = _copy(state)  # built by exec (see copy): typed here
     for name, value in changes.items():
         if name in _FIELD_SET:  # as before: a name that is no field is not set
             _set(new, name, value)

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import attrs
 
 from ledger import events as ev
+from ledger.bridge import Seat
 from ledger.hashing import canonical_json
 from projections import play, procedure
 from projections.derived import carry
@@ -45,13 +46,13 @@ def _opened(board: ev.BoardOpened, stream: str, seq: int, head: str) -> TableSta
 @handles(ev.CallCancelled, ev.CardReturned,  # the fold of the call's or card's record already says so
          ev.ExplanationGiven,  # a record that changes nothing on the table
          ev.DeclarerChanged)  # the option (or the spread) already changed the declarer
-def _no_effect(state: TableState, step: Step) -> TableState:
+def _no_effect(state: TableState, step: Step[ev.Event]) -> TableState:
     return state
 
 
 @handles(*UNRULED, ev.BoardOpened,  # a second BoardOpened is refused on append
          *ev.TOURNAMENT_EVENTS)  # the register's events are refused in a board's stream (ledger.checks)
-def _unprocessed(state: TableState, step: Step) -> TableState:
+def _unprocessed(state: TableState, step: Step[ev.Event]) -> TableState:
     event = step.event
     offender = getattr(event, "seat", None)
     detail = f"{event.TYPE} is stored as logged; no ruling on it yet"
@@ -93,7 +94,7 @@ def _options_offered(state: TableState, step: Step[ev.OptionsOffered]) -> TableS
     return attrs.evolve(state, pending=state.pending + (offer,))
 
 
-def _lho_has_called(state: TableState, lho) -> bool:
+def _lho_has_called(state: TableState, lho: Seat) -> bool:
     """The latest change of call by ``lho``'s RHO was settled by ``lho``'s own call over it
     (2017 25B1 accepted / 25B2 not accepted; 1997 25B1 the substitute stands)."""
     rec = next((r for r in reversed(state.calls) if r.seat is lho.rho

@@ -9,11 +9,12 @@ family's record (:func:`plugs`) and registers every family once, in one place.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar
 
 import attrs
 
 from ledger.events import DirectorReviewRequired, Event, IrregularityRecorded
+from ledger.bridge import Seat
 
 
 @attrs.frozen
@@ -101,11 +102,21 @@ def plugs(namespace: Mapping[str, Any], module: str) -> Iterator[tuple[str, Any,
 
 # -- prescriptions about a call or card record (shared by the families) --------------------
 
-def irregular(kind: str, rec, law: str) -> Prescription:
+class Recorded(Protocol):
+    """A call or card record (:class:`projections.state.CallRecord`, ``CardRecord``): its seat and seq."""
+
+    @property
+    def seat(self) -> Seat: ...
+
+    @property
+    def seq(self) -> int: ...
+
+
+def irregular(kind: str, rec: Recorded, law: str | None) -> Prescription:
     return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
 
 
-def review(reason: str, rec, law: str) -> Prescription:
+def review(reason: str, rec: Recorded, law: str | None) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
 
 

@@ -42,6 +42,8 @@ yields the same questions, once each.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import attrs
 
 from ledger import events as ev
@@ -233,7 +235,7 @@ def on_rights_reserved(state: TableState, step: Step[ev.RightsReserved]) -> Tabl
                                  f"{event.by} reserved the right to call the director later{about}{reason}"))
 
 
-def board_document(state: TableState) -> list[dict]:
+def board_document(state: TableState) -> list[dict[str, Any]]:
     """``irregular_boards`` (extension): each fact of Laws 13 to 16 and its reading."""
     return [{"seq": f.seq, "type": f.type, "seat": str(f.seat) if f.seat else None, "ruling": f.ruling,
              "law": f.law, "detail": f.detail, **({"card": str(f.card)} if f.card else {})}
@@ -243,7 +245,7 @@ def board_document(state: TableState) -> list[dict]:
 # -- the rules ----------------------------------------------------------------------------
 
 
-def _finding(state, about: int, field: str):
+def _finding(state: TableState, about: int, field: str) -> object:
     value = None
     for f in state.findings:
         if f.about == about and f.field == field:
@@ -255,7 +257,7 @@ def _review(reason: str, about: int, law: str | None) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=about), (about,), law)
 
 
-def _hand_count(state, f) -> list[Prescription]:
+def _hand_count(state: TableState, f: BoardFact) -> list[Prescription]:
     if f.ruling == "result_cancelled":
         penalty = state.cite("90")
         return [_review(f"{f.law}: {f.detail}; award an artificial adjusted score "
@@ -281,7 +283,7 @@ def _hand_count(state, f) -> list[Prescription]:
     return []  # correct_and_play (13A): nothing to ask
 
 
-def _card_seen(state, f) -> list[Prescription]:
+def _card_seen(state: TableState, f: BoardFact) -> list[Prescription]:
     if f.ruling == "seen_with_wrong_count":
         if state.edition == "1997":
             return [_review(f"1997:13B: {f.detail} after a wrong count: if the information is harmless the "
@@ -303,13 +305,14 @@ def _card_seen(state, f) -> list[Prescription]:
                     "adjust at the end", f.seq, f.law)]
 
 
-def _missing_card(state, f) -> list[Prescription]:
+def _missing_card(state: TableState, f: BoardFact) -> list[Prescription]:
     if f.ruling == "defective_trick":
         return []  # spec 1.3 (67B2): the record already holds the card; the revokes read the tricks
-    card = f.card
+    card, seat = f.card, f.seat
+    assert card is not None and seat is not None  # narrowing: a MissingCardFound names its card and seat (checks)
     showed_out = [t.number for t in state.tricks
                   if t.complete and t.suit_led is card.suit and all(p.seq < f.seq for p in t.cards)
-                  and (mine := t.card_of(f.seat)) is not None and mine.card.suit is not card.suit]
+                  and (mine := t.card_of(seat)) is not None and mine.card.suit is not card.suit]
     ruled = {i.trick for i in read(state, "irregularities") if i.kind == "revoke" and i.offender == str(f.seat)}
     showed_out = [n for n in showed_out if n not in ruled]  # a revoke already ruled by Laws 61 to 64
     if not showed_out:
@@ -319,7 +322,7 @@ def _missing_card(state, f) -> list[Prescription]:
                     f"{f.seat} did not follow suit to trick {tricks}: a revoke (61 to 64)", f.seq, f.law)]
 
 
-def _wrong_board(state, f) -> list[Prescription]:
+def _wrong_board(state: TableState, f: BoardFact) -> list[Prescription]:
     if f.ruling == "cancelled":
         artificial = cited(state, CITATIONS, "wrong_board_cancelled")
         return [_review(f"{f.law}: {f.detail}; artificial adjusted score to each contestant deprived of a "
@@ -329,7 +332,7 @@ def _wrong_board(state, f) -> list[Prescription]:
     return []
 
 
-def _wrong_cards(state, f) -> list[Prescription]:
+def _wrong_cards(state: TableState, f: BoardFact) -> list[Prescription]:
     out: list[Prescription] = []
     cancelled = [n for n in state.calls_not_made if n.law == f.law and n.reason == "made with cards from another board"
                  and n.seq < f.seq]
@@ -359,7 +362,8 @@ def _wrong_cards(state, f) -> list[Prescription]:
     return out
 
 
-def _extraneous(state, f) -> list[Prescription]:
+def _extraneous(state: TableState, f: BoardFact) -> list[Prescription]:
+    assert f.law is not None  # narrowing: the engine cites 16B / 16D on every ExtraneousInformation it reads
     options = {"1997:16B": "switch positions, appoint a substitute (all agree) or award an artificial "
                            "adjusted score",
                "2017:16D2": "adjust positions, order a redeal, allow play and adjust later, or award an "
@@ -368,7 +372,7 @@ def _extraneous(state, f) -> list[Prescription]:
     return [_review(f"{f.law}: {f.detail}: if it could interfere with normal play: {options}", f.seq, f.law)]
 
 
-def _rights_reserved(state, f) -> list[Prescription]:
+def _rights_reserved(state: TableState, f: BoardFact) -> list[Prescription]:
     if state.result is None and state.result_cancelled is None:
         return []  # the director is called once play has ended
     return [_review(f"{f.law}: {f.detail}: unauthorized information: the director rules whether a logical "
@@ -376,11 +380,11 @@ def _rights_reserved(state, f) -> list[Prescription]:
                     "non-offenders (adjusted score)", f.seq, f.law)]
 
 
-def _result_cancelled(state, f) -> list[Prescription]:
+def _result_cancelled(state: TableState, f: BoardFact) -> list[Prescription]:
     return [_review(f"result cancelled ({f.detail}): award an artificial adjusted score", f.seq, f.law)]
 
 
-_RULES = {
+_RULES: dict[str, Callable[[TableState, BoardFact], list[Prescription]]] = {
     "HandCountWrong": _hand_count,
     "CardSeen": _card_seen,
     "MissingCardFound": _missing_card,
@@ -394,7 +398,7 @@ _RULES = {
 }
 
 
-def irregular_boards(state) -> list[Prescription]:
+def irregular_boards(state: TableState) -> list[Prescription]:
     """Laws 13 to 16: the mechanical records and the director's questions, per fact."""
     out: list[Prescription] = []
     for f in getattr(state, "board_facts", ()):

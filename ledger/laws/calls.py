@@ -470,7 +470,13 @@ def supply_record_rules(rules: Mapping[str, Callable[[Any, CallRecord], list[Pre
         RULES_BY_RULING[ruling] = rule
 
 
-def change_of_call(state) -> list[Prescription]:
+def _law(rec: CallRecord) -> str:
+    """The Law of a classified change of call (the projection cites one on every such record)."""
+    assert rec.law is not None  # narrowing: too_late and undecided records carry their Law
+    return rec.law
+
+
+def change_of_call(state: TableState) -> list[Prescription]:
     """Rectifications for every change of call, by its classification."""
     out: list[Prescription] = []
     for rec in state.calls:
@@ -485,7 +491,7 @@ def change_of_call(state) -> list[Prescription]:
                                                          about=rec.seq), (rec.seq,), rec.law))
         elif ruling == "unintended_corrected":
             out.append(irregular("unintended_call_corrected", rec, rec.law))
-        elif ruling == "too_late" and rec.law.endswith("21B3"):
+        elif ruling == "too_late" and _law(rec).endswith("21B3"):
             # Not an irregularity of the player misinformed: he asks for redress.
             redress = ("the director may award an adjusted score (Law 40C)" if state.edition == "1997" else
                        "adjusted score if the offending side gained an advantage")
@@ -493,10 +499,10 @@ def change_of_call(state) -> list[Prescription]:
                                f"of misinformation (partner has called): {redress}", rec, rec.law))
         elif ruling == "too_late":
             out.append(irregular("change_of_call", rec, rec.law))
-            out.append(review(f"{label(rec.law)} change of call after partner called: the first call stands; "
+            out.append(review(f"{label(_law(rec))} change of call after partner called: the first call stands; "
                                "rule on the irregular call the attempt constitutes", rec, rec.law))
         elif ruling == "undecided":
-            out.append(review(f"{label(rec.law)} {rec.detail}", rec, rec.law))
+            out.append(review(f"{label(_law(rec))} {rec.detail}", rec, rec.law))
         elif ruling == "obliged_to_pass":
             out.extend(_law_37(state, rec))
         elif ruling == "lho_called":
@@ -511,7 +517,7 @@ def change_of_call(state) -> list[Prescription]:
     return out
 
 
-def _law_25b(state, rec) -> list[Prescription]:
+def _law_25b(state: TableState, rec: CallRecord) -> list[Prescription]:
     cite = state.cite
     out = [irregular("change_of_call", rec, cite("25B")),
            Prescription(OptionsOffered(to=rec.seat.lho, options=("accept_substitute", "reject_substitute"),
@@ -530,7 +536,7 @@ def _law_25b(state, rec) -> list[Prescription]:
     return out
 
 
-def _law_37(state, rec) -> list[Prescription]:
+def _law_37(state: TableState, rec: CallRecord) -> list[Prescription]:
     """A bid, double or redouble by a player who must pass: cancelled, Pass
     substituted (the projection did), both members of his side pass for the
     rest of the auction; Law 26 may apply to the cancelled call (below)."""
@@ -543,7 +549,7 @@ def _law_37(state, rec) -> list[Prescription]:
 
 # -- Law 26: lead restrictions after a withdrawn call ------------------------
 
-def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
+def withdrawn_calls(state: TableState) -> list[tuple[CallRecord, Call]]:
     """(record, call withdrawn) for each withdrawn call Law 26 reaches: a call
     withdrawn for which the offender chose a different final call at that turn.
 
@@ -561,6 +567,7 @@ def withdrawn_calls(state) -> list[tuple[CallRecord, Call]]:
             out.append((rec, rec.call))  # 27B2, 27B3: the insufficient bid, a cancelled double
         elif state.edition == "2017":
             if rec.ruling == "substitute_accepted":
+                assert rec.first_call is not None  # narrowing: an accepted substitute replaced a first call
                 out.append((rec, rec.first_call))
             elif rec.ruling in ("substitute_cancelled", "lho_called"):
                 out.append((rec, rec.call))
@@ -585,17 +592,17 @@ def supply_withdrawn(reader: Callable[..., list[tuple[CallRecord, Call]]], owner
     WITHDRAWN_READERS[owner] = reader
 
 
-def _final_call_after(state, rec) -> Call | None:
+def _final_call_after(state: TableState, rec: CallRecord) -> Call | None:
     """The offender's call at the turn of a 1997 25B2b2 choice."""
     choice = next((c for c in state.choices if c.option == "other_call" and c.seat is rec.seat), None)
     after = choice.seq if choice is not None else rec.seq
     return next((a.call for a in state.auction if a.seat is rec.seat and a.seq > after), None)
 
 
-def _named_by(state, seat: Seat) -> set[Suit]:
+def _named_by(state: TableState, seat: Seat) -> set[Suit]:
     """Suits the player specified in the legal auction."""
     return {a.call.strain.trump for a in state.auction
-            if a.seat is seat and a.call.is_bid and a.call.strain.trump is not None}
+            if a.seat is seat and a.call.is_bid and a.call.strain is not None and a.call.strain.trump is not None}
 
 
 def _suit_of(call: Call) -> Suit | None:
@@ -606,7 +613,7 @@ PASS_LIKE = Call.parse("Pass")
 """What an artificial withdrawn bid counts as for Law 26: a call not related to a suit (26B)."""
 
 
-def law26_terms(state, offender: Seat) -> dict[str, frozenset[Suit]] | None:
+def law26_terms(state: TableState, offender: Seat) -> dict[str, frozenset[Suit]] | None:
     """The options Law 26 gives declarer for ``offender``'s withdrawn calls,
     each with the suits it may name (None: no lead restriction)."""
     withdrawn = [(rec, call) for rec, call in withdrawn_calls(state) if rec.seat is offender]
@@ -630,7 +637,7 @@ def law26_terms(state, offender: Seat) -> dict[str, frozenset[Suit]] | None:
     return terms
 
 
-def _first_lead(state, seat: Seat) -> int | None:
+def _first_lead(state: TableState, seat: Seat) -> int | None:
     """When ``seat``'s first turn to lead came: 0 for the opening lead, else
     the number of the first trick he leads; None if it has not come yet."""
     contract = state.contract
@@ -647,7 +654,7 @@ def _first_lead(state, seat: Seat) -> int | None:
     return None
 
 
-def law26_offender(state) -> Seat | None:
+def law26_offender(state: TableState) -> Seat | None:
     """The defender whose withdrawn call Law 26 now reaches: the one whose
     partner's first turn to lead came first. (The ledger rectifies one
     offender per board; a second defender's withdrawn call is the director's.)"""
@@ -660,14 +667,14 @@ def law26_offender(state) -> Seat | None:
     return reached[0][2] if reached else None
 
 
-def law26_suits(state, option: str) -> frozenset[Suit]:
+def law26_suits(state: TableState, option: str) -> frozenset[Suit]:
     """The suits declarer may name with ``option`` under the Law 26 offer now pending."""
     offender = law26_offender(state)
     terms = law26_terms(state, offender) if offender is not None else None
     return (terms or {}).get(option, frozenset())
 
 
-def lead_restrictions(state) -> list[Prescription]:
+def lead_restrictions(state: TableState) -> list[Prescription]:
     offender = law26_offender(state)
     if offender is None:
         return []
@@ -686,7 +693,7 @@ def lead_restrictions(state) -> list[Prescription]:
     return out
 
 
-def lead_breaches(state) -> list[Prescription]:
+def lead_breaches(state: TableState) -> list[Prescription]:
     """A lead against a restriction when able to comply: kind ``revoke`` (61A), no transfer (64B3)."""
     return [Prescription(IrregularityRecorded(kind="revoke", offender=str(b.seat), about=b.seq), (b.seq,),
                          state.cite("61A")) for b in state.breaches]

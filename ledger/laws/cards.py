@@ -45,6 +45,8 @@ The Laws never make declarer's or dummy's cards penalty cards (48A).
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ledger.bridge import Card, Seat
@@ -62,13 +64,17 @@ from projections.state import AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, Ta
 LAWS = ("45", "48", "49")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
-def _in_auction(state: TableState, seq: int, ev) -> TableState | None:
+CardFact = CardPlayed | CardHeld | CardDropped | CardNamed
+"""The card facts this family reads (a seat and its card)."""
+
+
+def _in_auction(state: TableState, seq: int, ev: CardFact) -> TableState | None:
     for hook in AUCTION_CARD_HOOKS:
         return hook(state, seq, ev.TYPE, ev.seat, ev.card)
     return None
 
 
-def _outside_play(state: TableState, seq: int, ev, seat: Seat, what: str) -> TableState | None:
+def _outside_play(state: TableState, seq: int, ev: CardFact, seat: Seat, what: str) -> TableState | None:
     """A card fact before the auction closed or after play ended: not ruled here; after a claim,
     not a play and no penalty card (68D, spec 1.3)."""
     if state.phase != AUCTION and play.claim_stands(state):
@@ -237,7 +243,7 @@ def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableSt
     return state
 
 
-def card_rulings_document(state: TableState) -> list[dict]:
+def card_rulings_document(state: TableState) -> list[dict[str, Any]]:
     """Every card fact the Laws did more with than play it or not (designations
     completed or awaiting a choice, changes, misplacements, withdrawals, 47E1):
     the ``card_rulings`` key of the state document (docs/EXTENSIONS.md)."""
@@ -252,19 +258,19 @@ _EXPOSED_BY = ("dropped", "named")
 """Exposures recorded as ``exposed_card`` (a substituted card is the illegal withdrawal's)."""
 
 
-def _review(reason: str, rec, law: str | None) -> Prescription:
+def _review(reason: str, rec: CardRecord, law: str | None) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
 
 
-def _irregular(kind: str, rec, law: str | None) -> Prescription:
+def _irregular(kind: str, rec: CardRecord, law: str | None) -> Prescription:
     return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
 
 
-def _returned(seat, card, causes: tuple[int, ...], law: str | None) -> Prescription:
+def _returned(seat: Seat, card: Card, causes: tuple[int, ...], law: str | None) -> Prescription:
     return Prescription(CardReturned(seat=seat, card=card), causes, law)
 
 
-def dummy_indications(state) -> list[Prescription]:
+def dummy_indications(state: TableState) -> list[Prescription]:
     """45F (both editions): dummy touched or indicated a card without instruction.
     Play continues; whether dummy suggested the play and the defenders were
     damaged is the director's judgment at the end of play: he is asked."""
@@ -277,7 +283,7 @@ def dummy_indications(state) -> list[Prescription]:
         about=f.seq), (f.seq,), law) for f in state.procedure if f.type == "DummyIndicatedCard"]
 
 
-def card_rulings(state) -> list[Prescription]:
+def card_rulings(state: TableState) -> list[Prescription]:
     """Rectifications for every card fact, by its classification."""
     out: list[Prescription] = []
     for rec in state.card_records:
@@ -286,20 +292,25 @@ def card_rulings(state) -> list[Prescription]:
         if ruling == "undecided":
             out.append(_review(f"{law_of(rec.law)} {rec.detail}", rec, rec.law))
         elif ruling == "choose":
+            assert rec.to is not None and rec.law is not None  # narrowing: a choice names its chooser and Law
             out.append(Prescription(OptionsOffered(to=rec.to, options=rec.options, law=rec.law), (rec.seq,),
                                     rec.law))
         elif ruling == "change_permitted":
+            assert rec.other is not None  # narrowing: 47C's record holds the card changed to
             out.append(_returned(rec.seat, rec.other, causes, state.cite("47C")))
         elif ruling in ("misplaced", "misplaced_corrected", "misplaced_stands"):
             out.append(_irregular("dummy_misplay", rec, rec.law))
             if ruling == "misplaced_corrected":
+                assert rec.card is not None  # narrowing: a card misplayed from dummy is a card
                 out.append(_returned(rec.seat, rec.card, causes, rec.law))
         elif ruling == "illegal_withdrawal":
             out.append(_irregular("illegal_withdrawal", rec, rec.law))
+            assert state.contract is not None  # narrowing: a card withdrawn illegally is withdrawn in play
             defender = rec.seat.side is not state.contract.side
             if rec.other is not None and not defender:
                 out.append(_returned(rec.seat, rec.other, (rec.seq,), rec.law))
         elif ruling == "retracted":
+            assert rec.card is not None and rec.about is not None  # narrowing: 47E1's lead and its authorisation
             out.append(_returned(rec.seat, rec.card, (rec.seq, rec.about), rec.law))
         if rec.review:  # a question that goes with the ruling, its Law first ("47E2b too late ...")
             out.append(_review(rec.review, rec, state.cite(rec.review.split(" ", 1)[0])))

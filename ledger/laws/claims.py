@@ -292,7 +292,7 @@ def _base_tricks(state: TableState, claim: Claim) -> int:
     return max(claim.tricks, g) if g is not None else claim.tricks
 
 
-def claim_rules(state) -> list[Prescription]:
+def claim_rules(state: TableState) -> list[Prescription]:
     claim = state.claim
     if claim is None:
         return []

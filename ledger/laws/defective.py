@@ -127,7 +127,7 @@ def check_supplied(state: TableState, event: ev.CardPlayed) -> None:
     if d is None or len(state.tricks) < d.trick or not state.holds(event.seat, event.card):
         return
     led = state.tricks[d.trick - 1].suit_led
-    if event.card.suit is not led and any(c.suit is led for c in state.hand(event.seat)):
+    if led is not None and event.card.suit is not led and any(c.suit is led for c in state.hand(event.seat)):
         law = "67A1" if law_of(d.law) == "67A" else "67B1"
         raise BadInput(f"{event.card}: {event.seat} holds {led.symbol} (the suit led to trick {d.trick}) and must "
                        f"supply one to the defective trick ({state.cite(law)})", field="card",
@@ -181,7 +181,7 @@ def transfers_document(state: TableState) -> list[dict[str, object]]:
     return [{"to": to, "tricks": 1, "law": state.cite("67B1"), "revoke": d.placed} for d, to in transfers(state)]
 
 
-def defective_tricks(state) -> list[Prescription]:
+def defective_tricks(state: TableState) -> list[Prescription]:
     """The rule: the irregularity of each defective trick, 67A1's question, 67B1's deemed revoke and
     its one trick."""
     out: list[Prescription] = []

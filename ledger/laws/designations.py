@@ -98,8 +98,8 @@ def designate(state: TableState, suit: Suit | None, rank: str | None,
     hand = state.hand(state.dummy)
     trick = state.current_trick
     leading = trick is None or trick.complete
-    on_trick = () if leading else trick.cards  # type: ignore[union-attr]
-    led = None if leading else trick.suit_led  # type: ignore[union-attr]
+    on_trick = () if leading else trick.cards  # type: ignore[union-attr]  # not leading: a trick is in progress
+    led = None if leading else trick.suit_led  # type: ignore[union-attr]  # not leading: a trick is in progress
     if suit is None and rank is None:
         return Designation("choose", "46B5")
     if rank is None:  # a suit, no rank: its lowest card
@@ -200,7 +200,7 @@ def _rank_only(state: TableState, hand: tuple[Card, ...], rank: str, leading: bo
         return Designation("void", "46B4")
     if leading and state.tricks:
         previous = state.tricks[-1]
-        mine = previous.card_of(state.dummy) if previous.winner is state.dummy else None  # type: ignore[arg-type]
+        mine = previous.card_of(state.dummy) if previous.winner is state.dummy else None  # type: ignore[arg-type]  # dummy is known: the contract is (asserted above)
         if mine is not None and Card(mine.card.suit, rank) in hand:
             return Designation("card", "46B3a", Card(mine.card.suit, rank))
     legal = [c for c in with_rank if c in _legal(hand, led)]
@@ -289,7 +289,7 @@ def _defender_designates(state: TableState, seq: int, ev: DummyCardCalled) -> Ta
                             "defenders (46B5)")
     if ev.suit is None or not _is_rank(ev.rank):
         return unprocessed(state, seq, ev.TYPE, ev.by, f"{ev.by} must designate a card of dummy (suit and rank)")
-    card = Card(ev.suit, ev.rank)  # type: ignore[arg-type]
+    card = Card(ev.suit, ev.rank)  # type: ignore[arg-type]  # _is_rank(ev.rank) held just above
     if f"play:{card}" not in waiting.options:
         return unprocessed(state, seq, ev.TYPE, ev.by,
                             f"{ev.by} designated {card}, which dummy cannot legally play (options: "
@@ -308,7 +308,7 @@ def on_designation_chosen(state: TableState, choice: Choice) -> TableState:
 
 # -- DesignationChanged: Law 45C4b ------------------------------------------------
 
-def _last_named(state: TableState, seat) -> tuple[int, PlayedCard] | None:
+def _last_named(state: TableState, seat: Seat) -> tuple[int, PlayedCard] | None:
     """The card just designated from ``seat``'s hand: the last card played from that hand,
     when it was named or designated (45C4b); None when that card was played otherwise (a
     dummy card touched, 45C3, stands) or none was played."""
@@ -355,7 +355,7 @@ def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard)
     if state.edition == "2017":
         if first.seat is not state.dummy:
             return "change_refused", "2017 45C4b lets declarer change only a designation of dummy's card"
-        if card_played_after(state, (state.declarer, state.dummy), first.seq):  # type: ignore[arg-type]
+        if card_played_after(state, (state.declarer, state.dummy), first.seq):  # type: ignore[arg-type]  # a designation of dummy: the contract is known
             return "change_refused", "declarer has played a card since"
         if ev.inadvertent is None:
             return "undecided", "was the designation unintended (a slip of the tongue or a mechanical error)?"

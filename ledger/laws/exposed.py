@@ -20,7 +20,8 @@ goes back to the hand, no penalty card; the correct defender still leads.
 
 from __future__ import annotations
 
-from ledger.events import CardReturned, IrregularityRecorded, OptionsOffered, PartnerMustPass, PenaltyCardDesignated
+from ledger.bridge import Card, Seat
+from ledger.events import CardReturned, Event, IrregularityRecorded, OptionsOffered, PartnerMustPass, PenaltyCardDesignated
 from ledger.laws.base import Prescription, reads_auction_card
 from projections import cards as reading
 from projections.state import AUCTION, OPENING_LEAD, CardRecord, TableState
@@ -34,7 +35,7 @@ OPTIONS_1997 = ("treat_as_penalty_card", "return_to_hand")
 
 
 @reads_auction_card
-def read_card(state: TableState, seq: int, type_: str, seat, card) -> TableState | None:
+def read_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card | None) -> TableState | None:
     """A card dropped or played during the auction (None: not this family's)."""
     if card is None or not state.holds(seat, card):
         return None
@@ -64,17 +65,17 @@ def _at_lead(rec: CardRecord) -> bool:
     return "faced at the opening lead" in rec.detail
 
 
-def _records(state) -> list[CardRecord]:
+def _records(state: TableState) -> list[CardRecord]:
     return [r for r in state.card_records if r.ruling == EXPOSED]
 
 
-def exposed_in_auction(state) -> list[Prescription]:
+def exposed_in_auction(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     records = _records(state)
     for rec in records:
         assert rec.law is not None and rec.card is not None
 
-        def p(event, law: str | None = None) -> Prescription:
+        def p(event: Event, law: str | None = None) -> Prescription:
             return Prescription(event, (rec.seq,), law or rec.law)
 
         out.append(p(IrregularityRecorded(kind="exposed_card", offender=str(rec.seat), about=rec.seq)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ledger.bridge import PASS, Call
-from ledger.events import CallCancelled, CallPlaced, IrregularityRecorded, PartnerMustPass
+from ledger.events import CallCancelled, CallPlaced, Event, IrregularityRecorded, PartnerMustPass
 from ledger.laws.base import Citations, Prescription, at_call, cited
 from projections import auction as reading
 from projections.auction import why_illegal
@@ -236,12 +236,12 @@ RULING_LAWS: dict[str, dict[str, str]] = {
 }
 
 
-def _defender_action(state, rec: CallRecord) -> bool:
+def _defender_action(state: TableState, rec: CallRecord) -> bool:
     contract = state.contract
     return contract is not None and rec.seat.side is not contract.side and not rec.call.is_pass
 
 
-def _withdrawn(state) -> list[tuple[CallRecord, Call]]:
+def _withdrawn(state: TableState) -> list[tuple[CallRecord, Call]]:
     """Law 26 after 36 (36B3, 36B4) and 39C (1997 39)."""
     return [(rec, rec.call) for rec in state.calls
             if rec.ruling in (DOUBLE, ABOVE_SEVEN) or rec.ruling == AFTER_CLOSE and _defender_action(state, rec)]
@@ -250,7 +250,7 @@ def _withdrawn(state) -> list[tuple[CallRecord, Call]]:
 WITHDRAWN_CALLS = _withdrawn
 
 
-def inadmissible_calls(state) -> list[Prescription]:
+def inadmissible_calls(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     for rec in state.calls:
         if rec.ruling == LHO_CANCELLED and rec.law is not None:
@@ -264,7 +264,7 @@ def inadmissible_calls(state) -> list[Prescription]:
                 or rec.law is None:
             continue
 
-        def p(event, law: str | None = None) -> Prescription:
+        def p(event: Event, law: str | None = None) -> Prescription:
             return Prescription(event, (rec.seq,), law or rec.law)
 
         out.append(p(IrregularityRecorded(kind="inadmissible_call", offender=str(rec.seat), about=rec.seq)))
@@ -282,12 +282,12 @@ def inadmissible_calls(state) -> list[Prescription]:
     return out
 
 
-def lapsed(state) -> list:
+def lapsed(state: TableState) -> list[int | Event]:
     """Rectifications the engine emitted at once that the LHO's call before rectification withdrew
     (spec 1.2, 9.C2): the partner's bar of 36B (36A / 1997 35A); the cancellation and the bars of
     37B (37A / 1997 35B); a Law 26 offer already made (39B, 38D: no recourse to Law 26), by its seq.
     The engine cancels each one still in force that no rule prescribes."""
-    out: list = []
+    out: list[int | Event] = []
     firsts = [r.seq for r in state.calls if r.ruling in (DOUBLE_LHO, ABOVE_SEVEN_LHO, AFTER_CLOSE_LHO, OBLIGED_LHO)]
     if firsts:
         out.extend(o.seq for o in state.pending if o.law.endswith(":26") and o.seq > min(firsts))

@@ -132,7 +132,8 @@ def _correct_insufficient(state: TableState, seq: int, ev: CallPlaced, ib: CallR
 
 
 def _correct_insufficient_1997(state: TableState, seq: int, ev: CallPlaced, ib: CallRecord, reason: str | None,
-                               ask, enter) -> TableState:
+                               ask: Callable[[str, str], TableState],
+                               enter: Callable[[str, str, str], TableState]) -> TableState:
     """1997 27B: only a sufficient bid or a pass may replace it (LAWS-DIGEST 14.9, LEDGER-SPEC 9.D5)."""
     seat, call = ev.seat, ev.call
     if call.kind in ("double", "redouble"):  # 27B3 (LAWS-DIGEST 14.12, decision 6)
@@ -203,7 +204,7 @@ RULINGS = ("insufficient", "ib_accepted", "ib_refused", "ib_b3_pending", "ib_b1a
 """The rulings on the insufficient bid itself."""
 
 
-def law_27(state, rec) -> list[Prescription]:
+def law_27(state: TableState, rec: CallRecord) -> list[Prescription]:
     """Law 27, an insufficient bid in rotation: the LHO may accept it (27A1;
     1997 27A); not accepted, the correction decides: 27B1a (lowest sufficient
     bid specifying the same denomination) and 27B1b (a comparable call)
@@ -227,13 +228,14 @@ def law_27(state, rec) -> list[Prescription]:
                           "non-offending side, the director may award an adjusted score", rec, cite("27B1b")))
     elif rec.ruling in ("ib_b1a", "ib_b1b"):
         how = "the lowest sufficient bid in the same denomination" if rec.ruling == "ib_b1a" else "a comparable call"
+        assert rec.law is not None  # narrowing: a corrected insufficient bid's record always carries its Law
         out.append(review(f"27D {rec.seat}'s insufficient {rec.call} was corrected by {how} ({label(rec.law)}): "
                           "at the end of play, could the outcome well have been different without the "
                           "assistance of the infraction? (adjusted score, 12B1)", rec, cite("27D")))
     return out
 
 
-def cancelled_double(state, rec) -> list[Prescription]:
+def cancelled_double(state: TableState, rec: CallRecord) -> list[Prescription]:
     """27B3: a double or redouble attempted in place of the insufficient bid is cancelled."""
     return [Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law)]
 

@@ -43,6 +43,8 @@ they differ (the ledger takes the first choice, as for 43B2a).
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ledger.bridge import Card, Seat
@@ -285,7 +287,7 @@ def _record_fifth(state: TableState, seq: int, ev: CardPlayed, law: str, how: st
 
 # -- the state document ---------------------------------------------------------------
 
-def leads_out_of_turn_document(state: TableState) -> list[dict]:
+def leads_out_of_turn_document(state: TableState) -> list[dict[str, Any]]:
     """``leads_out_of_turn`` (extension): every lead out of turn, face-down
     lead out of turn and fifth card, with how it was settled."""
     return [{"seq": o.seq, "seat": str(o.seat), "card": str(o.card), "kind": o.kind, "correct": str(o.correct),
@@ -315,7 +317,7 @@ OPENING = ("accept_declare", "accept_become_dummy", "refuse")
 DURING_PLAY = ("accept", "refuse")
 
 
-def leads_out_of_turn(state) -> list[Prescription]:
+def leads_out_of_turn(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     if state.contract is None:
         return out

@@ -39,6 +39,7 @@ when a side reserves its rights (not prescribed here).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import attrs
 
@@ -50,7 +51,7 @@ from projections.cards import dummy_first_attention, dummy_first_law, dummy_revi
 from projections.derived import read
 from projections.fold import Step, law_of
 from projections.obligations import active_restrictions
-from projections.state import ENDED, OPENING_LEAD, PLAY, Exposure, PenaltyCard, TableState, pending_lead
+from projections.state import ENDED, OPENING_LEAD, PLAY, Breach, Choice, Contract, Exposure, PenaltyCard, TableState, pending_lead
 
 LAWS = ("50", "51", "52")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -125,7 +126,7 @@ def occasion_leader(state: TableState, number: int) -> Seat | None:
     if state.contract is None:
         return None
     if number == 1:
-        return state.contract.declarer.lho
+        return _contract(state).declarer.lho
     if number - 1 <= len(state.tricks):
         return state.tricks[number - 2].winner
     return None
@@ -207,7 +208,7 @@ def history(state: TableState) -> list[History]:
     pickups = _pickups(state)
     base: list[History] = []
     for e in read(state, "exposures"):  # without a revoke card whose rectification was forfeited (11A)
-        if e.how not in PENALTY_HOWS or e.seat.side is state.contract.side or not_rectified(state, e.seq):
+        if e.how not in PENALTY_HOWS or e.seat.side is _contract(state).side or not_rectified(state, e.seq):
             continue
         h = History(e, "minor")
         played = _played_after(state, e.seat, e.card, e.seq)
@@ -358,11 +359,18 @@ MAJOR_BREACH = ("(50D1)", "(51A)")
 """Breach details that are a failure to lead or play a major penalty card (52)."""
 
 
-def major_breaches(state: TableState):
+def _contract(state: TableState) -> Contract:
+    """The contract, read where the play has begun (a penalty card's breach, lead or designation)."""
+    contract = state.contract
+    assert contract is not None  # narrowing: these rules run on a breach or lead of the play, after the auction
+    return contract
+
+
+def major_breaches(state: TableState) -> list[Breach]:
     return [b for b in state.breaches if b.detail.endswith(MAJOR_BREACH)]
 
 
-def on_52_choice(state: TableState, choice) -> TableState:
+def on_52_choice(state: TableState, choice: Choice) -> TableState:
     """52B2 (``require_penalty_card``): the card illegally played goes back
     and becomes a major penalty card; the penalty card takes its place. With
     two or more penalty cards that could replace it, nothing moves: the
@@ -398,7 +406,7 @@ def lapse_52(state: TableState, seat: Seat) -> TableState:
     designate: the card played is read as it is)."""
     if state.contract is None:
         return state
-    lapsing = "51A" if seat.side is not state.contract.side else "52"
+    lapsing = "51A" if seat.side is not _contract(state).side else "52"
     kept = tuple(o for o in state.pending if law_of(o.law) != lapsing)
     return attrs.evolve(state, pending=kept) if kept != state.pending else state
 
@@ -412,7 +420,7 @@ OPTION_EFFECTS = {"52": on_52_choice}
 BIG = 10 ** 12
 
 
-def penalty_cards(state) -> list[Prescription]:
+def penalty_cards(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     if state.contract is None:
         return out
@@ -445,14 +453,14 @@ def penalty_cards(state) -> list[Prescription]:
     return out
 
 
-def _failures(state) -> list[Prescription]:
+def _failures(state: TableState) -> list[Prescription]:
     """52: a defender failed to lead or play a major penalty card: declarer
     accepts the card played, or requires the penalty card in its place (the
     card played becomes a major penalty card, 52B2, through the exposure)."""
     out = []
     law = state.cite("52")
     for b in major_breaches(state):
-        out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=("accept", "require_penalty_card"),
+        out.append(Prescription(OptionsOffered(to=_contract(state).declarer, options=("accept", "require_penalty_card"),
                                                law=law, about=b.seq), (b.seq,), law))
     for c in state.choices:
         if law_of(c.law) != "52" or c.option != "require_penalty_card":
@@ -466,17 +474,17 @@ def _failures(state) -> list[Prescription]:
     return out
 
 
-def _leading_now(state) -> bool:
+def _leading_now(state: TableState) -> bool:
     trick = state.current_trick
     return (state.phase in (OPENING_LEAD, PLAY) and state.claim is None and state.face_down_lead is None
             and not pending_lead(state) is not None and (trick is None or trick.complete))
 
 
-def _majors_at(state, hist: list[History], number: int) -> list[History]:
+def _majors_at(state: TableState, hist: list[History], number: int) -> list[History]:
     """The major penalty cards of the partner of trick ``number``'s leader
     when he obtained the lead (50D2)."""
     leader = occasion_leader(state, number)
-    if leader is None or leader.side is state.contract.side:
+    if leader is None or leader.side is _contract(state).side:
         return []
     lead = lead_seq(state, number)
     if lead is None and not (number == len(state.tricks) + 1 and _leading_now(state)):
@@ -494,7 +502,7 @@ def _majors_at(state, hist: list[History], number: int) -> list[History]:
     return out
 
 
-def _lead_offers(state, hist: list[History]) -> list[Prescription]:
+def _lead_offers(state: TableState, hist: list[History]) -> list[Prescription]:
     out: list[Prescription] = []
     if not hist:  # no penalty card: no offer (and no read of the tricks, which change at every card)
         return out
@@ -513,12 +521,12 @@ def _lead_offers(state, hist: list[History]) -> list[Prescription]:
         # 51B: with penalty cards of two suits or more the offer is made under 51B (the options stay 50D2's)
         cite = cited(state, CITATIONS, "penalty cards of several suits") \
             if len({h.exposure.card.suit for h in majors}) > 1 else law
-        out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=LEAD_OPTIONS, law=law,
+        out.append(Prescription(OptionsOffered(to=_contract(state).declarer, options=LEAD_OPTIONS, law=law,
                                                about=about), tuple(sorted({h.exposure.seq for h in majors})), cite))
     return out
 
 
-def _lead_restrictions(state) -> list[Prescription]:
+def _lead_restrictions(state: TableState) -> list[Prescription]:
     out = []
     for c in state.choices:
         if law_of(c.law) != "50D2" or c.option not in PICKUP_OPTIONS or c.suit is None:
@@ -532,7 +540,7 @@ def _lead_restrictions(state) -> list[Prescription]:
     return out
 
 
-def _designations(state) -> list[Prescription]:
+def _designations(state: TableState) -> list[Prescription]:
     """51A: declarer designates which of two or more penalty cards is played.
     Offers already made stay prescribed (they rest on the position when they
     were made, which later plays change)."""
@@ -548,7 +556,7 @@ def _designations(state) -> list[Prescription]:
         return out
     seat = state.turn
     if (seat is None or state.phase not in (OPENING_LEAD, PLAY) or state.claim is not None
-            or pending_lead(state) is not None or seat.side is state.contract.side):
+            or pending_lead(state) is not None or seat.side is _contract(state).side):
         return out
     if any(law_of(o.law) == "50D2" for o in state.pending):
         return out
@@ -559,7 +567,7 @@ def _designations(state) -> list[Prescription]:
     about = max(played) if played else min(p.seq for p in state.penalty_cards)
     law = state.cite("51A")
     options = tuple(f"play:{c}" for c in sorted(cards, key=_card_order))
-    out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=options, law=law, about=about),
+    out.append(Prescription(OptionsOffered(to=_contract(state).declarer, options=options, law=law, about=about),
                             (about,), law))
     return out
 
@@ -570,7 +578,7 @@ def _card_order(card: Card) -> tuple[int, int]:
 
 # -- words: the penalty cards in the state document ------------------------------------------
 
-def document(state: TableState) -> list[dict]:
+def document(state: TableState) -> list[dict[str, Any]]:
     """``penalty_cards`` of the state document: ``{seat, card, kind}`` (spec
     section 5), with ``seq`` (the designation) and ``law`` (extension)."""
     return [{"seat": str(p.seat), "card": str(p.card), "kind": p.kind, "seq": p.seq, "law": p.law}

@@ -41,6 +41,8 @@ options are offered in both editions.
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Mapping
 
 import attrs
@@ -213,9 +215,9 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
         if r.seat.partner is not seat or r.trick != trick.number:
             continue
         if r.option == "play_highest" and of_led and card != max(of_led, key=lambda c: c.strength):
-            return f"{seat} played {card}, not his highest {led.symbol} as declarer required (57A)"  # type: ignore
+            return f"{seat} played {card}, not his highest {led.symbol} as declarer required (57A)"  # type: ignore[union-attr]  # of_led is not empty: led is a Suit
         if r.option == "play_lowest" and of_led and card != min(of_led, key=lambda c: c.strength):
-            return f"{seat} played {card}, not his lowest {led.symbol} as declarer required (57A)"  # type: ignore
+            return f"{seat} played {card}, not his lowest {led.symbol} as declarer required (57A)"  # type: ignore[union-attr]  # of_led is not empty: led is a Suit
         if r.option == "play_other_suit" and not of_led and r.suit is not None and card.suit is not r.suit \
                 and any(c.suit is r.suit for c in hand):
             return f"{seat} played {card}, not a {r.suit.symbol} as declarer required (57A)"
@@ -225,14 +227,14 @@ def restriction_breach(state: TableState, seat: Seat, card: Card) -> str | None:
     return None
 
 
-def play_restrictions_document(state: TableState) -> list[dict]:
+def play_restrictions_document(state: TableState) -> list[dict[str, Any]]:
     """``play_restrictions`` (spec 1.2, 9.E): the 57A restrictions in force."""
     return [{"seat": str(r.seat.partner), "mode": MODES.get(r.option or "", r.option),
              "suit": str(r.suit) if r.suit is not None and r.option in ("play_other_suit", "forbid_other_suit")
              else None, "law": r.law} for r in active(state)]
 
 
-def premature_document(state: TableState) -> list[dict]:
+def premature_document(state: TableState) -> list[dict[str, Any]]:
     """``premature_plays`` (extension): every premature lead or play and how it was read."""
     return [{"seq": r.seq, "seat": str(r.seat), "card": str(r.card), "kind": r.kind, "trick": r.trick,
              "status": r.status, "option": r.option, "suit": str(r.suit) if r.suit else None,
@@ -261,7 +263,7 @@ OPTION_EFFECTS = {"57A": on_choice}
 
 # -- the rules ---------------------------------------------------------------------------
 
-def premature_plays(state) -> list[Prescription]:
+def premature_plays(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     if state.contract is None:
         return out

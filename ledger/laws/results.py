@@ -119,12 +119,12 @@ def _assigned(state: TableState) -> bool:
 
 # -- rules: what the engine emits for the reading --------------------------------------------
 
-def record_result(state) -> list[Prescription]:
+def record_result(state: TableState) -> list[Prescription]:
     """When play ends (or the board is passed out, or a claim is settled), the result."""
     result = result_in_force(state)
     if result is None:
         return []
-    if _assigned(state):
+    if state.adjusted is not None and _assigned(state):
         last = state.adjusted.seq  # the director's assigned result (64C, 12C)
     elif state.claim is not None and state.claim.status in ("agreed", "ruled"):
         last = state.claim.seq

@@ -83,7 +83,7 @@ from typing import Any
 import attrs
 
 from ledger import events as ev
-from ledger.bridge import Card, Seat, Suit
+from ledger.bridge import Card, Seat, Side, Suit
 from ledger.events import (DirectorReviewRequired, IrregularityRecorded, OptionsOffered, RevokeEstablished,
                            TricksTransferred)
 from ledger.laws.base import Citations, Prescription, cited, handles, on_play_on
@@ -93,7 +93,8 @@ from projections import play
 from projections.derived import Reads, derive, read, shared_values, state_of
 from projections.fold import Step, law_of
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
-from projections.state import ENDED, CardRecord, Exposure, Irregularity, ProcedureFact, TableState
+from projections.state import (ENDED, CardRecord, Choice, Exposure, Irregularity, PlayedCard, ProcedureFact, TableState,
+                               Trick)
 
 LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -137,7 +138,7 @@ def _returned_by_62d1(state: TableState, event: ev.CardWithdrawn) -> bool:
                 for n in state.plays_not_made)
 
 
-def restores_trick12(state: TableState, event: ev.CardWithdrawn):
+def restores_trick12(state: TableState, event: ev.CardWithdrawn) -> PlayedCard | None:
     """The revoke card of trick 12 (a PlayedCard) that ``event`` corrects under 62D1, or None:
     trick 13 begun, the hands not yet returned, a card of the suit led put in its place (it may
     come back from trick 13)."""
@@ -184,13 +185,13 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
 
 
 @handles(ev.RevokeInquiry, ev.DummyWarnedDeclarer, ev.DummyViolation)
-def on_procedure(state: TableState, step: Step) -> TableState:
+def on_procedure(state: TableState, step: Step[ev.Event]) -> TableState:
     """Dummy's inquiry (42B1), his warning and his violation (43A2): journalled, read by the rules."""
     return recorded_only(state, step)
 
 
 @handles(ev.RevokeEstablished, ev.TricksTransferred)
-def on_revoke_rectification(state: TableState, step: Step) -> TableState:
+def on_revoke_rectification(state: TableState, step: Step[ev.Event]) -> TableState:
     """Derived: :func:`revokes` reads establishment and transfers from the facts; the state shows them
     where it is read (:func:`irregularities`, :func:`exposures`, ``ledger.laws.results.board_result``)."""
     return state
@@ -328,7 +329,7 @@ def _revokes(state: TableState) -> tuple[Revoke, ...]:
         return carried
     found = _detect(state)
     out = () if not found else tuple(_rectify(state, [_discover(state, _establish(state, rv)) for rv in found]))
-    if type(state) is Reads:
+    if isinstance(state, Reads):  # (Reads has no subclass: the same test as type(state) is Reads)
         shared_values(state_of(state))[READ] = (state.reads(), out)
     return out
 
@@ -344,12 +345,13 @@ def _carried(state: TableState) -> tuple[Revoke, ...] | None:
     name the revoke, 64A, and decide 62D2), not a card of the offending side after a
     revoke not yet established (63A1). Play has not ended since (the phase and the result
     are fields the reading read), so no transfer is due yet (64A). Else None: read again."""
-    if type(state) is not Reads:
+    if not isinstance(state, Reads):
         return None
     real = state_of(state)
     last = shared_values(real).get(READ)
     if last is None:
         return None
+    found: tuple[Revoke, ...]
     reads, found = last
     tricks = hands = None
     for name, value in reads:
@@ -425,7 +427,7 @@ def _off_suit_revokes(state: TableState) -> list[Revoke]:
     if last is not None and last[2] is records and last[3] is dummy:
         added = _one_card_added(last[0], tricks, last[1], hands)
         if added is not None:
-            found = last[4]
+            found: list[Revoke] = last[4]
             trick, p = added
             if p is not trick.cards[0] and p.card.suit is not trick.cards[0].card.suit:
                 found = found + [r for r in _read_off_suit(state, [(len(tricks) - 1, p)], dummy)]
@@ -449,7 +451,8 @@ def _read_off_suit(state: TableState, off: list[tuple[int, Any]], dummy: Seat | 
     return out
 
 
-def _one_card_added(before: tuple, tricks: tuple, hands_before: tuple, hands: tuple):
+def _one_card_added(before: tuple[Trick, ...], tricks: tuple[Trick, ...], hands_before: tuple[tuple[Card, ...], ...],
+                    hands: tuple[tuple[Card, ...], ...]) -> tuple[Trick, PlayedCard] | None:
     """(the last trick, the card) when ``tricks`` and ``hands`` are ``before`` and
     ``hands_before`` with one card moved from its player's hand to the end of the last
     trick (or leading a new one); else None."""
@@ -470,11 +473,11 @@ def _one_card_added(before: tuple, tricks: tuple, hands_before: tuple, hands: tu
     for i in range(4):
         if i != seat and hands[i] is not hands_before[i] and hands[i] != hands_before[i]:
             return None
-    before = hands_before[seat]
-    if len(hands[seat]) + 1 != len(before) or p.card not in before:
+    held = hands_before[seat]
+    if len(hands[seat]) + 1 != len(held) or p.card not in held:
         return None
-    i = before.index(p.card)
-    if hands[seat] != before[:i] + before[i + 1:]:
+    i = held.index(p.card)
+    if hands[seat] != held[:i] + held[i + 1:]:
         return None
     return tricks[-1], p
 
@@ -520,7 +523,7 @@ def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
     return out
 
 
-def _played_before_change(state: TableState, trick, p) -> bool:
+def _played_before_change(state: TableState, trick: Trick, p: PlayedCard) -> bool:
     """``p`` was played before an opponent's permitted change of designation (45C4b) of a
     card played before it on this trick: it was legal when played (47D), no revoke."""
     seqs = {q.seq for q in trick.cards}
@@ -551,7 +554,7 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
             candidates.append((min(agreed), law_for(state, "agreement_establishes")))
     elif _corrected_62c3(state, rv):  # 2017 62C3: established before its correction, by its side's next card
         later = [p.seq for t in state.tricks if t.number > rv.trick for p in t.cards
-                 if p.seat.side is side and p.seq < rv.corrected]  # type: ignore[operator]
+                 if p.seat.side is side and p.seq < rv.corrected]
         if later:
             candidates.append((min(later), "63A1"))
     elif _restored_62d(state, rv):  # established before the 62D1 correction: by a card of trick 13, returned
@@ -640,7 +643,7 @@ def _play_ended(state: TableState) -> bool:
     return state.phase == ENDED and state.result is not None
 
 
-def _claim_tricks(state: TableState, side) -> int:
+def _claim_tricks(state: TableState, side: Side) -> int:
     """Tricks of the settled claim's remaining ones that go to ``side``."""
     claim = state.claim
     if claim is None or claim.settled_tricks is None:
@@ -829,7 +832,7 @@ def _rule8(state: TableState, rv: Revoke) -> tuple[str, int]:
 def _partner_played_after(state: TableState, rv: Revoke) -> bool:
     """Seed 001 rule 8: a defender's revoke on trick 12 before his partner played,
     the partner holding cards of two suits or more."""
-    if rv.seat.side is state.contract.side:  # type: ignore[union-attr]
+    if rv.seat.side is state.contract.side:  # type: ignore[union-attr]  # a revoke is made in play: a contract
         return False
     trick = state.tricks[rv.trick - 1]
     p = trick.card_of(rv.seat.partner)
@@ -846,7 +849,7 @@ def _transfer(state: TableState, rv: Revoke) -> tuple[int, str]:
     trick = state.tricks[rv.trick - 1] if rv.trick <= len(state.tricks) else None
     complete = [t for t in state.tricks if t.winner is not None]
     claim_os = _claim_tricks(state, side)
-    os_from = [t for t in complete if t.number >= rv.trick and t.winner.side is side]  # type: ignore[union-attr]
+    os_from = [t for t in complete if t.number >= rv.trick and t.winner.side is side]  # type: ignore[union-attr]  # a complete trick has a winner
     os_after = [t for t in os_from if t.number > rv.trick]
     won_from = len(os_from) + claim_os
     won_after = len(os_after) + claim_os
@@ -908,7 +911,7 @@ def net_transfer(state: TableState, found: tuple[Revoke, ...] | None = None) -> 
 
 # -- option effects -------------------------------------------------------------------------
 
-def on_dummy_lead_choice(state: TableState, choice) -> TableState:
+def on_dummy_lead_choice(state: TableState, choice: Choice) -> TableState:
     """43B2a: declarer's next lead is from the hand the defender chose; that lead is in turn
     (no lead out of turn, no Law 55 option)."""
     trick = state.current_trick
@@ -922,7 +925,7 @@ def on_dummy_lead_choice(state: TableState, choice) -> TableState:
 OPTION_EFFECTS = {"43B2a": on_dummy_lead_choice}
 
 
-def on_withdrawal_choice(state: TableState, choice) -> TableState:
+def on_withdrawal_choice(state: TableState, choice: Choice) -> TableState:
     """62C1: a non-offender takes back the card he played after the revoke card, now corrected."""
     if choice.option != "withdraw_card" or not state.tricks:
         return state
@@ -941,7 +944,7 @@ OPTION_EFFECTS["62C1"] = on_withdrawal_choice
 
 # -- rules: what the engine emits for the reading --------------------------------------------
 
-def revoke_rulings(state) -> list[Prescription]:
+def revoke_rulings(state: TableState) -> list[Prescription]:
     """Every rectification the revokes of the board call for, as they read now."""
     if state.contract is None or not state.tricks:
         return []
@@ -977,35 +980,37 @@ def revoke_rulings(state) -> list[Prescription]:
     return out
 
 
-def _last_seq(state) -> int:
+def _last_seq(state: TableState) -> int:
     claim = state.claim
     if claim is not None and claim.settled_tricks is not None:
         return claim.seq
     return state.tricks[-1].cards[-1].seq
 
 
-def _withdrawal_offers(state, rv) -> list[Prescription]:
+def _withdrawal_offers(state: TableState, rv: Revoke) -> list[Prescription]:
     """62C1: each non-offender who played to the revoke trick after the revoke card, before
     the correction, may withdraw his card (the offending side's next card may follow, 62C2)."""
+    corrected = rv.corrected
+    assert corrected is not None  # narrowing: asked only for a corrected revoke (revoke_rulings)
     nos = rv.seat.side.other
-    played: dict = {}  # seat -> seq of the card he played after the revoke card, before the correction
+    played: dict[Seat, int] = {}  # seat -> seq of the card he played after the revoke card, before the correction
     trick = state.tricks[rv.trick - 1] if rv.trick <= len(state.tricks) else None
     for p in trick.cards if trick is not None else ():
-        if p.seat.side is nos and rv.seq < p.seq < rv.corrected:
+        if p.seat.side is nos and rv.seq < p.seq < corrected:
             played[p.seat] = p.seq
     for rec in state.card_records:  # taken back since (47D, or the option below)
-        if rec.ruling == "withdrawn" and rec.about is not None and rv.seq < rec.about < rv.corrected \
+        if rec.ruling == "withdrawn" and rec.about is not None and rv.seq < rec.about < corrected \
                 and rec.seat.side is nos:
             played.setdefault(rec.seat, rec.about)
     for choice in state.choices:
-        if choice.law == state.cite("62C1") and choice.seq > rv.corrected:
+        if choice.law == state.cite("62C1") and choice.seq > corrected:
             played.setdefault(choice.seat, choice.seq)
     law = state.cite("62C1")
     return [Prescription(OptionsOffered(to=seat, options=("withdraw_card", "keep_card"), law=law),
-                         (rv.seq, rv.corrected, seq), law) for seat, seq in sorted(played.items(), key=lambda x: x[1])]
+                         (rv.seq, corrected, seq), law) for seat, seq in sorted(played.items(), key=lambda x: x[1])]
 
 
-def dummy_rulings(state) -> list[Prescription]:
+def dummy_rulings(state: TableState) -> list[Prescription]:
     """Dummy's limits (43A1b, 42B1) and, after a 43A2 violation, 43B2a."""
     dummy = state.dummy
     if dummy is None or state.phase == "auction":
@@ -1029,13 +1034,13 @@ def dummy_rulings(state) -> list[Prescription]:
                                     (f.seq,), state.cite("42B1")))
         elif f.type == "DummyWarnedDeclarer" and f.detail == "lead_from_wrong_hand" and violated is not None:
             law = state.cite("43B2a")
-            out.append(Prescription(OptionsOffered(to=state.declarer.lho, options=("lead_from_hand",
+            out.append(Prescription(OptionsOffered(to=dummy.partner.lho, options=("lead_from_hand",
                                                                                    "lead_from_dummy"), law=law),
                                     (violated, f.seq), law))
     return out
 
 
-def waivers(state) -> list[Prescription]:
+def waivers(state: TableState) -> list[Prescription]:
     """10B (both editions): the players may not waive a rectification on their own; the
     director may let their waiver stand or cancel it. A ``RectificationWaived`` is his
     question (answered by a finding ``waiver_cancelled`` about it, or his ruling)."""
@@ -1046,7 +1051,7 @@ def waivers(state) -> list[Prescription]:
         (f.seq,), law) for f in state.procedure if f.type == "RectificationWaived"]
 
 
-def _end_of_play(state) -> int:
+def _end_of_play(state: TableState) -> int:
     """The seq at which play ended (the last card or the settled claim), else beyond the log."""
     if state.phase != ENDED:
         return 10 ** 9
@@ -1081,7 +1086,7 @@ def describe(rv: Revoke, state: TableState) -> str:
     if rv.exempt:
         text += f"; no trick transfer: {rv.exempt_reason} ({rv.exempt})"
     elif rv.tricks:
-        to = "defenders" if rv.seat.side is state.contract.side else "declarer"  # type: ignore[union-attr]
+        to = "defenders" if rv.seat.side is state.contract.side else "declarer"  # type: ignore[union-attr]  # a revoke is made in play: a contract
         text += f"; {rv.tricks} trick{'s' if rv.tricks > 1 else ''} to {to} ({rv.law})"
     return text
 
@@ -1091,8 +1096,9 @@ def transfers_document(state: TableState) -> list[dict[str, Any]]:
     if state.contract is None or not _play_ended(state):
         return []
     side = state.contract.side
+    defective: list[dict[str, Any]] = read(state, "defective trick transfers document")
     return [{"to": "defenders" if r.seat.side is side else "declarer", "tricks": r.tricks, "law": r.law,
-             "revoke": r.seq} for r in revokes(state) if r.tricks] + read(state, "defective trick transfers document")
+             "revoke": r.seq} for r in revokes(state) if r.tricks] + defective
 
 
 def revokes_document(state: TableState) -> list[dict[str, Any]]:

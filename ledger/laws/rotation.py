@@ -40,13 +40,13 @@ has called in rotation: 2017 ``coor_comparable`` / ``coor_not_comparable`` /
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
-                           DirectorReviewRequired, IrregularityRecorded, OptionsOffered, PartnerMustPass)
+                           DirectorReviewRequired, Event, IrregularityRecorded, OptionsOffered, PartnerMustPass)
 from ledger.laws.base import Prescription, at_call, handles
 from projections import auction as reading
 from projections.auction import why_illegal
@@ -110,7 +110,7 @@ def waiting(state: TableState) -> CallRecord | None:
     return next((r for r in reversed(state.calls) if r.ruling == WAITING), None)
 
 
-def _evolve_record(state: TableState, seq: int, **changes) -> TableState:
+def _evolve_record(state: TableState, seq: int, **changes: Any) -> TableState:
     return attrs.evolve(state, calls=tuple(attrs.evolve(r, **changes) if r.seq == seq else r for r in state.calls))
 
 
@@ -319,13 +319,13 @@ RULING_LAWS: dict[str, dict[str, str]] = {
 
 
 @handles(CallRequired, CallsForbidden)
-def on_obligation(state: TableState, step: Step) -> TableState:
+def on_obligation(state: TableState, step: Step[Event]) -> TableState:
     """The record of the call out of rotation already says so (``required_calls``,
     ``call_restrictions`` are read from it)."""
     return state
 
 
-def required_calls(state: TableState) -> list[dict]:
+def required_calls(state: TableState) -> list[dict[str, Any]]:
     """The ``required_calls`` key of the state document (spec 1.2, 9.E)."""
     return [{"seat": str(r.seat), "call": str(r.call), "law": state.cite(REPEAT_LAW[(state.edition, r.law.split(":")[1])])}
             for r in state.calls if r.ruling == "coor_repeat" and r.law]
@@ -336,7 +336,7 @@ def refused_at(state: TableState, rec: CallRecord) -> int:
     return next((c.seq for c in state.choices if c.law.endswith(":29A") and c.seq > rec.seq), rec.seq)
 
 
-def call_restrictions(state: TableState) -> list[dict]:
+def call_restrictions(state: TableState) -> list[dict[str, Any]]:
     """The ``call_restrictions`` key of the state document (spec 1.2, 9.E): 1997 30B2(b)."""
     out = []
     for r in state.calls:
@@ -349,7 +349,7 @@ def call_restrictions(state: TableState) -> list[dict]:
 
 # -- the rules ---------------------------------------------------------------------------
 
-def _withdrawn(state) -> list[tuple[CallRecord, Call]]:
+def _withdrawn(state: TableState) -> list[tuple[CallRecord, Call]]:
     """Law 26 after a refused call out of rotation (LAWS-DIGEST 14.5)."""
     out = []
     for rec in state.calls:
@@ -364,7 +364,7 @@ def _withdrawn(state) -> list[tuple[CallRecord, Call]]:
 WITHDRAWN_CALLS = _withdrawn
 
 
-def calls_out_of_rotation(state) -> list[Prescription]:
+def calls_out_of_rotation(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     for rec in state.calls:
         if rec.ruling == WAITING or rec.ruling == "coor_accepted" or rec.ruling == "coor_28b" or rec.ruling in REFUSED:
@@ -376,7 +376,7 @@ def calls_out_of_rotation(state) -> list[Prescription]:
     return out
 
 
-def _rule(state, rec: CallRecord) -> list[Prescription]:
+def _rule(state: TableState, rec: CallRecord) -> list[Prescription]:
     x, call = rec.seat, rec.call
     at = _At(state, rec)
     out = [at.p(IrregularityRecorded(kind="call_out_of_rotation", offender=str(x), about=rec.seq),
@@ -397,10 +397,10 @@ def _rule(state, rec: CallRecord) -> list[Prescription]:
 class _At:
     """The prescriptions of one call out of rotation (its record, the edition's citations)."""
 
-    def __init__(self, state, rec: CallRecord) -> None:
+    def __init__(self, state: TableState, rec: CallRecord) -> None:
         self.state, self.rec = state, rec
 
-    def p(self, event, law: str) -> Prescription:
+    def p(self, event: Event, law: str) -> Prescription:
         return Prescription(event, (self.rec.seq,), self.state.cite(law))
 
     def must_pass(self, seat: Seat, until: str, law: str) -> Prescription:

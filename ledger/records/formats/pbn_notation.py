@@ -14,13 +14,14 @@ from typing import Any, Literal
 
 import attrs
 
-from ledger.bridge import RANKS_HIGH_FIRST as RANKS
-from ledger.bridge import SEAT_LETTERS as SEATS
-from ledger.bridge import SEAT_NAMES
-from ledger.bridge import SUIT_LETTERS as SUITS
+from ledger import bridge
 from ledger.bridge import Card, Suit, trick_winner
 from ledger.records.formats.pbn_scan import PbnError, PbnRecord
 
+SEATS = bridge.SEAT_LETTERS
+SUITS = bridge.SUIT_LETTERS
+RANKS = bridge.RANKS_HIGH_FIRST
+SEAT_NAMES = bridge.SEAT_NAMES
 STRAINS = ("C", "D", "H", "S", "NT")
 
 #: Position of each card in a sorted hand: S, H, D, C, each from the ace down.
