@@ -199,7 +199,7 @@ class StoreWriter(Protocol):
 
 
 class TreeReader(Protocol):
-    """The Merkle tree's stored rows (``verify``, proofs, digests: ``ledger.audit.verify``)."""
+    """The Merkle tree's stored rows (``verify``, proofs, digests: ``ledger.audit``)."""
 
     def tree_size(self) -> int:
         """How many leaves the tree has."""
