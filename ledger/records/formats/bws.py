@@ -37,7 +37,7 @@ import logging
 import re
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import attrs
 
@@ -456,39 +456,35 @@ def _by_board(rows: Iterable[Row]) -> dict[tuple[int, int, int, int], list[Row]]
     return out
 
 
+def _logged(out: list[dict[str, Any]], rows: list[Row], table: str, column: str,
+            read: Callable[[str], str | None], type_: str, key: str, prefix: str) -> list[tuple[str, str]]:
+    """Each BiddingData or PlayData row appended to ``out`` as its fact (an erased row logged, then
+    voided); the (seat, call or card) of the rows not erased, in order."""
+    kept: list[tuple[str, str]] = []
+    for row in rows:
+        row_id = _int(row.get("ID")) or 0
+        seat = _text(row.get("Direction")).upper()
+        value = read(_text(row.get(column)))
+        if seat not in SEATS or value is None:
+            raise ValueError(f"{table} ID {row_id}: Direction {_text(row.get('Direction'))!r}, "
+                             f"{column} {_text(row.get(column))!r} cannot be read")
+        out.append({"type": type_, "seat": seat, key: value, "id": f"bws-{prefix}{row_id}"})
+        if _flag(row.get("Erased")):
+            out.append({"type": "EntryVoided", "about": f"bws-{prefix}{row_id}",
+                        "id": f"bws-{prefix}{row_id}-erased",
+                        "reason": f"erased on the Bridgemate ({table} ID {row_id})"})
+        else:
+            kept.append((seat, value))
+    return kept
+
+
 def _played(facts: list[dict[str, Any]], calls: list[Row], cards: list[Row],
             stated: dict[str, Any] | None, opened: dict[str, Any]) -> list[dict[str, Any]]:
     """The board's facts from its BiddingData and PlayData rows (each erased row logged and
     voided), then the claim of the tricks the result gives when the play stops early."""
     out = [opened]
-    logged_calls: list[tuple[str, str]] = []
-    for row in calls:
-        row_id = _int(row.get("ID")) or 0
-        seat = _text(row.get("Direction")).upper()
-        call = read_call(_text(row.get("Bid")))
-        if seat not in SEATS or call is None:
-            raise ValueError(f"BiddingData ID {row_id}: Direction {_text(row.get('Direction'))!r}, "
-                             f"Bid {_text(row.get('Bid'))!r} cannot be read")
-        out.append({"type": "CallPlaced", "seat": seat, "call": call, "id": f"bws-b{row_id}"})
-        if _flag(row.get("Erased")):
-            out.append({"type": "EntryVoided", "about": f"bws-b{row_id}", "id": f"bws-b{row_id}-erased",
-                        "reason": f"erased on the Bridgemate (BiddingData ID {row_id})"})
-        else:
-            logged_calls.append((seat, call))
-    played: list[tuple[str, str]] = []
-    for row in cards:
-        row_id = _int(row.get("ID")) or 0
-        seat = _text(row.get("Direction")).upper()
-        card = read_card(_text(row.get("Card")))
-        if seat not in SEATS or card is None:
-            raise ValueError(f"PlayData ID {row_id}: Direction {_text(row.get('Direction'))!r}, "
-                             f"Card {_text(row.get('Card'))!r} cannot be read")
-        out.append({"type": "CardPlayed", "seat": seat, "card": card, "id": f"bws-p{row_id}"})
-        if _flag(row.get("Erased")):
-            out.append({"type": "EntryVoided", "about": f"bws-p{row_id}", "id": f"bws-p{row_id}-erased",
-                        "reason": f"erased on the Bridgemate (PlayData ID {row_id})"})
-        else:
-            played.append((seat, card))
+    _logged(out, calls, "BiddingData", "Bid", read_call, "CallPlaced", "call", "b")
+    played = _logged(out, cards, "PlayData", "Card", read_card, "CardPlayed", "card", "p")
     if stated is None or stated.get("contract") == "Pass" or len(played) == 52:
         return out
     declarer = stated["declarer"]
