@@ -36,7 +36,8 @@ from ledger import laws  # the families' words
 from ledger.bridge import RANKS_HIGH_FIRST, SEAT_LETTERS, SEAT_NAMES, SUIT_LETTERS
 from ledger.laws.calls import UNTIL_WORDS
 from ledger.laws.cards import EXPOSED_HOW
-from ledger.laws.leads import OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS, OUT_OF_TURN_WORDS
+from ledger.laws.base import words_of
+from ledger.laws.leads import OUT_OF_TURN, OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS
 from ledger.laws.penalty import PENALTY_KIND_WORDS
 from ledger.laws.premature import PREMATURE_STATUS, PREMATURE_WORDS
 
@@ -73,10 +74,12 @@ def _joined(*tables: Mapping[Any, Any]) -> dict[Any, Any]:
     return out
 
 
-CARD_RULING_WORDS = _joined(*(family.words.card_rulings for family in laws.FAMILIES))
+CARD_RULING_WORDS = _joined(*(words_of(family.words.card_rulings) for family in laws.FAMILIES))
 """How each card ruling (``CardRuling``, the document's ``card_rulings``) reads: the families' words."""
-CALL_RULING_WORDS = _joined(*(family.words.call_rulings for family in laws.FAMILIES))
+CALL_RULING_WORDS = _joined(*(words_of(family.words.call_rulings) for family in laws.FAMILIES))
 """How each call ruling (``CallRuling``, the document's ``call_rulings``) reads: the families' words."""
+OUT_OF_TURN_WORDS = words_of(OUT_OF_TURN)
+"""How each lead or card out of turn (``OutOfTurnKind``) reads: the leads family's words."""
 IRREGULARITY_WORDS = _joined(*(family.words.irregularities for family in laws.FAMILIES))
 """How each irregularity (``IrregularityKind``) reads: the words of the family that records it."""
 ORDINARY_PLAY_LAWS = {"45A", "45B"}
@@ -157,7 +160,7 @@ def _law(law: str | None) -> str:
     return f" — {law}" if law else ""
 
 
-def _word(table: Mapping[str, str], key: Any, default: str) -> str:
+def _word(table: Mapping[Any, str], key: Any, default: str) -> str:
     """``table``'s words for a document's value ``key`` (a string, or absent), else ``default``."""
     return table.get(key, default) if isinstance(key, str) else default
 

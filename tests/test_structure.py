@@ -314,7 +314,8 @@ def test_a_ruling_without_words_or_citation_fails_at_import(what):
         table = {k: v for k, v in getattr(family.words, key).items() if k not in ("misplaced", "revoke")}
         family = attrs.evolve(family, words=attrs.evolve(family.words, **{key: table}))
     else:
-        family = attrs.evolve(family, ruling_laws={k: v for k, v in family.ruling_laws.items() if k != "too_late"})
+        table = {k: (attrs.evolve(v, laws={}) if k == "too_late" else v) for k, v in family.words.call_rulings.items()}
+        family = attrs.evolve(family, words=attrs.evolve(family.words, call_rulings=table))
     families = laws.FAMILIES[:index] + (family,) + laws.FAMILIES[index + 1:]
     with pytest.raises(RuntimeError, match=expected):
         laws.check_words(families)

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import pytest
 
+import ledger.laws as laws
 from ledger import render
-from ledger.laws import (boards, calls, cards, designations, exposed, find_law, inadmissible, insufficient, leads,
-                         penalty, premature, revokes, rotation, scores, withdrawals)
+from ledger.laws import calls, cards, find_law, insufficient, leads, penalty, premature, revokes, withdrawals
+from ledger.laws.base import laws_of
 from projections.vocab import CardRuling, Edition, IrregularityKind, OutOfTurnKind
 
-CARD_FAMILIES = (cards, designations, withdrawals, exposed)
-"""The families that read card facts, each with its ``RULING_WORDS`` and ``RULING_LAWS``."""
-IRREGULARITY_FAMILIES = (calls, rotation, inadmissible, insufficient, cards, withdrawals, leads, premature, revokes,
-                         boards, scores)
+CARD_FAMILIES = tuple(f for f in laws.FAMILIES if f.words.card_rulings)
+"""The families that read card facts (cards, designations, withdrawals, exposed), each with its
+``RULINGS`` keyed by ``CardRuling`` members."""
+IRREGULARITY_FAMILIES = tuple(f for f in laws.FAMILIES if f.words.irregularities)
 
 
 def _check_citations(table, members) -> None:
@@ -33,21 +34,25 @@ def _check_citations(table, members) -> None:
 
 def test_every_card_ruling_has_words_and_a_citation_in_each_edition_from_one_family():
     owners: dict[str, list[str]] = {}
+    assert {f.name for f in CARD_FAMILIES} == {"cards played or not", "designations", "withdrawals",
+                                               "cards exposed in the auction"}
     for family in CARD_FAMILIES:
-        assert set(family.RULING_WORDS) == set(family.RULING_LAWS), family.__name__
-        for ruling in family.RULING_WORDS:
-            owners.setdefault(ruling, []).append(family.__name__)
+        for ruling in family.words.card_rulings:
+            assert isinstance(ruling, CardRuling), (family.name, ruling)
+            owners.setdefault(ruling, []).append(family.name)
     assert {r: o for r, o in owners.items() if len(o) > 1} == {}
     assert sorted(set(CardRuling) - set(owners)) == [] and sorted(set(owners) - set(CardRuling)) == []
     for family in CARD_FAMILIES:
-        assert all(words.strip() for words in family.RULING_WORDS.values())
-        _check_citations(family.RULING_LAWS, family.RULING_LAWS)
+        assert all(ruled.words.strip() for ruled in family.words.card_rulings.values())
+        table = laws_of(family.words.card_rulings)
+        _check_citations(table, table)
 
 
 def test_every_out_of_turn_kind_has_words_and_a_citation_in_each_edition():
-    assert set(leads.OUT_OF_TURN_WORDS) == set(OutOfTurnKind)
-    assert all(words.strip() for words in leads.OUT_OF_TURN_WORDS.values())
-    _check_citations(leads.OUT_OF_TURN_LAWS, OutOfTurnKind)
+    assert set(leads.OUT_OF_TURN) == set(OutOfTurnKind)
+    assert all(isinstance(kind, OutOfTurnKind) for kind in leads.OUT_OF_TURN)
+    assert all(ruled.words.strip() for ruled in leads.OUT_OF_TURN.values())
+    _check_citations(laws_of(leads.OUT_OF_TURN), OutOfTurnKind)
 
 
 def test_every_premature_kind_and_penalty_card_kind_has_words_and_a_citation():
@@ -68,11 +73,27 @@ def test_every_irregularity_kind_has_the_words_of_one_family():
     """``unprocessed`` has a line of its own (what was logged, for the director to rule)."""
     owners: dict[str, list[str]] = {}
     for family in IRREGULARITY_FAMILIES:
-        for kind in family.IRREGULARITY_WORDS:
-            owners.setdefault(kind, []).append(family.__name__)
+        for kind in family.words.irregularities:
+            assert isinstance(kind, IrregularityKind), (family.name, kind)
+            owners.setdefault(kind, []).append(family.name)
     assert {k: o for k, o in owners.items() if len(o) > 1} == {}
     shown = set(IrregularityKind) - {IrregularityKind.UNPROCESSED}
     assert sorted(shown - set(owners)) == [] and sorted(set(owners) - shown) == []
+
+
+def test_a_ruling_table_keyed_by_a_string_is_refused_at_import():
+    """A family's ``RULINGS`` and ``IRREGULARITIES`` are keyed by the vocabularies' members."""
+    import types
+
+    module = types.ModuleType("ledger.laws.example")
+    module.LAWS = ("99",)
+    module.RULINGS = {"played": laws.Ruled("played", {"1997": "45", "2017": "45"})}
+    with pytest.raises(TypeError, match="not a CardRuling or CallRuling member"):
+        laws.family(module, "example", ())
+    module.RULINGS = {}
+    module.IRREGULARITIES = {"no_such_kind": "words"}
+    with pytest.raises(TypeError, match="not an IrregularityKind member"):
+        laws.family(module, "example", ())
 
 
 def test_every_exposure_and_every_must_pass_has_words():
@@ -87,8 +108,9 @@ def test_every_exposure_and_every_must_pass_has_words():
 
 
 def test_render_prints_the_families_words():
-    assert render.CARD_RULING_WORDS == {k: v for f in CARD_FAMILIES for k, v in f.RULING_WORDS.items()}
-    assert render.IRREGULARITY_WORDS == {k: v for f in IRREGULARITY_FAMILIES for k, v in f.IRREGULARITY_WORDS.items()}
+    assert render.CARD_RULING_WORDS == {k: v.words for f in CARD_FAMILIES for k, v in f.words.card_rulings.items()}
+    assert render.IRREGULARITY_WORDS == {k: v for f in IRREGULARITY_FAMILIES for k, v in f.words.irregularities.items()}
+    assert render.OUT_OF_TURN_WORDS == {k: v.words for k, v in leads.OUT_OF_TURN.items()}
     assert render.OPTION_WORDS == {**calls.OPTION_WORDS, **leads.OPTION_WORDS, **penalty.OPTION_WORDS,
                                    **revokes.OPTION_WORDS}
     assert render.OPTION_WORDS_BY_LAW == {**insufficient.OPTION_WORDS_BY_LAW, **penalty.OPTION_WORDS_BY_LAW,
@@ -113,9 +135,12 @@ def test_the_state_printed_says_the_families_words():
     console = Console(record=True, width=200, color_system=None, file=io.StringIO())
     console.print(render.render_state(doc))
     text = console.export_text()
-    assert (f"Card ruling, seq 18 CardWithdrawn E: {withdrawals.RULING_WORDS['illegal_withdrawal']}: ♥8 was "
+    family = next(f for f in laws.FAMILIES if f.reads == withdrawals.__name__)
+    ruling = family.words.card_rulings[CardRuling.ILLEGAL_WITHDRAWAL].words
+    assert (f"Card ruling, seq 18 CardWithdrawn E: {ruling}: ♥8 was "
             "played and stands; ♥Q substituted is exposed — 2017:47F") in text
-    assert f"Irregularity: {withdrawals.IRREGULARITY_WORDS['illegal_withdrawal']} by E (seq 18) — 2017:47F" in text
+    irregularity = family.words.irregularities[IrregularityKind.ILLEGAL_WITHDRAWAL]
+    assert f"Irregularity: {irregularity} by E (seq 18) — 2017:47F" in text
 
 
 def _scenarios():
@@ -142,9 +167,9 @@ def test_every_card_ruling_and_out_of_turn_kind_recorded_has_a_law_in_the_boards
 
     with replay_text(path.read_text(encoding="utf-8")) as (ledger, stream):
         state, _ = ledger.table_state(stream)
-    tables = {k: v for f in CARD_FAMILIES for k, v in f.RULING_LAWS.items()}
+    tables = laws_of(laws.CARD_RULINGS)
     seen = [(str(r.ruling), r.law, tables) for r in state.card_records]
-    seen += [(str(o.kind), o.law, leads.OUT_OF_TURN_LAWS) for o in state.out_of_turn]
+    seen += [(str(o.kind), o.law, laws_of(leads.OUT_OF_TURN)) for o in state.out_of_turn]
     assert sorted({e.how for e in state.exposures} - set(cards.EXPOSED_HOW)) == []
     for member, law, table in seen:
         assert table[member][state.edition], f"{member} recorded under {state.edition}, cited under none"

@@ -211,7 +211,7 @@ class ApplicationPath:
 
         self.app: Any = Application(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                     "SQLITE_DBNAME": str(folder / "application.db")})
-        datastore = self.app.recorder.datastore
+        datastore = getattr(self.app.recorder, "datastore")  # the SQLite recorder's; the base type does not name it
         create = datastore.pool._create_connection
 
         def with_sync() -> Any:

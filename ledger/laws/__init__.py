@@ -32,7 +32,7 @@ import attrs
 from ledger.laws import (boards, calls, cards, claims, defective, designations, exposed, inadmissible, insufficient, leads, penalty,
                          premature, results, revokes, rotation, scores, withdrawals)
 from ledger.events import Event
-from ledger.laws.base import Citations, Lapse, Prescription, Rule, plugs
+from ledger.laws.base import Citations, Lapse, Prescription, Rule, Ruled, laws_of, plugs, words_of
 from projections import auction, cards as card_core, derived, document, fold, play
 from projections.cards import Attention, AuctionCard
 from projections.derived import Reader
@@ -41,16 +41,21 @@ from projections.fold import ChoiceSuit, Effect, Handler
 from projections.play import PlayedOn
 from projections.vocab import CallRuling, CardRuling, IrregularityKind
 
-__all__ = ["FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "Words", "family", "find_law"]
+__all__ = ["CALL_RULINGS", "CARD_RULINGS", "FAMILIES", "LAPSES", "RULES", "Family", "Prescription", "Rule", "Ruled", "Words",
+           "family", "find_law"]
 
 
 @attrs.frozen
 class Words:
-    """A family's words for people (what ``ledger.render`` prints), by what they word."""
+    """A family's words for people (what ``ledger.render`` prints) and its rulings' Laws, keyed
+    by the members of the closed vocabularies (``projections.vocab``)."""
 
-    card_rulings: Mapping[str, str] = attrs.field(factory=dict)
-    call_rulings: Mapping[str, str] = attrs.field(factory=dict)
-    irregularities: Mapping[str, str] = attrs.field(factory=dict)
+    card_rulings: Mapping[CardRuling, Ruled] = attrs.field(factory=dict)
+    """Each card ruling it reads: its words and its Law per edition (its ``RULINGS``)."""
+    call_rulings: Mapping[CallRuling, Ruled] = attrs.field(factory=dict)
+    """Each call ruling it reads: its words (a template) and its Law per edition (its ``RULINGS``)."""
+    irregularities: Mapping[IrregularityKind, str] = attrs.field(factory=dict)
+    """The words of each irregularity its rules record (its ``IRREGULARITIES``)."""
     options: Mapping[str, str] = attrs.field(factory=dict)
     options_by_law: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
 
@@ -90,8 +95,6 @@ class Family:
     words: Words = Words()
     citations: Citations = attrs.field(factory=dict)
     """Its edition table (``CITATIONS``): ``{occasion: {edition: Law}}``."""
-    ruling_laws: Mapping[str, Mapping[str, str | None]] = attrs.field(factory=dict)
-    """Each of its rulings' Law per edition (``RULING_LAWS``)."""
     document: Mapping[str, Section] = attrs.field(factory=dict)
     """Its part of the state document (``projections.document``), by key."""
     derived: Mapping[str, Reader] = attrs.field(factory=dict)
@@ -102,6 +105,44 @@ class Family:
 
 
 _CARD_RULINGS = frozenset(r.value for r in CardRuling)
+
+
+def _rulings(ns: Mapping[str, Any], module: str) -> tuple[dict[CardRuling, Ruled], dict[CallRuling, Ruled]]:
+    """A family's ``RULINGS`` (``{member: Ruled}``), split into its card and its call rulings; a
+    key that is not a member of ``CardRuling`` or ``CallRuling`` is refused at import.
+
+    Transition (issue 29 item 4): a module that still has the two parallel string tables
+    (``RULING_WORDS``, ``RULING_LAWS``) is read into the same shape."""
+    table: Mapping[Any, Ruled] | None = ns.get("RULINGS")
+    if table is None:
+        words: Mapping[str, str] = ns.get("RULING_WORDS", {})
+        laws: Mapping[str, Mapping[str, str | None]] = ns.get("RULING_LAWS", {})
+        vocabulary: type[CardRuling] | type[CallRuling] = (
+            CallRuling if any(k not in _CARD_RULINGS for k in words) else CardRuling)
+        table = {vocabulary(k): Ruled(w, laws.get(k, {})) for k, w in words.items()}
+    card: dict[CardRuling, Ruled] = {}
+    call: dict[CallRuling, Ruled] = {}
+    for member, ruled in table.items():
+        if isinstance(member, CardRuling):
+            card[member] = ruled
+        elif isinstance(member, CallRuling):
+            call[member] = ruled
+        else:
+            raise TypeError(f"{module}.RULINGS: {member!r} is not a CardRuling or CallRuling member")
+    return card, call
+
+
+def _irregularities(ns: Mapping[str, Any], module: str) -> dict[IrregularityKind, str]:
+    """A family's ``IRREGULARITIES`` (``{IrregularityKind member: words}``); a key that is not a
+    member is refused at import. Transition: ``IRREGULARITY_WORDS`` keyed by strings is read too."""
+    table: Mapping[Any, str] = ns.get("IRREGULARITIES", ns.get("IRREGULARITY_WORDS", {}))
+    out: dict[IrregularityKind, str] = {}
+    for key, words in table.items():
+        try:
+            out[IrregularityKind(key)] = words
+        except ValueError:
+            raise TypeError(f"{module}: irregularity {key!r} is not an IrregularityKind member") from None
+    return out
 
 
 def family(module: ModuleType, name: str, rules: tuple[Rule, ...], **supplied: Any) -> Family:
@@ -135,16 +176,14 @@ def family(module: ModuleType, name: str, rules: tuple[Rule, ...], **supplied: A
             played_on.append(fn)
         else:
             attention.append(fn)
-    ruling_words = ns.get("RULING_WORDS", {})
-    call_family = any(k not in _CARD_RULINGS for k in ruling_words)  # its rulings are calls'
-    words = Words(card_rulings={} if call_family else ruling_words, call_rulings=ruling_words if call_family else {},
-                  irregularities=ns.get("IRREGULARITY_WORDS", {}), options=ns.get("OPTION_WORDS", {}),
+    card_rulings, call_rulings = _rulings(ns, module.__name__)
+    words = Words(card_rulings=card_rulings, call_rulings=call_rulings,
+                  irregularities=_irregularities(ns, module.__name__), options=ns.get("OPTION_WORDS", {}),
                   options_by_law=ns.get("OPTION_WORDS_BY_LAW", {}))
     citations = ns.get("CITATIONS", {})
     return Family(name, module.LAWS, rules, module.__name__, handlers=handlers,
                   effects=ns.get("OPTION_EFFECTS", {}), play_points=play_points, call_points=call_points,
                   auction_card=tuple(auction_card), attention=tuple(attention), played_on=tuple(played_on), words=words, citations=citations,
-                  ruling_laws=ns.get("RULING_LAWS", {}),
                   not_entered=ns.get("NOT_ENTERED", {}), record_rules=ns.get("RECORD_RULES", {}),
                   withdrawn_calls=ns.get("WITHDRAWN_CALLS"), **supplied)
 
@@ -197,11 +236,15 @@ FAMILIES: tuple[Family, ...] = (
 RULES: list[Rule] = [rule for family in FAMILIES for rule in family.rules]
 """The engine's rules, in the order the engine consults them."""
 
-CALL_RULING_WORDS: dict[str, str] = {k: v for family_ in FAMILIES for k, v in family_.words.call_rulings.items()}
-"""How each call ruling reads for people: the call families' words (``ledger.render`` prints them)."""
-CALL_RULING_LAWS: dict[str, Mapping[str, str | None]] = {
-    k: v for family_ in FAMILIES if family_.words.call_rulings for k, v in family_.ruling_laws.items()}
-"""Each call ruling's Law per edition (an edition it does not arise under is absent): the call families'."""
+CALL_RULINGS: dict[CallRuling, Ruled] = {k: v for family_ in FAMILIES for k, v in family_.words.call_rulings.items()}
+"""Every call ruling's words (a template ``ledger.render`` fills) and Law per edition (an edition it
+does not arise under is absent): the call families'."""
+CARD_RULINGS: dict[CardRuling, Ruled] = {k: v for family_ in FAMILIES for k, v in family_.words.card_rulings.items()}
+"""Every card ruling's words and Law per edition (every edition named, ``None`` where it cannot arise)."""
+CALL_RULING_WORDS: dict[CallRuling, str] = words_of(CALL_RULINGS)
+"""How each call ruling reads for people (``ledger.render`` prints them)."""
+CALL_RULING_LAWS: dict[CallRuling, Mapping[str, str | None]] = laws_of(CALL_RULINGS)
+"""Each call ruling's Law per edition (what ``ledger.laws.base.cited`` reads)."""
 
 LAPSES: tuple[Lapse, ...] = tuple(lapse for family_ in FAMILIES for lapse in family_.lapses)
 """Rectifications a later fact withdrew (spec 1.2, 9.C2: the LHO called before rectification):
@@ -230,11 +273,11 @@ def check_words(families: Iterable[Family]) -> None:
     """Every ruling of the closed vocabularies has its words and its citation, from one family
     (``unprocessed`` irregularities and the calls made or not have a line of their own)."""
     families = tuple(families)
-    card_words = [k for f in families for k in f.words.card_rulings]
-    call_words = [k for f in families for k in f.words.call_rulings]
-    irregular = [k for f in families for k in f.words.irregularities]
-    card_cited = {k for f in families if f.words.card_rulings for k in f.ruling_laws}
-    call_cited = {k for f in families if f.words.call_rulings for k in f.ruling_laws}
+    card_words: list[str] = [k for f in families for k in f.words.card_rulings]
+    call_words: list[str] = [k for f in families for k in f.words.call_rulings]
+    irregular: list[str] = [k for f in families for k in f.words.irregularities]
+    card_cited = {k for f in families for k, ruled in f.words.card_rulings.items() if any(ruled.laws.values())}
+    call_cited = {k for f in families for k, ruled in f.words.call_rulings.items() if any(ruled.laws.values())}
     twice = sorted({k for table in (card_words, call_words, irregular) for k in table if table.count(k) > 1})
     if twice:
         raise RuntimeError(f"worded by two families: {twice}")

@@ -32,12 +32,36 @@ Lapse = Callable[[Any], list[Any]]
 """``lapse(state)``: the events (or the seqs of rectifications) a later fact withdrew."""
 
 
+@attrs.frozen
+class Ruled:
+    """One member of a closed vocabulary (a call or card ruling, a lead out of turn): the words
+    a player or director reads for it and the Law it rests on in each edition. A family keys
+    its table by the members (``RULINGS: {CardRuling.EXPOSED: Ruled(...)}``); an edition
+    absent from ``laws``, or ``None`` there, is one the member cannot arise under."""
+
+    words: str
+    laws: Mapping[str, str | None] = attrs.field(factory=dict)
+
+
+K = TypeVar("K")
+
+
+def laws_of(table: Mapping[K, Ruled]) -> dict[K, Mapping[str, str | None]]:
+    """The Law per edition of each member of a ``Ruled`` table (what :func:`cited` reads)."""
+    return {member: ruled.laws for member, ruled in table.items()}
+
+
+def words_of(table: Mapping[K, Ruled]) -> dict[K, str]:
+    """The words of each member of a ``Ruled`` table."""
+    return {member: ruled.words for member, ruled in table.items()}
+
+
 Citations = Mapping[str, Mapping[str, str]]
 """A family's citations per edition: ``{occasion: {"1997": "13C", "2017": "13D"}}``; an
 edition missing from an occasion's entry means that edition has no such rule."""
 
 
-def cited(state: Any, table: Citations, occasion: str) -> str:
+def cited(state: Any, table: Mapping[Any, Mapping[str, str | None]], occasion: str) -> str:
     """The one helper families cite their edition tables through: ``"2017:13D"``."""
     edition = state.edition
     law = table[occasion].get(edition)

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardReturned, Event, IrregularityRecorded, OptionsOffered, PartnerMustPass, PenaltyCardDesignated
-from ledger.laws.base import Prescription, reads_auction_card
+from ledger.laws.base import Prescription, Ruled, reads_auction_card
 from projections import cards as reading
 from projections.state import AUCTION, OPENING_LEAD, CardRecord, TableState
+from projections.vocab import CardRuling, Edition, IrregularityKind
 
 LAWS = ("24",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
-EXPOSED = "auction_exposed"
+EXPOSED = CardRuling.AUCTION_EXPOSED
 HONOURS = ("A", "K", "Q", "J", "T")
 OPTIONS_1997 = ("treat_as_penalty_card", "return_to_hand")
 
@@ -44,7 +45,7 @@ def read_card(state: TableState, seq: int, type_: str, seat: Seat, card: Card | 
         if (type_ != "CardPlayed" or contract is None or seat.side is not contract.side or state.tricks
                 or state.face_down_lead is not None or any(o.status == "pending" for o in state.out_of_turn)):
             return None  # not 54E: e.g. declarer playing to a defender's lead out of turn (54B)
-        law = state.cite("54E" if state.edition == "2017" else "24")
+        law = state.cite("54E" if state.edition == Edition.E2017 else "24")
         return reading.record_card(state, CardRecord(
             seq, type_, seat, card, EXPOSED, law,
             detail=f"{card} of {seat} (declaring side) faced at the opening lead: back to the hand, "
@@ -78,7 +79,7 @@ def exposed_in_auction(state: TableState) -> list[Prescription]:
         def p(event: Event, law: str | None = None) -> Prescription:
             return Prescription(event, (rec.seq,), law or rec.law)
 
-        out.append(p(IrregularityRecorded(kind="exposed_card", offender=str(rec.seat), about=rec.seq)))
+        out.append(p(IrregularityRecorded(kind=IrregularityKind.EXPOSED_CARD, offender=str(rec.seat), about=rec.seq)))
         if _at_lead(rec):
             out.append(p(CardReturned(seat=rec.seat, card=rec.card)))
         elif rec.law.endswith(":24C"):  # a second card: the partner passes at his next turn again, even after
@@ -97,7 +98,7 @@ def exposed_in_auction(state: TableState) -> list[Prescription]:
             out.append(Prescription(CardReturned(seat=rec.seat, card=rec.card), (rec.seq,), state.cite("24")))
     if not defenders:
         return out
-    if state.edition == "2017":
+    if state.edition == Edition.E2017:
         choice = "treat_as_penalty_card"
     else:
         offer = OptionsOffered(to=declarer, options=OPTIONS_1997, law=state.cite("24"))
@@ -113,7 +114,7 @@ def exposed_in_auction(state: TableState) -> list[Prescription]:
             continue
         mine = [r for r in defenders if r.seat is rec.seat]
         minor = len(mine) == 1 and rec.law.endswith(":24A") if rec.law else False
-        law = state.cite("24E" if state.edition == "2017" else "24")
+        law = state.cite("24E" if state.edition == Edition.E2017 else "24")
         out.append(Prescription(PenaltyCardDesignated(seat=rec.seat, card=rec.card, kind="minor" if minor else "major"),
                                 (rec.seq,), law))
     return out
@@ -121,14 +122,9 @@ def exposed_in_auction(state: TableState) -> list[Prescription]:
 
 # -- words and citations -----------------------------------------------------------------
 
-RULING_WORDS: dict[str, str] = {
-    "auction_exposed": "auction exposed",
+RULINGS: dict[CardRuling, Ruled] = {
+    CardRuling.AUCTION_EXPOSED: Ruled("auction exposed", {"1997": "24", "2017": "24"}),
 }
-"""How the card ruling this family reads (``CardRuling``: Law 24) reads for people
-(``ledger.render``, the document's ``card_rulings``)."""
-
-RULING_LAWS: dict[str, dict[str, str | None]] = {
-    "auction_exposed": {"1997": "24", "2017": "24"},
-}
-"""Its Law by edition, every edition named (``None``: cannot arise under it; none here); the
-record carries its own case (1997 24, 24B; 2017 24A, 24B, 54E)."""
+"""The card ruling this family reads (Law 24): how it reads for people (``ledger.render``, the
+document's ``card_rulings``) and its Law by edition, every edition named (``None``: cannot arise
+under it; none here); the record carries its own case (1997 24, 24B; 2017 24A, 24B, 54E)."""

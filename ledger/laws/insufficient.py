@@ -200,7 +200,7 @@ OPTION_EFFECTS = {"27A1": refreshing(_on_27a1), "27A": refreshing(_on_27a1)}  # 
 
 # -- the rules ---------------------------------------------------------------------------
 
-RULINGS = ("insufficient", "ib_accepted", "ib_refused", "ib_b3_pending", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
+BID_RULINGS = ("insufficient", "ib_accepted", "ib_refused", "ib_b3_pending", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
 """The rulings on the insufficient bid itself."""
 
 
@@ -240,7 +240,7 @@ def cancelled_double(state: TableState, rec: CallRecord) -> list[Prescription]:
     return [Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law)]
 
 
-RECORD_RULES: dict[str, Rule] = {**{ruling: law_27 for ruling in RULINGS}, "ib_cancelled_double": cancelled_double}
+RECORD_RULES: dict[str, Rule] = {**{ruling: law_27 for ruling in BID_RULINGS}, "ib_cancelled_double": cancelled_double}
 
 
 # -- words -------------------------------------------------------------------------------

@@ -50,12 +50,13 @@ import attrs
 from ledger.bridge import Card, Seat
 from ledger.events import (CardPlayed, CardReturned, DeclarerChanged, DirectorReviewRequired, DummySpreadStarted,
                            IrregularityRecorded, LeadFaceDown, OptionsOffered)
-from ledger.laws.base import Prescription, at_play, cited, handles, on_attention
+from ledger.laws.base import Prescription, Ruled, at_play, cited, handles, on_attention
 from projections.cards import dummy_first_attention, dummy_first_law, dummy_review, second_from_dummy, unprocessed
 from projections.fold import Step, law_of
 from projections.play import add_card, premature, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
+from projections.vocab import OutOfTurnKind
 
 LAWS = ("41", "53", "54", "55", "56", "60")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -370,24 +371,17 @@ def leads_out_of_turn(state: TableState) -> list[Prescription]:
 
 # -- words and citations -----------------------------------------------------------------
 
-OUT_OF_TURN_WORDS: dict[str, str] = {
-    "opening_lead": "opening lead out of turn", "defender_lead": "lead out of turn",
-    "declarer_lead": "declarer's lead out of turn", "face_down": "face-down opening lead out of turn",
-    "fifth_card": "fifth card to a trick",
+OUT_OF_TURN: dict[OutOfTurnKind, Ruled] = {
+    OutOfTurnKind.OPENING_LEAD: Ruled("opening lead out of turn", {"1997": "54", "2017": "54"}),
+    OutOfTurnKind.DEFENDER_LEAD: Ruled("lead out of turn", {"1997": "53", "2017": "53"}),
+    OutOfTurnKind.DECLARER_LEAD: Ruled("declarer's lead out of turn", {"1997": "55", "2017": "55"}),
+    OutOfTurnKind.FACE_DOWN: Ruled("face-down opening lead out of turn", {"1997": "41A", "2017": "41A"}),
+    OutOfTurnKind.FIFTH_CARD: Ruled("fifth card to a trick", {"1997": "45E", "2017": "45E"}),
 }
-"""How each lead or card out of turn (``OutOfTurnKind``, the document's ``leads_out_of_turn``)
-reads for people (``ledger.render``)."""
-
-OUT_OF_TURN_LAWS: dict[str, dict[str, str | None]] = {
-    "opening_lead": {"1997": "54", "2017": "54"},
-    "defender_lead": {"1997": "53", "2017": "53"},
-    "declarer_lead": {"1997": "55", "2017": "55"},
-    "face_down": {"1997": "41A", "2017": "41A"},
-    "fifth_card": {"1997": "45E", "2017": "45E"},
-}
-"""The Law each kind rests on, by edition, every edition named (``None``: cannot arise under
-it; none here). The record carries its own case (a face-down lead while a faced one waits is
-2017 54, a fifth card 45E1 or 45E2)."""
+"""Each lead or card out of turn (the document's ``leads_out_of_turn``): how it reads for people
+(``ledger.render``) and the Law it rests on, by edition, every edition named (``None``: cannot
+arise under it; none here). The record carries its own case (a face-down lead while a faced one
+waits is 2017 54, a fifth card 45E1 or 45E2)."""
 
 OUT_OF_TURN_STATUS: dict[str, str] = {
     "pending": "the option is open", "returned": "back to the hand, no rectification",
