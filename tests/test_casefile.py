@@ -1,12 +1,12 @@
 """The appeal case file: JSON for tools, self-contained HTML for the committee."""
 
 import json
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from browser_helpers import CHROMIUM
 
 from ledger.cli import main
 
@@ -96,9 +96,6 @@ def test_a_tampered_chain_is_flagged_in_the_casefile(db, capsys):
     capsys.readouterr()
     assert main(["casefile", "demo/b5"]) == 0
     assert "NOT VERIFIED" in capsys.readouterr().out
-
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")

@@ -5,12 +5,12 @@ reserved rights; the fields of an appeals form."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
 from test_adjusted import opened, played
 from test_casefile import Text
+from browser_helpers import CHROMIUM
 
 from ledger.casefile import build_casefile, render_html
 from ledger.service import Ledger
@@ -122,9 +122,6 @@ def test_a_voided_entry_is_listed_with_who_and_when(ledger):
     assert "seq 3 CallPlaced voided by table t5 at" in voided and "East pressed 2H, meant Pass" in voided
     assert [a["call"] for a in case["auction"]] == ["1S"]
     assert "CallPlaced (voided by seq 4)" in parsed.ids["events"]
-
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")

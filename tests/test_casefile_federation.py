@@ -12,18 +12,12 @@ import re
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 
 from ledger.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "ledger" / "examples"
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
-
-
-def run(capsys, *args):
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

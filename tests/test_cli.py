@@ -5,6 +5,7 @@ import json
 import random
 
 import pytest
+from cli_helpers import run
 
 from ledger.cli import main
 from ledger.simulate import random_board
@@ -27,12 +28,6 @@ def write(tmp_path, lines, name="in.jsonl"):
     path = tmp_path / name
     path.write_text("\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n")
     return str(path)
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def log_seqs(capsys, stream):

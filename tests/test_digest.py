@@ -10,6 +10,7 @@ import random
 
 import pytest
 from tamper import column, rewrite_history, tamper
+from cli_helpers import run
 
 from ledger.cli import main
 from ledger.service import Ledger
@@ -24,13 +25,6 @@ def db(store_url, monkeypatch):
             facts = random_board(random.Random(n), board=n, pass_out=0.0).facts
             led.append(f"t/b{n}", facts[:25])
     return store_url
-
-
-def run(capsys, *args):
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def take_digest(capsys):

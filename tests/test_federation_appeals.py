@@ -8,26 +8,18 @@ from __future__ import annotations
 import os
 import json
 import re
-import shutil
 import zlib
 from pathlib import Path
 
 import pytest
 from federation_kit import appeal, pairs_event, teams_event
+from cli_helpers import run
+from browser_helpers import CHROMIUM
 
-from ledger.cli import main
 from ledger.service import Ledger
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "ledger" / "examples"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[1] / "docs"
-
-
-def run(capsys, *args):
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -14,21 +14,14 @@ from pathlib import Path
 
 import pytest
 from federation_kit import PAIRS_RESULTS, pairs_event, teams_event
+from cli_helpers import run
 
-from ledger.cli import main
 from ledger.records.formats.pbn import read_pbn
 from ledger.records.formats.pbn_tables import score_table, total_score_table
 from ledger.records.formats.usebio import parse_xml, validate
 from ledger.service import Ledger
 
 FFB = Path(__file__).resolve().parent / "data" / "federation" / "ffb-scoretable.pbn"
-
-
-def run(capsys, *args):
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

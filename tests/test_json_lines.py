@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 
 from ledger import limits
 from ledger.cli import main
@@ -27,13 +28,6 @@ def db(store_url, monkeypatch):
     monkeypatch.setenv("LEDGER_DB", store_url)
     assert main(["init"]) == 0
     return store_url
-
-
-def run(capsys, *args):
-    capsys.readouterr()
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def count(url):

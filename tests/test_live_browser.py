@@ -18,10 +18,10 @@ import httpx
 import pytest
 from live_helpers import bearer, make_site
 from live_server import Server
+from browser_helpers import CHROMIUM
 
 from ledger.service import Ledger
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")
 
 

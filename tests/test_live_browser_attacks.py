@@ -16,7 +16,6 @@ shares the host's cookies (cookies do not separate ports) and is same-site.
 from __future__ import annotations
 
 import re
-import shutil
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -24,10 +23,10 @@ import httpx
 import pytest
 from live_helpers import PASSWORD, make_site
 from live_server import Server
+from browser_helpers import CHROMIUM
 
 from ledger.live import accounts
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")
 
 

@@ -19,34 +19,21 @@ Screenshots go to the test's folder; with ``LEDGER_SCREENSHOTS=docs`` also to do
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-from pathlib import Path
 
 import httpx
 import pytest
 from live_helpers import make_site
 from live_server import Server
+from browser_helpers import browser, legal, needs_chromium, shot  # noqa: F401 (browser: a fixture)
 
 from ledger.live import accounts
 from ledger.service import Ledger
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")
+pytestmark = needs_chromium
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 SEATS = ("N", "E", "S", "W")
-
-
-def shot(page, tmp_path: Path, name: str) -> None:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, timeout=90_000)
-    target = os.environ.get("LEDGER_SCREENSHOTS")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / f"live-{name}.png")
-    assert path.stat().st_size > 5000
 
 
 class Taps:
@@ -125,14 +112,6 @@ def feed_text(base: str, token: str, events: int) -> str:
     return "\n".join(lines)
 
 
-def legal(truth: dict) -> tuple[str, str]:
-    seat = truth["turn"]
-    hand = truth["hands"][seat]
-    trick = truth["tricks"][-1]["cards"] if truth["tricks"] and len(truth["tricks"][-1]["cards"]) < 4 else []
-    follow = [c for c in hand if trick and c[0] == trick[0]["card"][0]]
-    return seat, (follow or hand)[0]
-
-
 def tab_to(page, selector: str) -> None:
     """Move the focus with the Tab key alone until ``selector`` has it (no pointer)."""
     for _ in range(150):
@@ -145,16 +124,6 @@ def tab_to(page, selector: str) -> None:
 def no_horizontal_scroll(page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)

@@ -17,42 +17,20 @@ Screenshots go to the test's folder; with ``LEDGER_SCREENSHOTS=docs`` also to do
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
 
 import httpx
 import pytest
 from live_helpers import PASSWORD, bearer, make_site
 from live_server import Server
+from browser_helpers import browser, legal, needs_chromium, shot  # noqa: F401 (browser: a fixture)
 
 from ledger.live import accounts
 from ledger.live.sessions import open_session
 from ledger.service import Ledger
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium not installed (Debian package chromium)")
+pytestmark = needs_chromium
 SEATS = ("N", "E", "S", "W")
 RANKS = "23456789TJQKA"
-
-
-def shot(page, tmp_path: Path, name: str) -> None:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, timeout=90_000)
-    target = os.environ.get("LEDGER_SCREENSHOTS")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / f"live-{name}.png")
-    assert path.stat().st_size > 5000
-
-
-def legal(state: dict) -> tuple[str, str]:
-    """(seat, card) the player on turn may play: the first card that follows suit, else his first."""
-    seat = state["turn"]
-    hand = state["hands"][seat]
-    trick = state["tricks"][-1]["cards"] if state["tricks"] and len(state["tricks"][-1]["cards"]) < 4 else []
-    follow = [c for c in hand if trick and c[0] == trick[0]["card"][0]]
-    return seat, (follow or hand)[0]
 
 
 def no_trump_line(hands: dict[str, list[str]], leader: str) -> tuple[list[str], list[str]]:
@@ -81,16 +59,6 @@ def sign_in(page, base: str, path: str) -> None:
     page.fill("#name", "alice")
     page.fill("#password", PASSWORD)
     page.click("button[type=submit]")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)

@@ -6,17 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from cli_helpers import run
 
 from ledger.cli import main
 from ledger.live import accounts
 from ledger.live.db import live_engine
 from ledger.live.sessions import find_session
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
 
 import pytest
 import sqlalchemy as sa
+from cli_helpers import run
 
 from ledger.cli import main
 from ledger.live import accounts
@@ -50,14 +50,6 @@ def test_howell_every_pair_meets_every_other_once(tables):
     rounds = howell(tables)
     assert len(rounds) == 2 * tables - 1
     _movement_ok(rounds, pairs_meet_once=True)
-
-
-def run(capsys, *args, stdin: str | None = None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
