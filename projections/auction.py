@@ -111,7 +111,8 @@ def with_auction(state: TableState, auction: tuple[AuctionCall, ...], **changes:
         law_ = state.cite("34")
         calls = changes.pop("calls", state.calls)
         for later in auction[i:]:
-            calls = ruled(calls, later.seq, "passed_over_34" if later is entry else "cancelled_34", law_,
+            ruling = CallRuling.PASSED_OVER_34 if later is entry else CallRuling.CANCELLED_34
+            calls = ruled(calls, later.seq, ruling, law_,
                           f"{due} lost his turn to {entry.seat}'s pass out of rotation: the auction reverts "
                           f"to {due}, the passes from his turn on are cancelled")
         return with_auction(state, auction[:i], calls=calls, **changes)
@@ -147,11 +148,13 @@ def index_of(state: TableState, seq: int | None) -> int | None:
 
 
 def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
-    """The record at ``seq`` read anew (an option taken, a call left illegal)."""
-    return replace(state, calls=ruled(state.calls, seq, ruling, law_, detail))
+    """The record at ``seq`` read anew (an option taken, a call left illegal). ``ruling`` is a
+    ``CallRuling`` member (the record's converter refuses any other string); typed ``str`` while
+    ``ledger.laws.inadmissible`` still names its rulings by strings (issue 29 item 4)."""
+    return replace(state, calls=ruled(state.calls, seq, CallRuling(ruling), law_, detail))
 
 
-def ruled(calls: tuple[CallRecord, ...], seq: int, ruling: str, law_: str | None = None,
+def ruled(calls: tuple[CallRecord, ...], seq: int, ruling: CallRuling, law_: str | None = None,
           detail: str = "") -> tuple[CallRecord, ...]:
     """``calls`` with the record at ``seq`` read anew (:func:`set_ruling` without the copy of the state)."""
     return tuple(attrs.evolve(r, ruling=ruling, law=law_ or r.law, detail=detail) if r.seq == seq else r
@@ -179,7 +182,7 @@ def must_pass_now(state: TableState, seat: Seat) -> bool:
 def pending_substitution(state: TableState) -> CallRecord | None:
     """A change of mind awaiting the LHO's option (25B1)."""
     for rec in reversed(state.calls):
-        if rec.ruling == "change_of_mind":
+        if rec.ruling == CallRuling.CHANGE_OF_MIND:
             return rec
     return None
 
@@ -229,17 +232,18 @@ when it does not rule on the call."""
 
 CALL_POINTS = tuple(CallPoints.__annotations__)
 
-NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {}
+NOT_ENTERED: dict[CallRuling, Callable[[CallRecord], str]] = {}
 """Rulings of the families of Laws 27 to 39 whose call is not in the auction: the reason shown in
 ``calls_not_made`` (its Law is the record's); their ``NOT_ENTERED``, registered by the composition root."""
 
 
 def supply_not_entered(reasons: Mapping[str, Callable[[CallRecord], str]], owner: str) -> None:
-    """Register a family's reasons; a second reason for a ruling fails."""
+    """Register a family's reasons (keyed by ``CallRuling`` member; a key that is not one fails,
+    ``ValueError``); a second reason for a ruling fails."""
     for ruling, reason in reasons.items():
         if ruling in NOT_ENTERED:
             raise RuntimeError(f"the reason a {ruling} call is not entered supplied twice (by {owner})")
-        NOT_ENTERED[ruling] = reason
+        NOT_ENTERED[CallRuling(ruling)] = reason
 
 
 def supply_call(point: str, fn: Callable[..., TableState | None]) -> None:
@@ -261,7 +265,7 @@ def call_interceptor(point: str) -> Callable[[C], C]:
 
 
 def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
-             ruling: str = "made", law_: str = CALL_MADE, detail: str = "") -> TableState:
+             ruling: CallRuling = CallRuling.MADE, law_: str = CALL_MADE, detail: str = "") -> TableState:
     """A call at the seat's turn: entered, cancelled (Law 37) or left to Laws 27-39."""
     if seat is not state.turn:
         return unprocessed(state, seq, type_, seat, f"{call} by {seat} out of turn ({state.turn} to call)")
@@ -280,30 +284,33 @@ def in_turn(state: TableState, seq: int, seat: Seat, call: Call, type_: str,
     return with_auction(state, state.auction + (AuctionCall(seq, seat, call, CALL_MADE),), calls=state.calls + (rec,))
 
 
-IB_OPEN = ("insufficient", "ib_refused", "ib_b3_pending")
-IB_SETTLED = ("ib_accepted", "ib_b1a", "ib_b1b", "ib_b2", "ib_b3")
+IB_OPEN = frozenset({CallRuling.INSUFFICIENT, CallRuling.IB_REFUSED, CallRuling.IB_B3_PENDING})
+"""An insufficient bid whose rectification is not complete (Law 27: the LHO's option, or a correction due)."""
+IB_SETTLED = frozenset({CallRuling.IB_ACCEPTED, CallRuling.IB_B1A, CallRuling.IB_B1B, CallRuling.IB_B2,
+                        CallRuling.IB_B3})
+"""An insufficient bid accepted (27A1) or corrected (27B1a, 27B1b, 27B2, 27B3)."""
 
 
 # -- what did not amount to a call ---------------------------------------------
 
 _LAW_34 = "cancelled: three passes with one out of rotation that deprived a player of his turn (Law 34)"
 
-_NOT_MADE_READINGS: dict[str, tuple[bool, Callable[[CallRecord], str]]] = {
+_NOT_MADE_READINGS: dict[CallRuling, tuple[bool, Callable[[CallRecord], str]]] = {
     # ruling: (the call not made is the first call, not this record's; why)
-    "not_made": (False, lambda r: r.detail),
-    "unintended_corrected": (True, lambda r: f"unintended, replaced by {r.call}"),
-    "mi_change": (True, lambda r: f"changed to {r.call} after the correction of misinformation"),
-    "permitted_change": (True, lambda r: f"changed to {r.call}: {r.detail}"),
-    "substitute_accepted": (True, lambda r: f"withdrawn: the substituted {r.call} was accepted"),
-    "too_late": (False, lambda r: f"change refused: partner has called since, {r.first_call} stands"),
-    "undecided": (False, lambda r: f"awaiting the director: {r.detail}"),
-    "change_of_mind": (False, lambda r: f"substituted for {r.first_call}, awaiting the LHO's option"),
-    "substitute_cancelled": (False, lambda r: f"substituted call cancelled: {r.first_call} stands"),
-    "lho_called": (False, lambda r: f"substituted call cancelled: {r.first_call} stands"),
-    "obliged_to_pass": (False, lambda r: "cancelled: the player had to pass; Pass substituted"),
-    "withdrawn": (False, lambda r: r.detail),
-    "passed_over_34": (False, lambda r: _LAW_34),
-    "cancelled_34": (False, lambda r: _LAW_34),
+    CallRuling.NOT_MADE: (False, lambda r: r.detail),
+    CallRuling.UNINTENDED_CORRECTED: (True, lambda r: f"unintended, replaced by {r.call}"),
+    CallRuling.MI_CHANGE: (True, lambda r: f"changed to {r.call} after the correction of misinformation"),
+    CallRuling.PERMITTED_CHANGE: (True, lambda r: f"changed to {r.call}: {r.detail}"),
+    CallRuling.SUBSTITUTE_ACCEPTED: (True, lambda r: f"withdrawn: the substituted {r.call} was accepted"),
+    CallRuling.TOO_LATE: (False, lambda r: f"change refused: partner has called since, {r.first_call} stands"),
+    CallRuling.UNDECIDED: (False, lambda r: f"awaiting the director: {r.detail}"),
+    CallRuling.CHANGE_OF_MIND: (False, lambda r: f"substituted for {r.first_call}, awaiting the LHO's option"),
+    CallRuling.SUBSTITUTE_CANCELLED: (False, lambda r: f"substituted call cancelled: {r.first_call} stands"),
+    CallRuling.LHO_CALLED: (False, lambda r: f"substituted call cancelled: {r.first_call} stands"),
+    CallRuling.OBLIGED_TO_PASS: (False, lambda r: "cancelled: the player had to pass; Pass substituted"),
+    CallRuling.WITHDRAWN: (False, lambda r: r.detail),
+    CallRuling.PASSED_OVER_34: (False, lambda r: _LAW_34),
+    CallRuling.CANCELLED_34: (False, lambda r: _LAW_34),
 }
 """The rulings whose call (or first call) is not in the auction, each with its reason."""
 
@@ -322,9 +329,9 @@ def _not_made(rec: CallRecord) -> list[NotMade]:
         first, why = reading
         return [entry(*((rec.replaces, rec.first_call) if first else (rec.seq, rec.call)), why(rec))]
     law_25b2 = f"{law_.split(':')[0]}:25B2"
-    if ruling in ("substitute_rejected", "first_call_kept"):
+    if ruling in (CallRuling.SUBSTITUTE_REJECTED, CallRuling.FIRST_CALL_KEPT):
         return [entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
-    if ruling == "other_call":
+    if ruling == CallRuling.OTHER_CALL:
         return [entry(rec.replaces, rec.first_call, "withdrawn: the offender makes another call", law_),
                 entry(rec.seq, rec.call, "substituted call not accepted: cancelled", law_25b2)]
     reason = NOT_ENTERED.get(ruling)

@@ -427,3 +427,117 @@ def test_every_ruling_a_call_takes_has_words_and_a_law_in_the_boards_edition(pat
         assert ruling in RULING_WORDS, ruling
         assert RULING_LAWS[ruling].get(state.edition), f"{ruling} has no Law in the {state.edition} Laws"
         assert cited(state, RULING_LAWS, ruling).startswith(f"{state.edition}:")
+
+
+# -- issue 29 item 4: the call families name their rulings and kinds by enum member --------------
+
+CALL_MODULES = ("ledger/laws/calls.py", "ledger/laws/insufficient.py", "projections/auction.py")
+
+LOOK_ALIKES = {
+    "mi_change": "an occasion of calls.CITATIONS (21B1), cited through law(state, ...)",
+    "obliged_to_pass": "an occasion of calls.CITATIONS (37), cited through law(state, ...)",
+    "change_of_call": "an interception point of projections.auction.CALL_POINTS",
+    "insufficient_bid": "an interception point of projections.auction.CALL_POINTS",
+    "other_call": "an option id of 25B2b (OptionsOffered, Choice.option, OPTION_WORDS)",
+    "misinformation": "the words of IrregularityKind.MISINFORMATION",
+}
+"""The string literals of the call modules that spell a call ruling or an irregularity kind but
+mean something else, and what they mean."""
+
+
+def _string_literals(path: str) -> list[tuple[int, str]]:
+    """(line, value) of each string constant of ``path`` that is not a docstring."""
+    import ast
+
+    tree = ast.parse((Path(__file__).parent.parent / path).read_text(encoding="utf-8"))
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]
+
+
+def _dict_keys(path: str) -> set[tuple[int, str]]:
+    """(line, value) of each string constant of ``path`` that is the key of a dict display."""
+    import ast
+
+    tree = ast.parse((Path(__file__).parent.parent / path).read_text(encoding="utf-8"))
+    return {(k.lineno, k.value) for n in ast.walk(tree) if isinstance(n, ast.Dict)
+            for k in n.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+
+
+@pytest.mark.parametrize("path", CALL_MODULES)
+def test_the_call_modules_name_rulings_kinds_and_editions_by_member_not_by_string(path):
+    """A call ruling, an irregularity kind, a phase or an edition is named by its member
+    (``CallRuling.MADE``, ``IrregularityKind.REVOKE``, ``PLAY``, ``Edition.E2017``): a literal
+    spelling one is only one of the look-alikes above, or an edition keying a Law table
+    (``{"1997": "25A", "2017": "25A1"}``: data, not code)."""
+    from projections.vocab import CallRuling, Edition, IrregularityKind, Phase
+
+    vocabulary = {m.value for enum in (CallRuling, IrregularityKind, Phase) for m in enum}
+    literals = _string_literals(path)
+    named = [(line, value) for line, value in literals if value in vocabulary]
+    assert [(line, value) for line, value in named if value not in LOOK_ALIKES] == []
+    editions = {(line, value) for line, value in literals if value in set(Edition)}
+    assert sorted(editions - _dict_keys(path)) == []
+
+
+def test_the_call_families_key_their_tables_by_member():
+    """One ``RULINGS`` table (words and Laws) and one ``IRREGULARITIES`` table per call family,
+    keyed by members; the old parallel string tables are gone; what the families supply to the
+    reading of calls (``NOT_ENTERED``) and to the rules (``RECORD_RULES``) is keyed by member too."""
+    from ledger.laws import calls, insufficient
+    from ledger.laws.base import Ruled
+    from projections import auction
+    from projections.vocab import CallRuling, IrregularityKind
+
+    for module in (calls, insufficient):
+        for old in ("RULING_WORDS", "RULING_LAWS", "IRREGULARITY_WORDS"):
+            assert not hasattr(module, old), f"{module.__name__}.{old}"
+        assert module.RULINGS and all(type(k) is CallRuling and isinstance(v, Ruled)
+                                      for k, v in module.RULINGS.items())
+        assert module.IRREGULARITIES and all(type(k) is IrregularityKind for k in module.IRREGULARITIES)
+    for table in (insufficient.NOT_ENTERED, insufficient.RECORD_RULES, auction.NOT_ENTERED, calls.RULES_BY_RULING):
+        assert table and all(type(k) is CallRuling for k in table)
+    assert all(type(r) is CallRuling for r in auction.IB_OPEN | auction.IB_SETTLED)
+    assert not auction.IB_OPEN & auction.IB_SETTLED
+
+
+def test_a_reason_or_rule_keyed_by_a_string_that_is_no_ruling_is_refused_at_registration():
+    """``supply_not_entered`` and ``supply_record_rules`` (the composition root's registration)
+    refuse a key that is not a ``CallRuling`` member and leave the tables as they were."""
+    from ledger.laws import calls
+    from projections import auction
+
+    not_entered, rules = dict(auction.NOT_ENTERED), dict(calls.RULES_BY_RULING)
+    with pytest.raises(ValueError, match="not_a_ruling"):
+        auction.supply_not_entered({"not_a_ruling": lambda r: ""}, "elsewhere")
+    with pytest.raises(ValueError, match="not_a_ruling"):
+        calls.supply_record_rules({"not_a_ruling": lambda state, rec: []}, "elsewhere")
+    assert auction.NOT_ENTERED == not_entered and calls.RULES_BY_RULING == rules
+
+
+def test_the_fold_leaves_call_records_whose_ruling_is_a_member_and_the_document_the_same_strings():
+    """A record's ruling is the member (``CallRecord.ruling``), whichever family read it; the state
+    document's ``call_rulings`` says it as the same string (json), as before the members."""
+    import json
+
+    from ledger.laws.calls import call_rulings
+    from ledger.scenario import replay_text
+    from ledger.service import recorded
+    from projections.resolve import resolve
+    from projections.table import evolve
+    from projections.vocab import CallRuling
+
+    path = Path(__file__).parent / "scenarios" / "calls-25a-2017-unintended.jsonl"
+    with replay_text(path.read_text(encoding="utf-8")) as (ledger, stream):
+        records = [recorded(e) for e in ledger.events(stream)]
+        document = ledger.state(stream)
+    state = None
+    for record, in_force in resolve(records):
+        state = evolve(state, stream, record, in_force)
+    assert state is not None
+    rulings = [r.ruling for r in state.calls]
+    assert all(type(r) is CallRuling for r in rulings)
+    assert {CallRuling.MADE, CallRuling.UNINTENDED_CORRECTED, CallRuling.WITHDRAWN} <= set(rulings)
+    said = [r["ruling"] for r in json.loads(json.dumps(call_rulings(state)))]
+    assert said == [r["ruling"] for r in document["call_rulings"]]
+    assert "unintended_corrected" in said and "withdrawn" in said and "made" not in said

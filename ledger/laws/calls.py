@@ -69,13 +69,14 @@ import attrs
 from ledger.bridge import PASS, SUITS, Call, Seat, Suit
 from ledger.events import (CallCancelled, CallPlaced, CallPulled, CallReplaced, ExplanationCorrected,
                            IrregularityRecorded, LeadRestriction, OptionsOffered, PartnerMustPass, ScoreCapped)
-from ledger.laws.base import Citations, Prescription, at_call, cited, handles, irregular, label, review
+from ledger.laws.base import Citations, Prescription, Ruled, at_call, cited, handles, irregular, label, review
 from projections.auction import (CALL_INTERCEPTORS, CALL_MADE, CALL_NOT_RELEASED, IB_OPEN, in_turn, index_of,
                                  pending_substitution, record_at, record_call, refreshed, refreshing, ruled,
                                  set_ruling, unprocessed, why_illegal, with_auction)
 from projections.fold import Step
-from projections.state import (AUCTION, OPENING_LEAD, AuctionCall, CallRecord, Choice,
+from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, AuctionCall, CallRecord, Choice,
                                TableState, replace)
+from projections.vocab import CallRuling, Edition, IrregularityKind
 
 LAWS = ("17", "18", "19", "20", "21", "25", "26", "27", "37", "40", "57.3", "57.4")
 """The Laws this family rules on (``ledger.laws.find_law``; Law 27 is the insufficient bids' first)."""
@@ -114,7 +115,7 @@ def _lapse_lho_option(state: TableState, offender: Seat) -> TableState:
 @at_call("obliged")
 def obliged_to_pass(state: TableState, seq: int, seat: Seat, call: Call) -> TableState:
     """Law 37: a call by a player who must pass: cancelled, Pass entered in its place."""
-    obliged = CallRecord(seq, seat, call, "obliged_to_pass", law=law(state, "obliged_to_pass"),
+    obliged = CallRecord(seq, seat, call, CallRuling.OBLIGED_TO_PASS, law=law(state, "obliged_to_pass"),
                          detail=f"{seat} had to pass: {call} cancelled, Pass substituted")
     entry = AuctionCall(seq, seat, PASS, law(state, "obliged_to_pass"))
     return with_auction(state, state.auction + (entry,), calls=state.calls + (obliged,))
@@ -129,7 +130,7 @@ def on_call_placed(state: TableState, step: Step[CallPlaced]) -> TableState:
 def _call_placed(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     seat, call = ev.seat, ev.call
     if ev.intentional is False:
-        return record_call(state, CallRecord(seq, seat, call, "not_made", law=CALL_MADE, detail="accidental"))
+        return record_call(state, CallRecord(seq, seat, call, CallRuling.NOT_MADE, law=CALL_MADE, detail="accidental"))
     for reader in (CALL_INTERCEPTORS.get("inadmissible"), CALL_INTERCEPTORS.get("rotation")):  # 36, 39; 28 to 34
         handled = reader(state, seq, ev) if reader is not None else None
         if handled is not None:
@@ -160,10 +161,10 @@ def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
     seat, call, over = ev.seat, ev.call, ev.over_substitute
     state = _lapse_lho_option(state, waiting.seat)
     option_law = law(state, "lho_option")
-    if state.edition == "2017":
+    if state.edition == Edition.E2017:
         if over is None:
             return record_call(state, CallRecord(
-                seq, seat, call, "undecided", law=option_law,
+                seq, seat, call, CallRuling.UNDECIDED, law=option_law,
                 detail=f"did {seat} call intentionally over {waiting.seat}'s substituted {waiting.call}?"))
         if over:
             state = accept_substitute(state, waiting, option_law)
@@ -177,16 +178,16 @@ def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
     if over is False:
         if illegal is not None:
             return record_call(state, CallRecord(
-                seq, seat, call, "withdrawn", law=option_law,
+                seq, seat, call, CallRuling.WITHDRAWN, law=option_law,
                 detail=f"made over {waiting.seat}'s first call {waiting.first_call}: withdrawn, not an "
                        f"insufficient bid; {seat} calls again"))
-        return in_turn(state, seq, seat, call, ev.TYPE, "made_over_first_call", option_law,
+        return in_turn(state, seq, seat, call, ev.TYPE, CallRuling.MADE_OVER_FIRST_CALL, option_law,
                         f"made over {waiting.seat}'s first call {waiting.first_call}: {seat} may withdraw it")
     if illegal is not None:
         return record_call(state, CallRecord(
-            seq, seat, call, "undecided", law=option_law,
+            seq, seat, call, CallRuling.UNDECIDED, law=option_law,
             detail=f"did {seat} intend his call over {waiting.seat}'s first call {waiting.first_call}?"))
-    return in_turn(state, seq, seat, call, ev.TYPE, "made_while_option_open", option_law,
+    return in_turn(state, seq, seat, call, ev.TYPE, CallRuling.MADE_WHILE_OPTION_OPEN, option_law,
                     f"{seat} called while his 25B1 option was open")
 
 
@@ -195,7 +196,7 @@ def _lho_called_over_substitution(state: TableState, seq: int, ev: CallPlaced,
 @handles(CallPulled)
 def on_call_pulled(state: TableState, step: Step[CallPulled]) -> TableState:
     seq, ev = step.seq, step.event
-    rec = CallRecord(seq, ev.seat, ev.call, "not_made", law=CALL_NOT_RELEASED,
+    rec = CallRecord(seq, ev.seat, ev.call, CallRuling.NOT_MADE, law=CALL_NOT_RELEASED,
                      detail="not released on the table")
     return refreshed(state, record_call(state, rec))
 
@@ -205,7 +206,8 @@ def on_explanation_corrected(state: TableState, step: Step[ExplanationCorrected]
     """Kept for 21B (a call changed after a correction) and for the engine
     (the misinformation it reveals)."""
     seq, ev = step.seq, step.event
-    return record_call(state, CallRecord(seq, ev.by, PASS, "explanation_corrected", law=law(state, "mi_change")))
+    return record_call(state, CallRecord(seq, ev.by, PASS, CallRuling.EXPLANATION_CORRECTED,
+                                         law=law(state, "mi_change")))
 
 
 # -- CallReplaced -------------------------------------------------------------
@@ -223,13 +225,13 @@ def _called_since(state: TableState, seat: Seat, seq: int, before: int | None = 
 
 def _correction_since(state: TableState, seq: int) -> bool:
     """Was an explanation corrected after the call at ``seq`` was made?"""
-    return any(r.ruling == "explanation_corrected" and r.seq > seq for r in state.calls)
+    return any(r.ruling == CallRuling.EXPLANATION_CORRECTED and r.seq > seq for r in state.calls)
 
 
 def _illegal_call_since(state: TableState, seat: Seat, seq: int) -> bool:
     """Has ``seat`` made, after ``seq``, a call the fold could not enter (Laws 27-39)?"""
-    return any(i.kind == "unprocessed" and i.type == "CallPlaced" and i.offender == str(seat) and i.seq > seq
-               for i in state.irregularities) or any(
+    return any(i.kind == IrregularityKind.UNPROCESSED and i.type == "CallPlaced" and i.offender == str(seat)
+               and i.seq > seq for i in state.irregularities) or any(
         r.seat is seat and r.seq > seq and r.ruling in IB_OPEN for r in state.calls)  # Law 27 not complete
 
 
@@ -261,44 +263,44 @@ def _call_replaced(state: TableState, seq: int, ev: CallReplaced) -> TableState:
         return unprocessed(state, seq, ev.TYPE, seat,
                             f"{seat} replaces by {call} a call that is not in the auction (Laws 27-39)")
 
-    def rec(ruling: str, law_: str | None, detail: str = "") -> CallRecord:
+    def rec(ruling: CallRuling, law_: str | None, detail: str = "") -> CallRecord:
         return CallRecord(seq, seat, call, ruling, replaces=first.seq, position=position,
                           first_call=first.call, law=law_, detail=detail)
 
     partner_called = _called_since(state, seat.partner, first.seq)
     own = record_at(state, first.seq)
-    if own is not None and own.ruling == "made_while_option_open" and not partner_called:
-        return record_call(state, rec("undecided", own.law, f"did {seat} intend his {first.call} over "
+    if own is not None and own.ruling == CallRuling.MADE_WHILE_OPTION_OPEN and not partner_called:
+        return record_call(state, rec(CallRuling.UNDECIDED, own.law, f"did {seat} intend his {first.call} over "
                                   f"{seat.rho}'s first call? (then he may withdraw it)"))
     permitted = _permitted_change(state, seat, first)
     if permitted is not None:
         return _replace(state, rec(*permitted), ev.TYPE)
     if ev.mi_influenced:
         if partner_called:
-            return record_call(state, rec("too_late", law(state, "mi_too_late"),
+            return record_call(state, rec(CallRuling.TOO_LATE, law(state, "mi_too_late"),
                                       "changed after the correction, but partner has called since"))
-        return _replace(state, rec("mi_change", law(state, "mi_change")), ev.TYPE)
+        return _replace(state, rec(CallRuling.MI_CHANGE, law(state, "mi_change")), ev.TYPE)
     if partner_called:
-        return record_call(state, rec("too_late", law(state, "unintended_too_late"),
+        return record_call(state, rec(CallRuling.TOO_LATE, law(state, "unintended_too_late"),
                                   "changed after partner called: the first call stands"))
     if ev.mi_influenced is None and _correction_since(state, first.seq):
-        return record_call(state, rec("undecided", law(state, "mi_change"),
+        return record_call(state, rec(CallRuling.UNDECIDED, law(state, "mi_change"),
                                   "could the call have been influenced by the misinformation?"
-                                  if state.edition == "2017" else
+                                  if state.edition == Edition.E2017 else
                                   "was the call probably made as a result of the misinformation?"))
     if ev.unintended is None:
-        return record_call(state, rec("undecided", law(state, "unintended"), "was the first call unintended?"))
-    if ev.unintended and state.edition == "1997" and ev.without_pause is None:
-        return record_call(state, rec("undecided", law(state, "unintended"),
+        return record_call(state, rec(CallRuling.UNDECIDED, law(state, "unintended"), "was the first call unintended?"))
+    if ev.unintended and state.edition == Edition.E1997 and ev.without_pause is None:
+        return record_call(state, rec(CallRuling.UNDECIDED, law(state, "unintended"),
                                   "was the call corrected without pause for thought?"))
-    if ev.unintended and (state.edition == "2017" or ev.without_pause):
-        return _replace(state, rec("unintended_corrected", law(state, "unintended")), ev.TYPE)
+    if ev.unintended and (state.edition == Edition.E2017 or ev.without_pause):
+        return _replace(state, rec(CallRuling.UNINTENDED_CORRECTED, law(state, "unintended")), ev.TYPE)
     # A change of mind (25B).
     if _called_since(state, seat.lho, first.seq):
         # 1997: 25B runs only until LHO calls; 2017: LHO did not call over the substitute.
-        return record_call(state, rec("lho_called", law(state, "lho_had_called"),
+        return record_call(state, rec(CallRuling.LHO_CALLED, law(state, "lho_had_called"),
                                   "LHO had called: the substituted call is cancelled, the first call stands"))
-    return record_call(state, rec("change_of_mind", law(state, "lho_option"), "awaiting the LHO's option"))
+    return record_call(state, rec(CallRuling.CHANGE_OF_MIND, law(state, "lho_option"), "awaiting the LHO's option"))
 
 
 def withdrawn_awaiting(state: TableState, seat: Seat) -> CallRecord | None:
@@ -309,8 +311,8 @@ def withdrawn_awaiting(state: TableState, seat: Seat) -> CallRecord | None:
     last = _last_call_of(state, seat)
     since = last[1].seq if last is not None else 0
     mine = [r for r in state.calls if r.seat is seat and r.seq > since
-            and r.ruling not in ("explanation_corrected", "not_made")]
-    if not mine or mine[-1].ruling != "withdrawn":
+            and r.ruling not in (CallRuling.EXPLANATION_CORRECTED, CallRuling.NOT_MADE)]
+    if not mine or mine[-1].ruling != CallRuling.WITHDRAWN:
         return None
     return mine[-1]
 
@@ -322,15 +324,19 @@ def _call_in_place_of_withdrawn(state: TableState, seq: int, ev: CallReplaced,
     seat, call = ev.seat, ev.call
     law_ = withdrawn.law or CALL_MADE
     before = len(state.calls)
-    state = in_turn(state, seq, seat, call, ev.TYPE, "replaces_withdrawn", law_,
+    state = in_turn(state, seq, seat, call, ev.TYPE, CallRuling.REPLACES_WITHDRAWN, law_,
                     f"{seat} calls again in place of his withdrawn {withdrawn.call}")
     calls = tuple(attrs.evolve(r, replaces=withdrawn.seq, first_call=withdrawn.call)
-                  if i >= before and r.seq == seq and r.ruling == "replaces_withdrawn" else r
+                  if i >= before and r.seq == seq and r.ruling == CallRuling.REPLACES_WITHDRAWN else r
                   for i, r in enumerate(state.calls))
     return replace(state, calls=calls)
 
 
-def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[str, str, str] | None:
+_CHANGED_IN_PLACE = frozenset({CallRuling.UNINTENDED_CORRECTED, CallRuling.MI_CHANGE})
+"""A change under 25A or 21B1 that took the first call's place (its LHO may change a call made over it)."""
+
+
+def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple[CallRuling, str, str] | None:
     """(ruling, law, detail) when ``seat`` may change ``mine`` because of what
     happened to his RHO's call: after a change under 25A (2017 25A6; 1997 25A,
     the ledger's reading) or 21B1 (21B2), a call he made over the first call;
@@ -338,14 +344,14 @@ def _permitted_change(state: TableState, seat: Seat, mine: AuctionCall) -> tuple
     if _called_since(state, seat.partner, mine.seq):
         return None
     own = record_at(state, mine.seq)
-    if own is not None and own.ruling == "made_over_first_call":
-        return "permitted_change", own.law or law(state, "lho_option"), "his call was made over the first call"
+    if own is not None and own.ruling == CallRuling.MADE_OVER_FIRST_CALL:
+        return CallRuling.PERMITTED_CHANGE, own.law or law(state, "lho_option"), "his call was made over the first call"
     for r in state.calls:
-        if r.seat is not seat.rho or r.ruling not in ("unintended_corrected", "mi_change") or r.replaces is None:
+        if r.seat is not seat.rho or r.ruling not in _CHANGED_IN_PLACE or r.replaces is None:
             continue
         if r.replaces < mine.seq < r.seq:
-            key = "mi_lho" if r.ruling == "mi_change" else "unintended_lho"
-            return "permitted_change", law(state, key), f"made over {r.seat}'s {r.first_call}, since changed"
+            key = "mi_lho" if r.ruling == CallRuling.MI_CHANGE else "unintended_lho"
+            return CallRuling.PERMITTED_CHANGE, law(state, key), f"made over {r.seat}'s {r.first_call}, since changed"
     return None
 
 
@@ -355,10 +361,10 @@ def _replace(state: TableState, rec: CallRecord, type_: str) -> TableState:
     assert index is not None
     reason = why_illegal(state.auction[:index], rec.seat, rec.call)
     if reason is not None:
-        state = record_call(state, attrs.evolve(rec, ruling="irregular", detail=reason))
+        state = record_call(state, attrs.evolve(rec, ruling=CallRuling.IRREGULAR, detail=reason))
         return unprocessed(state, rec.seq, type_, rec.seat, f"{rec.call} replaces {rec.first_call}: {reason}")
-    lho_law = {"unintended_corrected": law(state, "unintended_lho"),
-               "mi_change": law(state, "mi_lho")}.get(rec.ruling, rec.law)
+    lho_law = {CallRuling.UNINTENDED_CORRECTED: law(state, "unintended_lho"),
+               CallRuling.MI_CHANGE: law(state, "mi_lho")}.get(rec.ruling, rec.law)
     return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, rec.law or CALL_MADE), lho_law,
                 state.calls + (rec,))
 
@@ -374,7 +380,7 @@ def _put(state: TableState, old_seq: int | None, entry: AuctionCall, law_: str |
     stranded = False
     for a in later:
         if stranded or why_illegal(auction, a.seat, a.call) is not None:
-            calls = ruled(calls, a.seq, "withdrawn", law_,
+            calls = ruled(calls, a.seq, CallRuling.WITHDRAWN, law_,
                           f"made over {entry.seat}'s earlier call and left illegal by the change: "
                           f"withdrawn, {a.seat} calls again")
             stranded = True
@@ -393,18 +399,18 @@ def call_rulings(state: TableState) -> list[dict[str, Any]]:
     return [{"seq": r.seq, "seat": str(r.seat), "call": str(r.call),
              "first_call": str(r.first_call) if r.first_call is not None else None,
              "replaces": r.replaces, "ruling": r.ruling, "law": r.law, "detail": r.detail}
-            for r in state.calls if r.ruling not in ("made", "not_made")]
+            for r in state.calls if r.ruling not in (CallRuling.MADE, CallRuling.NOT_MADE)]
 
 
 # -- option effects ----------------------------------------------------------------------
 
 def accept_substitute(state: TableState, rec: CallRecord, law_: str) -> TableState:
-    calls = ruled(state.calls, rec.seq, "substitute_accepted", law_)
+    calls = ruled(state.calls, rec.seq, CallRuling.SUBSTITUTE_ACCEPTED, law_)
     return _put(state, rec.replaces, AuctionCall(rec.seq, rec.seat, rec.call, law_), law_, calls)
 
 
 def reject_substitute_2017(state: TableState, rec: CallRecord) -> TableState:
-    return set_ruling(state, rec.seq, "substitute_cancelled", law(state, "not_accepted"))
+    return set_ruling(state, rec.seq, CallRuling.SUBSTITUTE_CANCELLED, law(state, "not_accepted"))
 
 
 def _on_accept(state: TableState, choice: Choice) -> TableState:
@@ -416,21 +422,21 @@ def _on_reject(state: TableState, choice: Choice) -> TableState:
     rec = pending_substitution(state)
     if rec is None:
         return state
-    if state.edition == "2017":
+    if state.edition == Edition.E2017:
         return reject_substitute_2017(state, rec)
-    return set_ruling(state, rec.seq, "substitute_rejected", law(state, "not_accepted"))
+    return set_ruling(state, rec.seq, CallRuling.SUBSTITUTE_REJECTED, law(state, "not_accepted"))
 
 
 def _on_keep_first(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
-    return set_ruling(state, rec.seq, "first_call_kept", state.cite("25B2b1")) if rec else state
+    return set_ruling(state, rec.seq, CallRuling.FIRST_CALL_KEPT, state.cite("25B2b1")) if rec else state
 
 
 def _on_other_call(state: TableState, choice: Choice) -> TableState:
     rec = _rejected_record(state)
     if rec is None:
         return state
-    calls = ruled(state.calls, rec.seq, "other_call", state.cite("25B2b2"))
+    calls = ruled(state.calls, rec.seq, CallRuling.OTHER_CALL, state.cite("25B2b2"))
     # The first call is withdrawn: the offender calls again at its place.
     index = index_of(state, rec.replaces)
     if index is None:
@@ -439,7 +445,7 @@ def _on_other_call(state: TableState, choice: Choice) -> TableState:
 
 
 def _rejected_record(state: TableState) -> CallRecord | None:
-    return next((r for r in reversed(state.calls) if r.ruling == "substitute_rejected"), None)
+    return next((r for r in reversed(state.calls) if r.ruling == CallRuling.SUBSTITUTE_REJECTED), None)
 
 
 OPTION_EFFECTS = {
@@ -452,10 +458,13 @@ OPTION_EFFECTS = {
 
 # -- the rules --------------------------------------------------------------------------
 
-_FROM_25B = ("change_of_mind", "substitute_accepted", "substitute_rejected", "substitute_cancelled",
-             "first_call_kept", "other_call")
+_FROM_25B = frozenset({CallRuling.CHANGE_OF_MIND, CallRuling.SUBSTITUTE_ACCEPTED, CallRuling.SUBSTITUTE_REJECTED,
+                       CallRuling.SUBSTITUTE_CANCELLED, CallRuling.FIRST_CALL_KEPT, CallRuling.OTHER_CALL})
+"""The rulings of a change of mind (25B) and of the LHO's option on it."""
+_REJECTED_1997 = frozenset({CallRuling.SUBSTITUTE_REJECTED, CallRuling.FIRST_CALL_KEPT, CallRuling.OTHER_CALL})
+"""1997 25B2b: the substitute not accepted, the offender's choice pending or made."""
 
-RULES_BY_RULING: dict[str, Callable[[Any, CallRecord], list[Prescription]]] = {}
+RULES_BY_RULING: dict[CallRuling, Callable[[Any, CallRecord], list[Prescription]]] = {}
 """What other families prescribe for their rulings on a call record (``rule(state, record)``, by
 ruling: Law 27's, ``ledger.laws.insufficient``): :func:`change_of_call` consults them record by
 record, so the rectifications come in the order of the facts whichever family rules on them.
@@ -463,11 +472,12 @@ Their ``RECORD_RULES``, registered by the composition root (:func:`supply_record
 
 
 def supply_record_rules(rules: Mapping[str, Callable[[Any, CallRecord], list[Prescription]]], owner: str) -> None:
-    """Register a family's rules on its rulings of a call record; a second rule for a ruling fails."""
+    """Register a family's rules on its rulings of a call record (keyed by ``CallRuling`` member; a
+    key that is not one fails, ``ValueError``); a second rule for a ruling fails."""
     for ruling, rule in rules.items():
         if ruling in RULES_BY_RULING:
             raise RuntimeError(f"the rule on a {ruling} call record supplied twice (by {owner})")
-        RULES_BY_RULING[ruling] = rule
+        RULES_BY_RULING[CallRuling(ruling)] = rule
 
 
 def _law(rec: CallRecord) -> str:
@@ -481,32 +491,33 @@ def change_of_call(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     for rec in state.calls:
         ruling = rec.ruling
-        if ruling == "not_made" and rec.law == "FFB:57.4":
+        if ruling == CallRuling.NOT_MADE and rec.law == CALL_NOT_RELEASED:
             partner = rec.seat.partner
             out.append(review(f"FFB 57.4 {rec.seat} took {rec.call} from the box without releasing it: "
                                f"unauthorized information for {partner} (Law 16); adjusted score if {partner} "
                                "chose an action it could have suggested", rec, rec.law))
-        elif ruling == "explanation_corrected":
-            out.append(Prescription(IrregularityRecorded(kind="misinformation", offender=str(rec.seat.side),
-                                                         about=rec.seq), (rec.seq,), rec.law))
-        elif ruling == "unintended_corrected":
-            out.append(irregular("unintended_call_corrected", rec, rec.law))
-        elif ruling == "too_late" and _law(rec).endswith("21B3"):
+        elif ruling == CallRuling.EXPLANATION_CORRECTED:
+            misinformation = IrregularityRecorded(kind=IrregularityKind.MISINFORMATION, offender=str(rec.seat.side),
+                                                  about=rec.seq)
+            out.append(Prescription(misinformation, (rec.seq,), rec.law))
+        elif ruling == CallRuling.UNINTENDED_CORRECTED:
+            out.append(irregular(IrregularityKind.UNINTENDED_CALL_CORRECTED, rec, rec.law))
+        elif ruling == CallRuling.TOO_LATE and _law(rec).endswith("21B3"):
             # Not an irregularity of the player misinformed: he asks for redress.
-            redress = ("the director may award an adjusted score (Law 40C)" if state.edition == "1997" else
+            redress = ("the director may award an adjusted score (Law 40C)" if state.edition == Edition.E1997 else
                        "adjusted score if the offending side gained an advantage")
             out.append(review(f"21B3 too late for {rec.seat} to change {rec.first_call} after the correction "
                                f"of misinformation (partner has called): {redress}", rec, rec.law))
-        elif ruling == "too_late":
-            out.append(irregular("change_of_call", rec, rec.law))
+        elif ruling == CallRuling.TOO_LATE:
+            out.append(irregular(IrregularityKind.CHANGE_OF_CALL, rec, rec.law))
             out.append(review(f"{label(_law(rec))} change of call after partner called: the first call stands; "
                                "rule on the irregular call the attempt constitutes", rec, rec.law))
-        elif ruling == "undecided":
+        elif ruling == CallRuling.UNDECIDED:
             out.append(review(f"{label(_law(rec))} {rec.detail}", rec, rec.law))
-        elif ruling == "obliged_to_pass":
+        elif ruling == CallRuling.OBLIGED_TO_PASS:
             out.extend(_law_37(state, rec))
-        elif ruling == "lho_called":
-            out.append(irregular("change_of_call", rec, state.cite("25B")))
+        elif ruling == CallRuling.LHO_CALLED:
+            out.append(irregular(IrregularityKind.CHANGE_OF_CALL, rec, state.cite("25B")))
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
         elif ruling in _FROM_25B:
             out.extend(_law_25b(state, rec))
@@ -519,19 +530,19 @@ def change_of_call(state: TableState) -> list[Prescription]:
 
 def _law_25b(state: TableState, rec: CallRecord) -> list[Prescription]:
     cite = state.cite
-    out = [irregular("change_of_call", rec, cite("25B")),
+    out = [irregular(IrregularityKind.CHANGE_OF_CALL, rec, cite("25B")),
            Prescription(OptionsOffered(to=rec.seat.lho, options=("accept_substitute", "reject_substitute"),
                                        law=cite("25B1")), (rec.seq,), cite("25B1"))]
-    if rec.ruling == "substitute_cancelled":  # 2017: not accepted, the first call stands
+    if rec.ruling == CallRuling.SUBSTITUTE_CANCELLED:  # 2017: not accepted, the first call stands
         out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), cite("25B2")))
-    if rec.ruling in ("substitute_rejected", "first_call_kept", "other_call"):  # 1997 25B2b
+    if rec.ruling in _REJECTED_1997:  # 1997 25B2b
         out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), cite("25B2")))
         out.append(Prescription(OptionsOffered(to=rec.seat, options=("keep_first_call", "other_call"),
                                                law=cite("25B2b")), (rec.seq,), cite("25B2b")))
-    if rec.ruling == "first_call_kept":
+    if rec.ruling == CallRuling.FIRST_CALL_KEPT:
         out.append(Prescription(PartnerMustPass(seat=rec.seat.partner, until="next_turn"), (rec.seq,),
                                 cite("25B2b1")))
-    if rec.ruling == "other_call":
+    if rec.ruling == CallRuling.OTHER_CALL:
         out.append(Prescription(ScoreCapped(side=rec.seat.side, max="A-"), (rec.seq,), cite("25B2b2")))
     return out
 
@@ -540,7 +551,7 @@ def _law_37(state: TableState, rec: CallRecord) -> list[Prescription]:
     """A bid, double or redouble by a player who must pass: cancelled, Pass
     substituted (the projection did), both members of his side pass for the
     rest of the auction; Law 26 may apply to the cancelled call (below)."""
-    out = [irregular("inadmissible_call", rec, rec.law),
+    out = [irregular(IrregularityKind.INADMISSIBLE_CALL, rec, rec.law),
            Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law)]
     for seat in (rec.seat, rec.seat.partner):
         out.append(Prescription(PartnerMustPass(seat=seat, until="end_of_auction"), (rec.seq,), rec.law))
@@ -548,6 +559,10 @@ def _law_37(state: TableState, rec: CallRecord) -> list[Prescription]:
 
 
 # -- Law 26: lead restrictions after a withdrawn call ------------------------
+
+_WITHDRAWN_27 = frozenset({CallRuling.IB_B2, CallRuling.IB_B3, CallRuling.IB_CANCELLED_DOUBLE})
+"""Law 27's rulings whose call Law 26 reaches: the insufficient bid (27B2, 27B3), a cancelled double."""
+
 
 def withdrawn_calls(state: TableState) -> list[tuple[CallRecord, Call]]:
     """(record, call withdrawn) for each withdrawn call Law 26 reaches: a call
@@ -561,19 +576,19 @@ def withdrawn_calls(state: TableState) -> list[tuple[CallRecord, Call]]:
     "without penalty"; 25A and 21B changes carry no lead restriction.)"""
     out: list[tuple[CallRecord, Call]] = []
     for rec in state.calls:
-        if rec.ruling == "obliged_to_pass":
+        if rec.ruling == CallRuling.OBLIGED_TO_PASS:
             out.append((rec, rec.call))
-        elif rec.ruling in ("ib_b2", "ib_b3", "ib_cancelled_double"):
+        elif rec.ruling in _WITHDRAWN_27:
             out.append((rec, rec.call))  # 27B2, 27B3: the insufficient bid, a cancelled double
-        elif state.edition == "2017":
-            if rec.ruling == "substitute_accepted":
+        elif state.edition == Edition.E2017:
+            if rec.ruling == CallRuling.SUBSTITUTE_ACCEPTED:
                 assert rec.first_call is not None  # narrowing: an accepted substitute replaced a first call
                 out.append((rec, rec.first_call))
-            elif rec.ruling in ("substitute_cancelled", "lho_called"):
+            elif rec.ruling in (CallRuling.SUBSTITUTE_CANCELLED, CallRuling.LHO_CALLED):
                 out.append((rec, rec.call))
-        elif rec.ruling == "first_call_kept":
+        elif rec.ruling == CallRuling.FIRST_CALL_KEPT:
             out.append((rec, rec.call))
-        elif rec.ruling == "other_call":
+        elif rec.ruling == CallRuling.OTHER_CALL:
             final = _final_call_after(state, rec)
             out.extend((rec, c) for c in (rec.first_call, rec.call) if c is not None and c != final)
     for family in sorted(WITHDRAWN_READERS):  # the families of Laws 28 to 39, by module name
@@ -622,7 +637,7 @@ def law26_terms(state: TableState, offender: Seat) -> dict[str, frozenset[Suit]]
     # an artificial call (29C, the ``artificial`` judgment) is not related solely to its suit: 26B
     calls = [PASS_LIKE if rec.artificial and call.is_bid else call for rec, call in withdrawn]
     named = _named_by(state, offender)
-    if state.edition == "2017":  # 26B: any one suit not specified in the legal auction by the offender
+    if state.edition == Edition.E2017:  # 26B: any one suit not specified in the legal auction by the offender
         allowed = frozenset(s for s in SUITS if s not in named)
         return {"forbid_suit": allowed, "no_restriction": frozenset()} if allowed else None
     unnamed = frozenset(s for s in (_suit_of(c) for c in calls) if s is not None and s not in named)
@@ -649,7 +664,7 @@ def _first_lead(state: TableState, seat: Seat) -> int | None:
     if led is not None:
         return led
     trick = state.current_trick
-    if state.phase == "play" and trick is not None and trick.complete and trick.winner is seat:
+    if state.phase == PLAY and trick is not None and trick.complete and trick.winner is seat:
         return trick.number + 1
     return None
 
@@ -659,7 +674,7 @@ def law26_offender(state: TableState) -> Seat | None:
     partner's first turn to lead came first. (The ledger rectifies one
     offender per board; a second defender's withdrawn call is the director's.)"""
     contract = state.contract
-    if contract is None or state.phase not in ("opening_lead", "play", "ended"):
+    if contract is None or state.phase not in (OPENING_LEAD, PLAY, ENDED):
         return None
     offenders = {rec.seat for rec, _ in withdrawn_calls(state) if rec.seat.side is not contract.side}
     reached = sorted((lead, seat.index, seat) for seat in offenders
@@ -695,80 +710,88 @@ def lead_restrictions(state: TableState) -> list[Prescription]:
 
 def lead_breaches(state: TableState) -> list[Prescription]:
     """A lead against a restriction when able to comply: kind ``revoke`` (61A), no transfer (64B3)."""
-    return [Prescription(IrregularityRecorded(kind="revoke", offender=str(b.seat), about=b.seq), (b.seq,),
-                         state.cite("61A")) for b in state.breaches]
+    return [Prescription(IrregularityRecorded(kind=IrregularityKind.REVOKE, offender=str(b.seat), about=b.seq),
+                         (b.seq,), state.cite("61A")) for b in state.breaches]
 
 
 # -- words ------------------------------------------------------------------------------
 
-RULING_WORDS: dict[str, str] = {
-    "explanation_corrected": "corrected an explanation: misinformation (a call made since may be changed "
-                             "until the caller's partner calls)",
-    "unintended_corrected": "unintended {first} replaced by {call}: {call} stands, no rectification",
-    "mi_change": "{first} changed to {call} after the correction of misinformation: no rectification",
-    "permitted_change": "{first} changed to {call} without rectification ({detail})",
-    "too_late": "change of {first} to {call} refused: partner has called since, {first} stands; "
-                "the director rules",
-    "undecided": "{call} waits for the director: {detail}",
-    "change_of_mind": "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
-    "substitute_accepted": "{call} accepted in place of {first}",
-    "substitute_cancelled": "{call} not accepted: cancelled, {first} stands",
-    "lho_called": "{call} cancelled, the left-hand opponent had already called: {first} stands",
-    "substitute_rejected": "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
-    "first_call_kept": "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
-    "other_call": "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
-                  "average minus",
-    "obliged_to_pass": "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
-                       "pass to the end of the auction",
-    "made_over_first_call": "{call} was made over the first call: it stands, {seat} may withdraw it",
-    "made_while_option_open": "{call} made while {seat}'s option was open: it stands",
-    "withdrawn": "{call}: {detail}",
-    "passed_over_34": "{call} out of rotation, accepted, was one of three passes closing the auction: {detail} "
-                      "(the player who passed out of rotation is an offender, 16C)",
-    "cancelled_34": "{call} cancelled: {detail}",
-    "replaces_withdrawn": "{call} replaces {first}, withdrawn after the change of the call it was made over: "
-                          "{seat} calls again without rectification",
-    "irregular": "{call} in place of {first} is itself irregular: {detail}",
+RULINGS: dict[CallRuling, Ruled] = {
+    CallRuling.EXPLANATION_CORRECTED: Ruled(
+        "corrected an explanation: misinformation (a call made since may be changed "
+        "until the caller's partner calls)",
+        {"1997": "21B1", "2017": "21B1a"}),
+    CallRuling.UNINTENDED_CORRECTED: Ruled(
+        "unintended {first} replaced by {call}: {call} stands, no rectification",
+        {"1997": "25A", "2017": "25A1"}),
+    CallRuling.MI_CHANGE: Ruled(
+        "{first} changed to {call} after the correction of misinformation: no rectification",
+        {"1997": "21B1", "2017": "21B1a"}),
+    CallRuling.PERMITTED_CHANGE: Ruled(
+        "{first} changed to {call} without rectification ({detail})",
+        {"1997": "21B2", "2017": "21B2"}),
+    CallRuling.TOO_LATE: Ruled(
+        "change of {first} to {call} refused: partner has called since, {first} stands; "
+        "the director rules",
+        {"1997": "25A", "2017": "25A4"}),
+    CallRuling.UNDECIDED: Ruled("{call} waits for the director: {detail}", {"1997": "85A", "2017": "85A"}),
+    CallRuling.CHANGE_OF_MIND: Ruled(
+        "{first} replaced by {call}, a change of mind: {lho} may accept {call} or reject it",
+        {"1997": "25B1", "2017": "25B1"}),
+    CallRuling.SUBSTITUTE_ACCEPTED: Ruled("{call} accepted in place of {first}", {"1997": "25B1", "2017": "25B1"}),
+    CallRuling.SUBSTITUTE_CANCELLED: Ruled("{call} not accepted: cancelled, {first} stands", {"2017": "25B2"}),
+    CallRuling.LHO_CALLED: Ruled(
+        "{call} cancelled, the left-hand opponent had already called: {first} stands",
+        {"1997": "25B", "2017": "25B2"}),
+    CallRuling.SUBSTITUTE_REJECTED: Ruled(
+        "{call} not accepted: cancelled; {seat} keeps {first} or makes another call",
+        {"1997": "25B2"}),
+    CallRuling.FIRST_CALL_KEPT: Ruled(
+        "{call} not accepted; {seat} keeps {first}, {partner} must pass at his next turn",
+        {"1997": "25B2b1"}),
+    CallRuling.OTHER_CALL: Ruled(
+        "{call} not accepted; {seat} withdraws {first} and calls again, {side} scoring at most "
+        "average minus",
+        {"1997": "25B2b2"}),
+    CallRuling.OBLIGED_TO_PASS: Ruled(
+        "{call} by a player obliged to pass: cancelled, Pass substituted; {seat} and {partner} "
+        "pass to the end of the auction",
+        {"1997": "37", "2017": "37B"}),
+    CallRuling.MADE_OVER_FIRST_CALL: Ruled(
+        "{call} was made over the first call: it stands, {seat} may withdraw it",
+        {"1997": "25B1"}),
+    CallRuling.MADE_WHILE_OPTION_OPEN: Ruled(
+        "{call} made while {seat}'s option was open: it stands",
+        {"1997": "25B1"}),
+    CallRuling.WITHDRAWN: Ruled("{call}: {detail}", {"1997": "25B1", "2017": "25A6"}),
+    CallRuling.PASSED_OVER_34: Ruled(
+        "{call} out of rotation, accepted, was one of three passes closing the auction: {detail} "
+        "(the player who passed out of rotation is an offender, 16C)",
+        {"1997": "34", "2017": "34"}),
+    CallRuling.CANCELLED_34: Ruled("{call} cancelled: {detail}", {"1997": "34", "2017": "34"}),
+    CallRuling.REPLACES_WITHDRAWN: Ruled(
+        "{call} replaces {first}, withdrawn after the change of the call it was made over: "
+        "{seat} calls again without rectification",
+        {"1997": "25B1", "2017": "25A6"}),
+    CallRuling.IRREGULAR: Ruled(
+        "{call} in place of {first} is itself irregular: {detail}",
+        {"1997": "25A", "2017": "25A1"}),
 }
-"""How each ruling on a call (``CallRuling``, the document's ``call_rulings``) reads for people
-(``ledger.render``); ``made`` and ``not_made`` are not rulings shown there."""
-
-RULING_LAWS: dict[str, dict[str, str]] = {
-    "explanation_corrected": {"1997": "21B1", "2017": "21B1a"},
-    "unintended_corrected": {"1997": "25A", "2017": "25A1"},
-    "mi_change": {"1997": "21B1", "2017": "21B1a"},
-    "permitted_change": {"1997": "21B2", "2017": "21B2"},
-    "too_late": {"1997": "25A", "2017": "25A4"},
-    "undecided": {"1997": "85A", "2017": "85A"},
-    "change_of_mind": {"1997": "25B1", "2017": "25B1"},
-    "substitute_accepted": {"1997": "25B1", "2017": "25B1"},
-    "substitute_cancelled": {"2017": "25B2"},
-    "lho_called": {"1997": "25B", "2017": "25B2"},
-    "substitute_rejected": {"1997": "25B2"},
-    "first_call_kept": {"1997": "25B2b1"},
-    "other_call": {"1997": "25B2b2"},
-    "obliged_to_pass": {"1997": "37", "2017": "37B"},
-    "made_over_first_call": {"1997": "25B1"},
-    "made_while_option_open": {"1997": "25B1"},
-    "withdrawn": {"1997": "25B1", "2017": "25A6"},
-    "passed_over_34": {"1997": "34", "2017": "34"},
-    "cancelled_34": {"1997": "34", "2017": "34"},
-    "replaces_withdrawn": {"1997": "25B1", "2017": "25A6"},
-    "irregular": {"1997": "25A", "2017": "25A1"},
-}
-"""The Law each ruling on a call rests on, by edition (``ledger.laws.base.cited``); an edition
-missing means the ruling does not arise under it. The record carries the Law of its own case
-(a change too late after misinformation is 21B3, a call withdrawn after a 21B1 change 21B2; a
-judgment awaited, ``undecided``, cites the Law of the question, the table the director's
-assessment of facts, 85A). The other call families add theirs, as they add their words."""
+"""Each ruling on a call this family reads (``CallRuling``, the document's ``call_rulings``): how it
+reads for people (``ledger.render``; ``made`` and ``not_made`` are not rulings shown there) and the
+Law it rests on, by edition (``ledger.laws.base.cited``); an edition missing means the ruling does
+not arise under it. The record carries the Law of its own case (a change too late after
+misinformation is 21B3, a call withdrawn after a 21B1 change 21B2; a judgment awaited,
+``undecided``, cites the Law of the question, the table the director's assessment of facts, 85A).
+The other call families add theirs, in their own ``RULINGS``."""
 
 
 # -- words of the other vocabularies -----------------------------------------------------------------
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "change_of_call": "change of call",
-    "misinformation": "misinformation",
-    "unintended_call_corrected": "unintended call corrected",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.CHANGE_OF_CALL: "change of call",
+    IrregularityKind.MISINFORMATION: "misinformation",
+    IrregularityKind.UNINTENDED_CALL_CORRECTED: "unintended call corrected",
 }
 """How the irregularities of this family's rules (``IrregularityKind``: 21B, 25) read for people."""
 
