@@ -68,7 +68,6 @@ CITATIONS = {
 (the ledger reads the play as 2017 does, cites 57 and asks the director)."""
 
 
-
 class PrematureKind(StrEnum):
     """A premature lead or play (``PrematurePlay.kind``, the document's ``premature_plays``): the
     family's own closed vocabulary, each kind named by its 2017 Law (a member is its string)."""
