@@ -28,12 +28,13 @@ LAWS = ("35", "36", "38", "39")  # 38: a bid of more than seven, in rotation; 35
 """The Laws this family rules on (``ledger.laws.find_law``; 37 stays the calls family's)."""
 
 CITATIONS: Citations = {
-    "inadmissible_double": {"1997": "36", "2017": "36B"},
-    "double_out_of_rotation": {"1997": "36", "2017": "36B4"},
-    "above_seven": {"1997": "38", "2017": "38C"},
-    "after_final_pass": {"1997": "39", "2017": "39A"},
+    "a double Law 19 does not allow": {"1997": "36", "2017": "36B"},
+    "a double Law 19 does not allow, out of rotation": {"1997": "36", "2017": "36B4"},
+    "a bid of more than seven": {"1997": "38", "2017": "38C"},
+    "a call after the final pass": {"1997": "39", "2017": "39A"},
 }
-"""Where the editions cite different Laws for the same occasion."""
+"""Where the editions cite different Laws for the same occasion (``cited``; an occasion is not a
+ruling: the rulings' own Laws are in :data:`RULINGS`)."""
 
 DOUBLE = CallRuling.INADMISSIBLE_DOUBLE
 ABOVE_SEVEN = CallRuling.ABOVE_SEVEN
@@ -59,7 +60,7 @@ RECTIFICATION = ("AttentionDrawn", "DirectorCalled", "RulingGiven")
 
 
 def _law_36(state: TableState) -> str:
-    return cited(state, CITATIONS, "inadmissible_double")
+    return cited(state, CITATIONS, "a double Law 19 does not allow")
 
 
 @at_call("inadmissible")
@@ -109,7 +110,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     reason = why_illegal(state.auction, seat, call)
     if reason is None:
         return None  # an admissible double out of rotation: Law 32
-    law = cited(state, CITATIONS, "double_out_of_rotation")
+    law = cited(state, CITATIONS, "a double Law 19 does not allow, out of rotation")
     return reading.record_call(state, CallRecord(
         seq, seat, call, DOUBLE, law=law,
         detail=f"{reason}, out of rotation ({turn} to call): cancelled, never accepted; the auction reverts to "
@@ -200,7 +201,7 @@ def _above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     """Law 38 (both editions; 1997 read as 2017 38B/38C, LAWS-DIGEST 14.12 decision 8): the bid is
     cancelled, a Pass is entered for its maker, both members of his side pass to the end."""
     seat, call = ev.seat, ev.call
-    law = cited(state, CITATIONS, "above_seven")
+    law = cited(state, CITATIONS, "a bid of more than seven")
     state = reading.record_call(state, CallRecord(
         seq, seat, call, ABOVE_SEVEN, law=law,
         detail=f"a bid of more than seven: cancelled, Pass substituted; {seat} and {seat.partner} pass to the end"))
@@ -279,7 +280,7 @@ def inadmissible_calls(state: TableState) -> list[Prescription]:
             for seat in (rec.seat, rec.seat.partner):
                 out.append(p(PartnerMustPass(seat=seat, until="end_of_auction")))
         else:
-            out.append(p(CallCancelled(seat=rec.seat, call=rec.call), cited(state, CITATIONS, "after_final_pass")))
+            out.append(p(CallCancelled(seat=rec.seat, call=rec.call), cited(state, CITATIONS, "a call after the final pass")))
     return out
 
 
