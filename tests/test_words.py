@@ -58,9 +58,12 @@ def test_every_out_of_turn_kind_has_words_and_a_citation_in_each_edition():
 def test_every_premature_kind_and_penalty_card_kind_has_words_and_a_citation():
     from ledger.events import PenaltyCardDesignated
 
-    _check_citations(premature.PREMATURE_LAWS, premature.PREMATURE_WORDS)
+    assert all(isinstance(kind, premature.PrematureKind) for kind in premature.PREMATURE)
+    assert all(ruled.words.strip() for ruled in premature.PREMATURE.values())
+    _check_citations(laws_of(premature.PREMATURE), premature.PrematureKind)
     assert {law for laws in premature.CITATIONS.values() for law in laws.values()} <= {
-        law for laws in premature.PREMATURE_LAWS.values() for law in laws.values()}
+        law for laws in laws_of(premature.PREMATURE).values() for law in laws.values()}
+    assert premature.PREMATURE_WORDS == {kind: ruled.words for kind, ruled in premature.PREMATURE.items()}
     _check_citations(penalty.PENALTY_KIND_LAWS, {"major", "minor"})
     assert set(penalty.PENALTY_KIND_WORDS) == {"major", "minor"}
     for kind in penalty.PENALTY_KIND_WORDS:

@@ -54,6 +54,7 @@ from projections.derived import read
 from projections.fold import Step
 from projections.procedure import journalled
 from projections.state import AUCTION, BoardFact, NotMade, TableState
+from projections.vocab import Edition, IrregularityKind
 
 LAWS = ("13", "14", "15", "16", "17D")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -69,7 +70,7 @@ CITATIONS: Citations = {
     "not_played_before": {"1997": "15A", "2017": "15B2"},
     "wrong_board_cancelled": {"1997": "15B", "2017": "15B3"},
     "found_during_auction": {"1997": "15C"},
-    "cards_from_wrong_board": {"1997": "17D", "2017": "15A"},
+    "wrong_board_cards": {"1997": "17D", "2017": "15A"},
     "rights_reserved": {"1997": "16A", "2017": "16B2"},
 }
 """Where the editions differ on the facts of this family: the Law each edition cites."""
@@ -179,7 +180,7 @@ def on_wrong_board_played(state: TableState, step: Step[ev.WrongBoardPlayed]) ->
 @handles(ev.WrongBoardCards)
 def on_wrong_board_cards(state: TableState, step: Step[ev.WrongBoardCards]) -> TableState:
     seq, event = step.seq, step.event
-    law = cited(state, CITATIONS, "cards_from_wrong_board")
+    law = cited(state, CITATIONS, "wrong_board_cards")
     first = next((i for i, a in enumerate(state.auction) if a.seat is event.seat), None)
     if state.phase != AUCTION or first is None:
         return _add(state, BoardFact(seq, event.TYPE, event.seat, "no_call_to_cancel" if state.phase == AUCTION
@@ -266,7 +267,7 @@ def _hand_count(state: TableState, f: BoardFact) -> list[Prescription]:
         return [_review(f"{f.law}: {f.detail}; a card found is restored (MissingCardFound), one not found "
                         "means the deal is reconstructed", f.seq, f.law)]
     if f.ruling == "call_made":
-        if state.edition == "2017":
+        if state.edition == Edition.E2017:
             return [_review("2017:13B: a call was made with an incorrect hand: the call stands; the director "
                             "decides whether the deal can be corrected and played (and may adjust after "
                             "play), else awards an adjusted score", f.seq, f.law)]
@@ -285,7 +286,7 @@ def _hand_count(state: TableState, f: BoardFact) -> list[Prescription]:
 
 def _card_seen(state: TableState, f: BoardFact) -> list[Prescription]:
     if f.ruling == "seen_with_wrong_count":
-        if state.edition == "1997":
+        if state.edition == Edition.E1997:
             return [_review(f"1997:13B: {f.detail} after a wrong count: if the information is harmless the "
                             "board is played normally with all four players' agreement; if it would "
                             "interfere with normal play, or a player objects, artificial adjusted score",
@@ -313,7 +314,7 @@ def _missing_card(state: TableState, f: BoardFact) -> list[Prescription]:
     showed_out = [t.number for t in state.tricks
                   if t.complete and t.suit_led is card.suit and all(p.seq < f.seq for p in t.cards)
                   and (mine := t.card_of(seat)) is not None and mine.card.suit is not card.suit]
-    ruled = {i.trick for i in read(state, "irregularities") if i.kind == "revoke" and i.offender == str(f.seat)}
+    ruled = {i.trick for i in read(state, "irregularities") if i.kind == IrregularityKind.REVOKE and i.offender == str(f.seat)}
     showed_out = [n for n in showed_out if n not in ruled]  # a revoke already ruled by Laws 61 to 64
     if not showed_out:
         return []
@@ -341,16 +342,16 @@ def _wrong_cards(state: TableState, f: BoardFact) -> list[Prescription]:
 
         out.append(Prescription(CallCancelled(seat=n.seat, call=Call.parse(n.what)), (f.seq, n.seq), f.law))
     if f.ruling.startswith("calls_cancelled"):
-        out.append(Prescription(IrregularityRecorded(kind="cards_from_wrong_board", offender=str(f.seat),
+        out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.CARDS_FROM_WRONG_BOARD, offender=str(f.seat),
                                                      about=f.seq), (f.seq,), f.law))
-    if f.ruling == "calls_cancelled_partner_called" and state.edition == "2017":
+    if f.ruling == "calls_cancelled_partner_called" and state.edition == Edition.E2017:
         out.append(_review(f"2017:15A: {f.seat}'s partner called over the cancelled call: adjusted score "
                            "(a procedural penalty is possible)", f.seq, f.law))
-    elif f.ruling in ("calls_cancelled_lho_called", "calls_cancelled_partner_called") and state.edition == "1997":
+    elif f.ruling in ("calls_cancelled_lho_called", "calls_cancelled_partner_called") and state.edition == Edition.E1997:
         out.append(_review(f"1997:17D: {f.seat}'s LHO called over the cancelled call: if the substituted "
                            "call differs significantly, artificial adjusted scores", f.seq, f.law))
     if f.ruling.startswith("calls_cancelled"):
-        if state.edition == "1997":
+        if state.edition == Edition.E1997:
             text = (f"1997:17D: if {f.seat} later repeats the cancelled call differently on the board it "
                     "came from, artificial adjusted score")
         else:
@@ -408,7 +409,7 @@ def irregular_boards(state: TableState) -> list[Prescription]:
 
 # -- words -----------------------------------------------------------------
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "cards_from_wrong_board": "cards from wrong board",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.CARDS_FROM_WRONG_BOARD: "cards from wrong board",
 }
 """How the irregularity this family records (``IrregularityKind``: 1997 17D, 2017 15A) reads for people."""

@@ -18,36 +18,40 @@ from typing import Callable
 
 from ledger.bridge import PASS, Call
 from ledger.events import CallCancelled, CallPlaced, Event, IrregularityRecorded, PartnerMustPass
-from ledger.laws.base import Citations, Prescription, at_call, cited
+from ledger.laws.base import Citations, Prescription, Ruled, at_call, cited
 from projections import auction as reading
 from projections.auction import why_illegal
 from projections.state import AUCTION, OPENING_LEAD, AuctionCall, CallRecord, TableState
+from projections.vocab import CallRuling, Edition, IrregularityKind
 
 LAWS = ("35", "36", "38", "39")  # 38: a bid of more than seven, in rotation; 35: the LHO called first
 """The Laws this family rules on (``ledger.laws.find_law``; 37 stays the calls family's)."""
 
 CITATIONS: Citations = {
-    "inadmissible_double": {"1997": "36", "2017": "36B"},
-    "double_out_of_rotation": {"1997": "36", "2017": "36B4"},
-    "above_seven": {"1997": "38", "2017": "38C"},
-    "after_final_pass": {"1997": "39", "2017": "39A"},
+    "a double Law 19 does not allow": {"1997": "36", "2017": "36B"},
+    "a double Law 19 does not allow, out of rotation": {"1997": "36", "2017": "36B4"},
+    "a bid of more than seven": {"1997": "38", "2017": "38C"},
+    "a call after the final pass": {"1997": "39", "2017": "39A"},
 }
-"""Where the editions cite different Laws for the same occasion."""
+"""Where the editions cite different Laws for the same occasion (``cited``; an occasion is not a
+ruling: the rulings' own Laws are in :data:`RULINGS`)."""
 
-DOUBLE = "inadmissible_double"
-ABOVE_SEVEN = "above_seven"
-AFTER_CLOSE = "after_final_pass"
+DOUBLE = CallRuling.INADMISSIBLE_DOUBLE
+ABOVE_SEVEN = CallRuling.ABOVE_SEVEN
+AFTER_CLOSE = CallRuling.AFTER_FINAL_PASS
 # The offender's LHO called before rectification (1997 35A-35D, 2017 36A, 37A, 38D, 39B)
-DOUBLE_LHO = "inadmissible_double_lho_called"
-ABOVE_SEVEN_LHO = "above_seven_lho_called"
-AFTER_CLOSE_LHO = "after_final_pass_lho_called"
-OBLIGED_LHO = "obliged_lho_called"
-LHO_CANCELLED = "lho_call_cancelled"
+DOUBLE_LHO = CallRuling.INADMISSIBLE_DOUBLE_LHO_CALLED
+ABOVE_SEVEN_LHO = CallRuling.ABOVE_SEVEN_LHO_CALLED
+AFTER_CLOSE_LHO = CallRuling.AFTER_FINAL_PASS_LHO_CALLED
+OBLIGED_LHO = CallRuling.OBLIGED_LHO_CALLED
+LHO_CANCELLED = CallRuling.LHO_CALL_CANCELLED
 
-LHO_FIRST = {DOUBLE: (DOUBLE_LHO, {"1997": "35A", "2017": "36A"}),
-             ABOVE_SEVEN: (ABOVE_SEVEN_LHO, {"1997": "35C", "2017": "38B"}),  # 38D removes only 26B, 72C
-             AFTER_CLOSE: (AFTER_CLOSE_LHO, {"1997": "35D", "2017": "39B"}),
-             "obliged_to_pass": (OBLIGED_LHO, {"1997": "35B", "2017": "37A"})}
+LHO_FIRST: dict[CallRuling, tuple[CallRuling, dict[str, str]]] = {
+    DOUBLE: (DOUBLE_LHO, {"1997": "35A", "2017": "36A"}),
+    ABOVE_SEVEN: (ABOVE_SEVEN_LHO, {"1997": "35C", "2017": "38B"}),  # 38D removes only 26B, 72C
+    AFTER_CLOSE: (AFTER_CLOSE_LHO, {"1997": "35D", "2017": "39B"}),
+    CallRuling.OBLIGED_TO_PASS: (OBLIGED_LHO, {"1997": "35B", "2017": "37A"}),
+}
 """The reading of each inadmissible call when its maker's LHO called over it before rectification."""
 
 RECTIFICATION = ("AttentionDrawn", "DirectorCalled", "RulingGiven")
@@ -56,7 +60,7 @@ RECTIFICATION = ("AttentionDrawn", "DirectorCalled", "RulingGiven")
 
 
 def _law_36(state: TableState) -> str:
-    return cited(state, CITATIONS, "inadmissible_double")
+    return cited(state, CITATIONS, "a double Law 19 does not allow")
 
 
 @at_call("inadmissible")
@@ -97,7 +101,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     assert turn is not None
     if reading.pending_insufficient(state) is not None or reading.pending_substitution(state) is not None:
         return None
-    if any(r.ruling == "coor" for r in state.calls):
+    if any(r.ruling == CallRuling.COOR for r in state.calls):
         return None  # a call out of rotation waits for its LHO's choice (the rotation family)
     if state.auction and state.auction[-1].seat is seat:
         return None  # at his LHO's turn: a change of call (Law 25, the rotation family)
@@ -106,7 +110,7 @@ def _out_of_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState 
     reason = why_illegal(state.auction, seat, call)
     if reason is None:
         return None  # an admissible double out of rotation: Law 32
-    law = cited(state, CITATIONS, "double_out_of_rotation")
+    law = cited(state, CITATIONS, "a double Law 19 does not allow, out of rotation")
     return reading.record_call(state, CallRecord(
         seq, seat, call, DOUBLE, law=law,
         detail=f"{reason}, out of rotation ({turn} to call): cancelled, never accepted; the auction reverts to "
@@ -123,7 +127,7 @@ def _after_close(state: TableState, seq: int, ev: CallPlaced) -> TableState:
 
 
 def _last_call_record(state: TableState) -> CallRecord | None:
-    return next((r for r in reversed(state.calls) if r.ruling != "explanation_corrected"), None)
+    return next((r for r in reversed(state.calls) if r.ruling != CallRuling.EXPLANATION_CORRECTED), None)
 
 
 def _lho_called_first(state: TableState, seq: int, ev: CallPlaced) -> TableState | None:
@@ -181,7 +185,7 @@ def _after_above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableStat
     the LHO's are cancelled too, whoever makes them: they are not calls out of rotation. The auction
     resumes with the offender's LHO once the rectification begins (AttentionDrawn, DirectorCalled,
     RulingGiven)."""
-    if state.phase != AUCTION or state.edition != "2017":  # 1997 35C not verified: as before (decision 8)
+    if state.phase != AUCTION or state.edition != Edition.E2017:  # 1997 35C not verified: as before (decision 8)
         return None
     bid = next((r for r in reversed(state.calls) if r.ruling == ABOVE_SEVEN_LHO), None)
     if bid is None or any(f.seq > bid.seq and f.type in RECTIFICATION for f in state.procedure):
@@ -197,14 +201,14 @@ def _above_seven(state: TableState, seq: int, ev: CallPlaced) -> TableState:
     """Law 38 (both editions; 1997 read as 2017 38B/38C, LAWS-DIGEST 14.12 decision 8): the bid is
     cancelled, a Pass is entered for its maker, both members of his side pass to the end."""
     seat, call = ev.seat, ev.call
-    law = cited(state, CITATIONS, "above_seven")
+    law = cited(state, CITATIONS, "a bid of more than seven")
     state = reading.record_call(state, CallRecord(
         seq, seat, call, ABOVE_SEVEN, law=law,
         detail=f"a bid of more than seven: cancelled, Pass substituted; {seat} and {seat.partner} pass to the end"))
     return reading.with_auction(state, state.auction + (AuctionCall(seq, seat, PASS, law),))
 
 
-NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {
+NOT_ENTERED: dict[CallRuling, Callable[[CallRecord], str]] = {
     ABOVE_SEVEN: lambda r: "a bid of more than seven: cancelled, Pass substituted (Law 38)",
     DOUBLE: lambda r: "inadmissible double or redouble: cancelled (Law 36)",
     AFTER_CLOSE: lambda r: "call after the final pass: cancelled (Law 39)",
@@ -214,26 +218,24 @@ NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {
     LHO_CANCELLED: lambda r: f"cancelled: made after the inadmissible {r.first_call} before rectification",
 }
 
-RULING_WORDS: dict[str, str] = {
-    ABOVE_SEVEN: "{call} is a bid of more than seven: cancelled, Pass substituted; {seat} and {partner} must "
-                 "pass whenever it is their turn; a lead restriction may follow",
-    DOUBLE: "{call} is a double or redouble Law 19 does not allow: cancelled; {seat} makes a legal call, "
-            "{partner} must pass whenever it is his turn; a lead restriction may follow",
-    AFTER_CLOSE: "{call} after the final pass: cancelled ({detail})",
-    DOUBLE_LHO: "{call} is a double or redouble Law 19 does not allow; {detail}",
-    ABOVE_SEVEN_LHO: "{call} is a bid of more than seven; {detail}",
-    AFTER_CLOSE_LHO: "{call} after the final pass; {detail}",
-    OBLIGED_LHO: "{call} by a player obliged to pass; {detail}",
-    LHO_CANCELLED: "{call} {detail}",
+RULINGS: dict[CallRuling, Ruled] = {
+    ABOVE_SEVEN: Ruled(
+        "{call} is a bid of more than seven: cancelled, Pass substituted; {seat} and {partner} must "
+        "pass whenever it is their turn; a lead restriction may follow",
+        {"1997": "38", "2017": "38C"}),
+    DOUBLE: Ruled(
+        "{call} is a double or redouble Law 19 does not allow: cancelled; {seat} makes a legal call, "
+        "{partner} must pass whenever it is his turn; a lead restriction may follow",
+        {"1997": "36", "2017": "36B"}),
+    AFTER_CLOSE: Ruled("{call} after the final pass: cancelled ({detail})", {"1997": "39", "2017": "39"}),
+    DOUBLE_LHO: Ruled("{call} is a double or redouble Law 19 does not allow; {detail}", LHO_FIRST[DOUBLE][1]),
+    ABOVE_SEVEN_LHO: Ruled("{call} is a bid of more than seven; {detail}", LHO_FIRST[ABOVE_SEVEN][1]),
+    AFTER_CLOSE_LHO: Ruled("{call} after the final pass; {detail}", LHO_FIRST[AFTER_CLOSE][1]),
+    OBLIGED_LHO: Ruled("{call} by a player obliged to pass; {detail}", LHO_FIRST[CallRuling.OBLIGED_TO_PASS][1]),
+    LHO_CANCELLED: Ruled("{call} {detail}", {"1997": "35A", "2017": "36A"}),
 }
-
-RULING_LAWS: dict[str, dict[str, str]] = {
-    DOUBLE: {"1997": "36", "2017": "36B"},
-    ABOVE_SEVEN: {"1997": "38", "2017": "38C"},
-    AFTER_CLOSE: {"1997": "39", "2017": "39"},
-    **{lho_ruling: laws for lho_ruling, laws in LHO_FIRST.values()},
-    LHO_CANCELLED: {"1997": "35A", "2017": "36A"},
-}
+"""Each ruling of an inadmissible call: how it reads for people (a template ``ledger.render``
+fills) and the Law it rests on, by edition (the LHO-called readings: their ``LHO_FIRST`` Law)."""
 
 
 def _defender_action(state: TableState, rec: CallRecord) -> bool:
@@ -257,7 +259,7 @@ def inadmissible_calls(state: TableState) -> list[Prescription]:
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
             continue
         if rec.ruling == OBLIGED_LHO and rec.law is not None:
-            out.append(Prescription(IrregularityRecorded(kind="inadmissible_call", offender=str(rec.seat),
+            out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.INADMISSIBLE_CALL, offender=str(rec.seat),
                                                          about=rec.seq), (rec.seq,), rec.law))
             continue
         if rec.ruling not in (DOUBLE, AFTER_CLOSE, ABOVE_SEVEN, DOUBLE_LHO, ABOVE_SEVEN_LHO, AFTER_CLOSE_LHO) \
@@ -267,7 +269,7 @@ def inadmissible_calls(state: TableState) -> list[Prescription]:
         def p(event: Event, law: str | None = None) -> Prescription:
             return Prescription(event, (rec.seq,), law or rec.law)
 
-        out.append(p(IrregularityRecorded(kind="inadmissible_call", offender=str(rec.seat), about=rec.seq)))
+        out.append(p(IrregularityRecorded(kind=IrregularityKind.INADMISSIBLE_CALL, offender=str(rec.seat), about=rec.seq)))
         if rec.ruling == DOUBLE:
             out.append(p(CallCancelled(seat=rec.seat, call=rec.call)))
             out.append(p(PartnerMustPass(seat=rec.seat.partner, until="end_of_auction")))
@@ -278,7 +280,7 @@ def inadmissible_calls(state: TableState) -> list[Prescription]:
             for seat in (rec.seat, rec.seat.partner):
                 out.append(p(PartnerMustPass(seat=seat, until="end_of_auction")))
         else:
-            out.append(p(CallCancelled(seat=rec.seat, call=rec.call), cited(state, CITATIONS, "after_final_pass")))
+            out.append(p(CallCancelled(seat=rec.seat, call=rec.call), cited(state, CITATIONS, "a call after the final pass")))
     return out
 
 
@@ -302,8 +304,9 @@ def lapsed(state: TableState) -> list[int | Event]:
 
 # -- words of the other vocabularies -----------------------------------------------------------------
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "inadmissible_call": "inadmissible call (Laws 36 to 39: a double Law 19 does not allow, a call by a player "
-                         "obliged to pass, a bid above seven, a call after the final pass)",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.INADMISSIBLE_CALL: "inadmissible call (Laws 36 to 39: a double Law 19 does not allow, a "
+                                        "call by a player obliged to pass, a bid above seven, a call after "
+                                        "the final pass)",
 }
 """How the irregularity of this family's rules (``IrregularityKind``: 36 to 39) reads for people."""

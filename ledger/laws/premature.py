@@ -41,19 +41,19 @@ options are offered in both editions.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
-
-from collections.abc import Mapping
 
 import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import (CardReturned, DirectorReviewRequired, IrregularityRecorded, OptionsOffered,
                            PlayRestriction)
-from ledger.laws.base import Prescription, at_play, cited, handles, on_play_on
+from ledger.laws.base import Prescription, Ruled, at_play, cited, handles, on_play_on, words_of
 from projections.fold import Step, law_of
 from projections.play import add_card
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
+from projections.vocab import Edition, IrregularityKind
 
 LAWS = ("57",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -66,6 +66,31 @@ CITATIONS = {
 }
 """The family's citations per edition (``ledger.laws.base.cited``): 1997 has no 57D or 57C3
 (the ledger reads the play as 2017 does, cites 57 and asks the director)."""
+
+
+class PrematureKind(StrEnum):
+    """A premature lead or play (``PrematurePlay.kind``, the document's ``premature_plays``): the
+    family's own closed vocabulary, each kind named by its 2017 Law (a member is its string)."""
+
+    BEFORE_PARTNER = "57A"
+    """Led or played before his partner played to the trick: a major penalty card, and declarer
+    chooses what the partner plays to it (57A)."""
+    BOTH_HANDS = "57C1"
+    """The same, declarer having played from both hands: no rectification, back to the hand (57C1;
+    1997 57C)."""
+    AFTER_DUMMY = "57C2"
+    """The same, after dummy played a card to the trick prematurely or indicated one: back to the
+    hand (57C2; 1997 57C)."""
+    DECLARER = "57C3"
+    """Declarer's premature play (not a lead), from his hand or dummy: a played card (2017 57C3;
+    1997 no rule, read the same and asked)."""
+    BEFORE_RHO = "57D"
+    """Played (not led) at his RHO's turn after his partner played: his play at his proper turn if
+    legal, else a major penalty card (2017 57D; 1997 no rule, read the same and asked)."""
+
+
+RETURNED = (PrematureKind.BOTH_HANDS, PrematureKind.AFTER_DUMMY)
+"""The kinds whose card goes back to the hand, no rectification (57C1, 57C2)."""
 
 OPTIONS = ("play_highest", "play_lowest", "play_other_suit", "forbid_other_suit")
 """57A: declarer's options for the offender's partner (spec 1.2, 9.F)."""
@@ -126,10 +151,10 @@ def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Ca
         # partner has played, his RHO is to play: 2017 57D (1997: no rule, the same reading, asked)
         ruling_law = cited(state, CITATIONS, "played before his RHO")
         if legal(state, seat, card):
-            state = _record(state, PrematurePlay(seq, seat, card, "57D", trick.number, status="played",
+            state = _record(state, PrematurePlay(seq, seat, card, PrematureKind.BEFORE_RHO, trick.number, status="played",
                                                  settled=seq, law=ruling_law, via=via))
             return add_card(state, seq, seat, card, ruling_law), True
-        state = _record(state, PrematurePlay(seq, seat, card, "57D", trick.number, status="penalty",
+        state = _record(state, PrematurePlay(seq, seat, card, PrematureKind.BEFORE_RHO, trick.number, status="penalty",
                                              settled=seq, law=ruling_law, via=via))
         state = _not_made(state, seq, seat, card, "played before his RHO, and not a legal card: a major "
                           "penalty card", ruling_law)
@@ -139,22 +164,22 @@ def premature_play(state: TableState, seq: int, type_: str, seat: Seat, card: Ca
     declarer, dummy = state.contract.declarer, state.contract.dummy
     if trick.card_of(declarer) is not None and trick.card_of(dummy) is not None:  # 57C1 (1997 57C)
         ruling_law = cited(state, CITATIONS, "declarer had played from both hands")
-        state = _record(state, PrematurePlay(seq, seat, card, "57C1", trick.number, status="returned",
+        state = _record(state, PrematurePlay(seq, seat, card, PrematureKind.BOTH_HANDS, trick.number, status="returned",
                                              settled=seq, law=ruling_law, via=via))
         return _not_made(state, seq, seat, card, "led or played before his partner, declarer having played "
                          "from both hands: no rectification, back to the hand", ruling_law), False
-    dummy_played = any(r.kind == "57C3" and r.seat is dummy and r.trick == trick.number for r in state.premature)
+    dummy_played = any(r.kind == PrematureKind.DECLARER and r.seat is dummy and r.trick == trick.number for r in state.premature)
     if dummy_played or any(f.type == "DummyIndicatedCard" and f.seq > trick.cards[0].seq
                            for f in state.procedure):  # 57C2
         ruling_law = cited(state, CITATIONS, "dummy had played or indicated")
-        state = _record(state, PrematurePlay(seq, seat, card, "57C2", trick.number, status="returned",
+        state = _record(state, PrematurePlay(seq, seat, card, PrematureKind.AFTER_DUMMY, trick.number, status="returned",
                                              settled=seq, law=ruling_law, via=via))
         what = "played a card prematurely" if dummy_played else "suggested a card"
         return _not_made(state, seq, seat, card, f"led or played before his partner after dummy had {what} to "
                          "this trick: no rectification, back to the hand", ruling_law), False
     ruling_law = state.cite("57A")
     what = "led to the next trick" if mine is not None else "played"
-    state = _record(state, PrematurePlay(seq, seat, card, "57A", trick.number, law=ruling_law, via=via))
+    state = _record(state, PrematurePlay(seq, seat, card, PrematureKind.BEFORE_PARTNER, trick.number, law=ruling_law, via=via))
     state = _not_made(state, seq, seat, card, f"{what} before his partner played to trick {trick.number}: a "
                       "major penalty card", ruling_law)
     return attrs.evolve(state, exposures=state.exposures + (Exposure(seq, seat, card, "premature", ruling_law),)), False
@@ -173,7 +198,7 @@ def _declarer_premature(state: TableState, seq: int, seat: Seat, card: Card,
     if trick.card_of(seat) is not None:
         return None
     ruling_law = cited(state, CITATIONS, "declarer's premature play")
-    state = _record(state, PrematurePlay(seq, seat, card, "57C3", trick.number, status="played",
+    state = _record(state, PrematurePlay(seq, seat, card, PrematureKind.DECLARER, trick.number, status="played",
                                          settled=seq, law=ruling_law, via=via))
     return add_card(state, seq, seat, card, ruling_law), True
 
@@ -197,7 +222,7 @@ def lapse(state: TableState, seat: Seat) -> TableState:
 
 def active(state: TableState) -> list[PrematurePlay]:
     """The 57A restrictions in force: chosen, the partner not yet played to that trick."""
-    return [r for r in state.premature if r.kind == "57A" and r.status == "chosen"
+    return [r for r in state.premature if r.kind == PrematureKind.BEFORE_PARTNER and r.status == "chosen"
             and not _played_to(state, r.seat.partner, r.trick)]
 
 
@@ -270,11 +295,11 @@ def premature_plays(state: TableState) -> list[Prescription]:
     cite = state.cite
     for r in state.premature:
         causes = (r.seq,)
-        offender = state.contract.declarer if r.kind == "57C3" else r.seat  # 57C3: declarer plays dummy's cards
-        out.append(Prescription(IrregularityRecorded(kind="play_out_of_turn", offender=str(offender), about=r.seq),
+        offender = state.contract.declarer if r.kind == PrematureKind.DECLARER else r.seat  # 57C3: declarer plays dummy's cards
+        out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.PLAY_OUT_OF_TURN, offender=str(offender), about=r.seq),
                                 causes, r.law))
         settled = causes + ((r.settled,) if r.settled is not None and r.settled != r.seq else ())
-        if r.kind == "57A":
+        if r.kind == PrematureKind.BEFORE_PARTNER:
             out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=OPTIONS, law=cite("57A"),
                                                    about=r.seq), causes, cite("57A")))
             if r.status == "chosen" and r.option in MODES:
@@ -286,15 +311,15 @@ def premature_plays(state: TableState) -> list[Prescription]:
                     reason=f"57A {r.seat.partner} played to trick {r.trick} before declarer chose among the "
                            f"options for {r.seat}'s premature {r.card}: the director rules (9B2)", about=r.seq),
                     causes, cite("57A")))
-        elif r.kind in ("57C1", "57C2"):
+        elif r.kind in RETURNED:
             out.append(Prescription(CardReturned(seat=r.seat, card=r.card), causes, r.law))
-        elif r.kind == "57D" and state.edition == "1997":
+        elif r.kind == PrematureKind.BEFORE_RHO and state.edition == Edition.E1997:
             out.append(Prescription(DirectorReviewRequired(
                 reason=f"57 {r.seat} played {r.card} at his RHO's turn after his partner had played: the 1997 "
                        "Laws have no rule (2017 57D); the ledger reads it as "
                        + ("his play at his proper turn" if r.status == "played" else "a major penalty card")
                        + "; the director rules (Law 16 for the information)", about=r.seq), causes, r.law))
-        elif r.kind == "57C3" and state.edition == "1997":
+        elif r.kind == PrematureKind.DECLARER and state.edition == Edition.E1997:
             hand = "dummy" if r.seat is state.contract.dummy else "his hand"
             out.append(Prescription(DirectorReviewRequired(
                 reason=f"57 declarer played {r.card} from {hand} ({r.seat}) to trick {r.trick} before his turn: the "
@@ -305,28 +330,33 @@ def premature_plays(state: TableState) -> list[Prescription]:
 
 # -- words and citations -----------------------------------------------------------------
 
-PREMATURE_WORDS: dict[str, str] = {
-    "57A": "played before his partner had played to trick {trick}: a major penalty card, and declarer "
-           "chooses what the partner plays to that trick",
-    "57C1": "played before his partner, declarer having played from both hands: no rectification, back to "
-            "the hand",
-    "57D": "played at his right-hand opponent's turn after his partner had played",
-    "57C2": "played before his partner after dummy had played or suggested a card to this trick: no "
-            "rectification, back to the hand",
-    "57C3": "declarer's card played before that hand's turn to trick {trick}: a played card, no rectification",
+PREMATURE: dict[PrematureKind, Ruled] = {
+    PrematureKind.BEFORE_PARTNER: Ruled(
+        "played before his partner had played to trick {trick}: a major penalty card, and declarer "
+        "chooses what the partner plays to that trick",
+        {"1997": "57A", "2017": "57A"}),
+    PrematureKind.BOTH_HANDS: Ruled(
+        "played before his partner, declarer having played from both hands: no rectification, back to "
+        "the hand",
+        CITATIONS["declarer had played from both hands"]),
+    PrematureKind.AFTER_DUMMY: Ruled(
+        "played before his partner after dummy had played or suggested a card to this trick: no "
+        "rectification, back to the hand",
+        CITATIONS["dummy had played or indicated"]),
+    PrematureKind.DECLARER: Ruled(
+        "declarer's card played before that hand's turn to trick {trick}: a played card, no rectification",
+        CITATIONS["declarer's premature play"]),
+    PrematureKind.BEFORE_RHO: Ruled(
+        "played at his right-hand opponent's turn after his partner had played",
+        CITATIONS["played before his RHO"]),
 }
-"""How each premature lead or play (``PrematurePlay.kind``, the document's ``premature_plays``;
-a kind is named by its 2017 Law) reads for people (``ledger.render``)."""
+"""How each premature lead or play (``PrematureKind``) reads for people (``ledger.render``; a
+template with ``{trick}``) and the Law it rests on, by edition, every edition named (``None``:
+cannot arise under it; none here: 1997 has no 57C3 or 57D, the ledger reads those plays as 2017
+does and cites 57)."""
 
-PREMATURE_LAWS: dict[str, Mapping[str, str | None]] = {
-    "57A": {"1997": "57A", "2017": "57A"},
-    "57C1": CITATIONS["declarer had played from both hands"],
-    "57C2": CITATIONS["dummy had played or indicated"],
-    "57C3": CITATIONS["declarer's premature play"],
-    "57D": CITATIONS["played before his RHO"],
-}
-"""The Law each kind rests on, by edition, every edition named (``None``: cannot arise under
-it; none here: 1997 has no 57C3 or 57D, the ledger reads those plays as 2017 does and cites 57)."""
+PREMATURE_WORDS: dict[PrematureKind, str] = words_of(PREMATURE)
+"""The words alone, as ``ledger.render`` reads them for the document's ``premature_plays``."""
 
 PREMATURE_STATUS: dict[str, str] = {
     "pending": "declarer's choice is awaited",
@@ -337,8 +367,8 @@ PREMATURE_STATUS: dict[str, str] = {
 }
 """Where a premature play stands, in a director's words (``chosen`` says the option chosen)."""
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "play_out_of_turn": "play out of turn",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.PLAY_OUT_OF_TURN: "play out of turn",
 }
 """How the irregularity of this family's rules (``IrregularityKind``: 57) reads for people."""
 

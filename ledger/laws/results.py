@@ -33,6 +33,7 @@ from projections.derived import read
 from projections.fold import Step
 from projections.play import final_result
 from projections.state import ENDED, Irregularity, Result, TableState, replace
+from projections.vocab import IrregularityKind
 
 LAWS = ("77",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -47,13 +48,13 @@ def on_result_reported(state: TableState, step: Step[ev.ResultReported]) -> Tabl
     seq, event = step.seq, step.event
     if state.auction or state.tricks or state.result is not None:
         return state.add_irregularity(Irregularity(
-            "unprocessed", seq, event.TYPE, detail="a result reported for a table that already "
+            IrregularityKind.UNPROCESSED, seq, event.TYPE, detail="a result reported for a table that already "
             "has calls, cards or a result is stored as logged; the table's own record stands"))
     if event.contract == "Pass":
         result = Result("Pass", None, "", None, 0, state.cite("77"))
     elif event.declarer is None or event.tricks is None:
         return state.add_irregularity(Irregularity(
-            "unprocessed", seq, event.TYPE,
+            IrregularityKind.UNPROCESSED, seq, event.TYPE,
             detail="a reported contract needs its declarer and tricks to be scored"))
     else:
         result = scored(state, event.contract, event.declarer, event.risk or "", event.tricks, state.cite("77"))

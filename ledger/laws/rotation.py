@@ -47,19 +47,25 @@ import attrs
 from ledger.bridge import PASS, Call, Seat
 from ledger.events import (CallCancelled, CallPlaced, CallReplaced, CallRequired, CallsForbidden,
                            DirectorReviewRequired, Event, IrregularityRecorded, OptionsOffered, PartnerMustPass)
-from ledger.laws.base import Prescription, at_call, handles
+from ledger.laws.base import Prescription, Ruled, at_call, handles
 from projections import auction as reading
 from projections.auction import why_illegal
 from projections.fold import Step
 from projections.state import AUCTION, AuctionCall, CallRecord, Choice, TableState
+from projections.vocab import CallRuling, Edition, IrregularityKind
 
 LAWS = ("28", "29", "30", "31", "32", "33", "34")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
 
-WAITING = "coor"
-REFUSED = ("coor_refused", "coor_repeat", "coor_repeated", "coor_rho_acted", "coor_comparable",
-           "coor_not_comparable", "coor_undecided", "coor_same_strain", "coor_same_call", "coor_other")
-IN_PROGRESS = ("coor_refused", "coor_repeat", "coor_rho_acted")
+WAITING = CallRuling.COOR
+REFUSED = (CallRuling.COOR_REFUSED, CallRuling.COOR_REPEAT, CallRuling.COOR_REPEATED, CallRuling.COOR_RHO_ACTED,
+           CallRuling.COOR_COMPARABLE, CallRuling.COOR_NOT_COMPARABLE, CallRuling.COOR_UNDECIDED,
+           CallRuling.COOR_SAME_STRAIN, CallRuling.COOR_SAME_CALL, CallRuling.COOR_OTHER)
+"""The rulings of a call out of rotation not accepted (29B), in the order of its progress."""
+IN_PROGRESS = (CallRuling.COOR_REFUSED, CallRuling.COOR_REPEAT, CallRuling.COOR_RHO_ACTED)
+"""A refused call out of rotation whose rectification waits for a call in rotation."""
+LAW_34 = (CallRuling.PASSED_OVER_34, CallRuling.CANCELLED_34)
+"""The passes Law 34 cancels (read by ``ledger.laws.calls``; rectified here)."""
 RHO_FIRST = {"2017": ("31A", "32A"), "1997": ("31A", "32B")}
 """Cases where X's RHO calls before X after the refusal and his call decides (repeat or not)."""
 NEXT_CALL = {"2017": ("30B1", "31A", "31B", "32A", "32B"), "1997": ("31A", "31B", "32A", "32B")}
@@ -93,14 +99,14 @@ def case_of(state: TableState, rec: CallRecord, artificial: bool = False) -> str
     """The Law that rectifies the refused call out of rotation ``rec`` (without edition)."""
     rel, call = relation(state, rec), rec.call
     if call.is_pass and not artificial:  # 30C: an artificial pass is read as a bid (31)
-        if state.edition == "2017":
+        if state.edition == Edition.E2017:
             return "30A" if rel == "rho" else "30B1"
         if not any(a.call.is_bid for a in state.auction[:rec.position or 0]):
             return "30A"
         return "30B1" if rel == "rho" else "30B2"
     if call.is_bid or call.is_pass:
         return "31A" if rel == "rho" else "31B"
-    if state.edition == "2017":
+    if state.edition == Edition.E2017:
         return "32A" if rel == "rho" else "32B"
     return "32B" if rel == "rho" else "32A"
 
@@ -122,13 +128,13 @@ def _lapse_offer(state: TableState, rec: CallRecord) -> TableState:
 def accept(state: TableState, rec: CallRecord, detail: str) -> TableState:
     """29A: the call out of rotation stands where it was made; the players it skipped lose that turn."""
     law = state.cite("29A")
-    state = _evolve_record(_lapse_offer(state, rec), rec.seq, ruling="coor_accepted", law=law, detail=detail)
+    state = _evolve_record(_lapse_offer(state, rec), rec.seq, ruling=CallRuling.COOR_ACCEPTED, law=law, detail=detail)
     return reading.with_auction(state, state.auction + (AuctionCall(rec.seq, rec.seat, rec.call, law),))
 
 
 def ignore(state: TableState, rec: CallRecord, detail: str) -> TableState:
     """28B: the player on turn called; the call out of rotation is cancelled, no rectification."""
-    return _evolve_record(_lapse_offer(state, rec), rec.seq, ruling="coor_28b", law=state.cite("28B"),
+    return _evolve_record(_lapse_offer(state, rec), rec.seq, ruling=CallRuling.COOR_28B, law=state.cite("28B"),
                           detail=detail)
 
 
@@ -138,7 +144,7 @@ def refuse(state: TableState, rec: CallRecord, by: Seat) -> TableState:
     case = case_of(state, rec, rec.artificial is True)
     turn = turn_at(state, rec)
     why = " (30C: an artificial pass, rectified under Law 31)" if rec.call.is_pass and rec.artificial else ""
-    return _evolve_record(state, rec.seq, ruling="coor_refused", law=state.cite(case),
+    return _evolve_record(state, rec.seq, ruling=CallRuling.COOR_REFUSED, law=state.cite(case),
                           detail=f"not accepted by {by}: cancelled (29B){why}; the auction reverts to {turn}")
 
 
@@ -187,7 +193,7 @@ def _while_waiting(state: TableState, seq: int, ev: CallPlaced, rec: CallRecord)
             over = ev.over_call_out_of_rotation
             if over is None:
                 return reading.record_call(state, CallRecord(
-                    seq, seat, call, "undecided", law=state.cite("29A"),
+                    seq, seat, call, CallRuling.UNDECIDED, law=state.cite("29A"),
                     detail=f"(28B or 29A) did {seat} call over {offender}'s {rec.call} out of rotation (29A, "
                            f"accepted) or in his own turn ignoring it (28B)?"))
             if not over:
@@ -200,7 +206,7 @@ def _while_waiting(state: TableState, seq: int, ev: CallPlaced, rec: CallRecord)
         return reading.in_turn(state, seq, seat, call, ev.TYPE)
     if seat is turn:  # the offender's partner, before the 29A choice (LAWS-DIGEST 14.12, decision 1)
         return reading.record_call(state, CallRecord(
-            seq, seat, call, "undecided", law=state.cite("29A"),
+            seq, seat, call, CallRuling.UNDECIDED, law=state.cite("29A"),
             detail=f"(partner called before the 29A choice) {seat} called before {offender.lho} accepted or "
                    f"refused {offender}'s {rec.call}: his call waits"))
     return None
@@ -214,46 +220,48 @@ def _in_rotation(state: TableState, seq: int, ev: CallPlaced) -> TableState | No
             r["seat"] == str(seat) and str(call) in r["calls"] for r in call_restrictions(state)):
         # 1997 30B2(b) broken: LAWS-DIGEST 14.12, decision 4 (cancelled, he calls again; the director rules)
         return reading.record_call(state, CallRecord(
-            seq, seat, call, "undecided", law="1997:30B2b",
+            seq, seat, call, CallRuling.UNDECIDED, law="1997:30B2b",
             detail=f"double: {seat} may not double or redouble at this turn: {call} is not entered, he calls "
                    "again; any further rectification is the director's"))
     for rec in reversed(state.calls):
         if rec.ruling not in IN_PROGRESS:
             continue
         offender, case = rec.seat, rec.law.split(":", 1)[1] if rec.law else ""
-        if rec.ruling == "coor_refused" and case in RHO_FIRST[edition] and seat is offender.rho:
+        if rec.ruling == CallRuling.COOR_REFUSED and case in RHO_FIRST[edition] and seat is offender.rho:
             state = reading.in_turn(state, seq, seat, call, ev.TYPE)
             if state.auction and state.auction[-1].seq == seq and state.auction[-1].seat is seat:
-                done = "coor_repeat" if state.auction[-1].call.is_pass else "coor_rho_acted"
+                done = CallRuling.COOR_REPEAT if state.auction[-1].call.is_pass else CallRuling.COOR_RHO_ACTED
                 state = _evolve_record(state, rec.seq, ruling=done)
             return state
         if seat is not offender:
             continue
-        if rec.ruling == "coor_repeat":
+        if rec.ruling == CallRuling.COOR_REPEAT:
             repeat = state.cite(REPEAT_LAW[(edition, case)])
             if call != rec.call:  # LAWS-DIGEST 14.12, decision 5: not entered, the director is asked
                 return reading.record_call(state, CallRecord(
-                    seq, seat, call, "undecided", law=repeat, replaces=rec.seq, first_call=rec.call,
+                    seq, seat, call, CallRuling.UNDECIDED, law=repeat, replaces=rec.seq, first_call=rec.call,
                     detail=f"call not repeated: {seat} must repeat his {rec.call}; {call} is not entered"))
             state = reading.in_turn(state, seq, seat, call, ev.TYPE)
             if state.auction and state.auction[-1].seq == seq and state.auction[-1].call == call:
                 entry = attrs.evolve(state.auction[-1], law=repeat)
                 state = attrs.evolve(state, auction=state.auction[:-1] + (entry,))
-                state = _evolve_record(state, rec.seq, ruling="coor_repeated", replaces=seq)
+                state = _evolve_record(state, rec.seq, ruling=CallRuling.COOR_REPEATED, replaces=seq)
             return state
-        if case not in NEXT_CALL[edition] or (rec.ruling == "coor_refused" and case in RHO_FIRST[edition]):
+        if case not in NEXT_CALL[edition] or (rec.ruling == CallRuling.COOR_REFUSED and case in RHO_FIRST[edition]):
             return None
         state = reading.in_turn(state, seq, seat, call, ev.TYPE)
-        if edition == "2017":
-            outcome = {None: "coor_undecided", True: "coor_comparable", False: "coor_not_comparable"}[ev.comparable]
+        if edition == Edition.E2017:
+            outcome = {None: CallRuling.COOR_UNDECIDED, True: CallRuling.COOR_COMPARABLE,
+                       False: CallRuling.COOR_NOT_COMPARABLE}[ev.comparable]
         elif case == "31A" and (rec.artificial or ev.artificial):
             # 29C (1997 31A2): the denomination an artificial call specified is the director's judgment,
             # given as ``same_denomination`` on the offender's call (unknown: the director is asked)
-            outcome = {None: "coor_undecided", True: "coor_same_strain", False: "coor_other"}[ev.same_denomination]
+            outcome = {None: CallRuling.COOR_UNDECIDED, True: CallRuling.COOR_SAME_STRAIN,
+                       False: CallRuling.COOR_OTHER}[ev.same_denomination]
         elif case == "31A" and call.is_bid and rec.call.is_bid and call.strain is rec.call.strain:
-            outcome = "coor_same_strain"
+            outcome = CallRuling.COOR_SAME_STRAIN
         else:
-            outcome = "coor_same_call" if call == rec.call else "coor_other"
+            outcome = CallRuling.COOR_SAME_CALL if call == rec.call else CallRuling.COOR_OTHER
         return _evolve_record(state, rec.seq, ruling=outcome, replaces=seq, first_call=call)
     return None
 
@@ -269,53 +277,65 @@ def _on_29a(state: TableState, choice: Choice) -> TableState:
 
 OPTION_EFFECTS = {"29A": reading.refreshing(_on_29a)}
 
-NOT_ENTERED: dict[str, Callable[[CallRecord], str]] = {
-    "coor": lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",
-    "coor_28b": lambda r: "call out of rotation cancelled: the player on turn called (28B)",
+NOT_ENTERED: dict[CallRuling, Callable[[CallRecord], str]] = {
+    CallRuling.COOR: lambda r: f"call out of rotation, awaiting {r.seat.lho}'s option (29A)",
+    CallRuling.COOR_28B: lambda r: "call out of rotation cancelled: the player on turn called (28B)",
     **{ruling: (lambda r: "call out of rotation not accepted: cancelled (29B)") for ruling in REFUSED},
 }
 
 
-RULING_WORDS: dict[str, str] = {
-    "coor": "{call} out of rotation: {lho} may accept it (29A) or refuse it ({detail})",
-    "coor_accepted": "{call} out of rotation accepted ({detail}): it stands where it was made, the players it "
-                     "skipped lose that turn",
-    "coor_28b": "{call} out of rotation cancelled: {detail}; no rectification",
-    "coor_refused": "{call} out of rotation not accepted: cancelled; {detail}",
-    "coor_repeat": "{call} out of rotation not accepted; the right-hand opponent passed: {seat} must repeat {call}",
-    "coor_repeated": "{call} out of rotation not accepted, then repeated in turn: no further rectification",
-    "coor_rho_acted": "{call} out of rotation not accepted; the right-hand opponent called: {seat} calls freely",
-    "coor_comparable": "{call} out of rotation not accepted; {seat}'s {first} in turn is a comparable call: no "
-                       "further rectification (the director reviews at the end)",
-    "coor_not_comparable": "{call} out of rotation not accepted; {seat}'s {first} in turn is not comparable: "
-                           "{partner} must pass at his next turn; a lead restriction may follow",
-    "coor_undecided": "{call} out of rotation not accepted; {seat}'s {first} in turn waits for the director's "
-                      "judgment (2017: is it a comparable call? 23A; 1997: did it repeat the denomination the "
-                      "artificial call specified? 29C)",
-    "coor_same_strain": "{call} out of rotation not accepted; {seat} bid the same denomination ({first}): "
-                        "{partner} must pass at his next turn",
-    "coor_same_call": "{call} out of rotation not accepted; {seat} made the same call in turn",
-    "coor_other": "{call} out of rotation not accepted; {seat} made another call in turn ({first}): a lead "
-                  "restriction may follow",
+RULINGS: dict[CallRuling, Ruled] = {
+    CallRuling.COOR: Ruled(
+        "{call} out of rotation: {lho} may accept it (29A) or refuse it ({detail})",
+        {"1997": "29A", "2017": "29A"}),
+    CallRuling.COOR_ACCEPTED: Ruled(
+        "{call} out of rotation accepted ({detail}): it stands where it was made, the players it "
+        "skipped lose that turn",
+        {"1997": "29A", "2017": "29A"}),
+    CallRuling.COOR_28B: Ruled(
+        "{call} out of rotation cancelled: {detail}; no rectification",
+        {"1997": "28B", "2017": "28B"}),
+    CallRuling.COOR_REFUSED: Ruled(
+        "{call} out of rotation not accepted: cancelled; {detail}",
+        {"1997": "29B", "2017": "29B"}),
+    CallRuling.COOR_REPEAT: Ruled(
+        "{call} out of rotation not accepted; the right-hand opponent passed: {seat} must repeat {call}",
+        {"1997": "31A1", "2017": "31A1"}),
+    CallRuling.COOR_REPEATED: Ruled(
+        "{call} out of rotation not accepted, then repeated in turn: no further rectification",
+        {"1997": "31A1", "2017": "31A1"}),
+    CallRuling.COOR_RHO_ACTED: Ruled(
+        "{call} out of rotation not accepted; the right-hand opponent called: {seat} calls freely",
+        {"1997": "31A2", "2017": "31A2"}),
+    CallRuling.COOR_COMPARABLE: Ruled(
+        "{call} out of rotation not accepted; {seat}'s {first} in turn is a comparable call: no "
+        "further rectification (the director reviews at the end)",
+        {"2017": "23A"}),
+    CallRuling.COOR_NOT_COMPARABLE: Ruled(
+        "{call} out of rotation not accepted; {seat}'s {first} in turn is not comparable: "
+        "{partner} must pass at his next turn; a lead restriction may follow",
+        {"2017": "23A"}),
+    CallRuling.COOR_UNDECIDED: Ruled(
+        "{call} out of rotation not accepted; {seat}'s {first} in turn waits for the director's "
+        "judgment (2017: is it a comparable call? 23A; 1997: did it repeat the denomination the "
+        "artificial call specified? 29C)",
+        {"1997": "29C", "2017": "23A"}),
+    CallRuling.COOR_SAME_STRAIN: Ruled(
+        "{call} out of rotation not accepted; {seat} bid the same denomination ({first}): "
+        "{partner} must pass at his next turn",
+        {"1997": "31A2a"}),
+    CallRuling.COOR_SAME_CALL: Ruled(
+        "{call} out of rotation not accepted; {seat} made the same call in turn",
+        {"1997": "29B"}),
+    CallRuling.COOR_OTHER: Ruled(
+        "{call} out of rotation not accepted; {seat} made another call in turn ({first}): a lead "
+        "restriction may follow",
+        {"1997": "31A2b"}),
 }
-
-
-RULING_LAWS: dict[str, dict[str, str]] = {
-    "coor": {"1997": "29A", "2017": "29A"},
-    "coor_accepted": {"1997": "29A", "2017": "29A"},
-    "coor_28b": {"1997": "28B", "2017": "28B"},
-    "coor_refused": {"1997": "29B", "2017": "29B"},
-    "coor_repeat": {"1997": "31A1", "2017": "31A1"},
-    "coor_repeated": {"1997": "31A1", "2017": "31A1"},
-    "coor_rho_acted": {"1997": "31A2", "2017": "31A2"},
-    "coor_comparable": {"2017": "23A"},
-    "coor_not_comparable": {"2017": "23A"},
-    "coor_undecided": {"1997": "29C", "2017": "23A"},
-    "coor_same_strain": {"1997": "31A2a"},
-    "coor_same_call": {"1997": "29B"},
-    "coor_other": {"1997": "31A2b"},
-}
-"""The Law each ruling rests on, by edition (the record carries the Law of its case: 30, 31 or 32)."""
+"""Each ruling of a call out of rotation: how it reads for people (a template ``ledger.render``
+fills) and the Law it rests on, by edition (an edition it cannot arise under is absent: the
+comparable call is 2017's, the repeated denomination 1997's). The record carries the Law of its
+case: 30, 31 or 32."""
 
 
 @handles(CallRequired, CallsForbidden)
@@ -328,7 +348,7 @@ def on_obligation(state: TableState, step: Step[Event]) -> TableState:
 def required_calls(state: TableState) -> list[dict[str, Any]]:
     """The ``required_calls`` key of the state document (spec 1.2, 9.E)."""
     return [{"seat": str(r.seat), "call": str(r.call), "law": state.cite(REPEAT_LAW[(state.edition, r.law.split(":")[1])])}
-            for r in state.calls if r.ruling == "coor_repeat" and r.law]
+            for r in state.calls if r.ruling == CallRuling.COOR_REPEAT and r.law]
 
 
 def refused_at(state: TableState, rec: CallRecord) -> int:
@@ -354,9 +374,10 @@ def _withdrawn(state: TableState) -> list[tuple[CallRecord, Call]]:
     out = []
     for rec in state.calls:
         case = rec.law.split(":", 1)[1] if rec.law and rec.ruling in REFUSED else ""
-        if state.edition == "2017" and rec.ruling == "coor_not_comparable":
+        if state.edition == Edition.E2017 and rec.ruling == CallRuling.COOR_NOT_COMPARABLE:
             out.append((rec, rec.call))
-        elif state.edition == "1997" and (rec.ruling == "coor_other" or case == "31B" and rec.ruling in REFUSED):
+        elif state.edition == Edition.E1997 and (rec.ruling == CallRuling.COOR_OTHER
+                                                 or case == "31B" and rec.ruling in REFUSED):
             out.append((rec, rec.call))
     return out
 
@@ -367,11 +388,11 @@ WITHDRAWN_CALLS = _withdrawn
 def calls_out_of_rotation(state: TableState) -> list[Prescription]:
     out: list[Prescription] = []
     for rec in state.calls:
-        if rec.ruling == WAITING or rec.ruling == "coor_accepted" or rec.ruling == "coor_28b" or rec.ruling in REFUSED:
+        if rec.ruling in (WAITING, CallRuling.COOR_ACCEPTED, CallRuling.COOR_28B) or rec.ruling in REFUSED:
             out.extend(_rule(state, rec))
-        elif rec.ruling in ("passed_over_34", "cancelled_34") and rec.law:  # Law 34 (ledger.laws.calls)
-            if rec.ruling == "passed_over_34":
-                out.extend(_rule(state, attrs.evolve(rec, ruling="coor_accepted")))
+        elif rec.ruling in LAW_34 and rec.law:  # Law 34 (ledger.laws.calls)
+            if rec.ruling == CallRuling.PASSED_OVER_34:
+                out.extend(_rule(state, attrs.evolve(rec, ruling=CallRuling.COOR_ACCEPTED)))
             out.append(Prescription(CallCancelled(seat=rec.seat, call=rec.call), (rec.seq,), rec.law))
     return out
 
@@ -379,18 +400,18 @@ def calls_out_of_rotation(state: TableState) -> list[Prescription]:
 def _rule(state: TableState, rec: CallRecord) -> list[Prescription]:
     x, call = rec.seat, rec.call
     at = _At(state, rec)
-    out = [at.p(IrregularityRecorded(kind="call_out_of_rotation", offender=str(x), about=rec.seq),
+    out = [at.p(IrregularityRecorded(kind=IrregularityKind.CALL_OUT_OF_ROTATION, offender=str(x), about=rec.seq),
                 "30C" if call.is_pass and rec.artificial else kind_law(call)),
            at.p(OptionsOffered(to=x.lho, options=("accept", "refuse"), law=state.cite("29A")), "29A")]
-    if rec.ruling == "coor_28b":
+    if rec.ruling == CallRuling.COOR_28B:
         out.append(at.p(CallCancelled(seat=x, call=call), "28B"))
     if rec.ruling not in REFUSED:
         return out
     out.append(at.p(CallCancelled(seat=x, call=call), "29B"))
     case, ruling, edition = (rec.law or ":").split(":", 1)[1], rec.ruling, state.edition
-    if ruling in ("coor_repeat", "coor_repeated"):
+    if ruling in (CallRuling.COOR_REPEAT, CallRuling.COOR_REPEATED):
         out.append(at.p(CallRequired(seat=x, call=call), REPEAT_LAW[(edition, case)]))
-    refused = _refused_2017 if edition == "2017" else _refused_1997
+    refused = _refused_2017 if edition == Edition.E2017 else _refused_1997
     return out + refused(at, case, ruling)
 
 
@@ -411,29 +432,29 @@ class _At:
                             (self.rec.seq,), self.state.cite(law))
 
 
-def _refused_2017(at: _At, case: str, ruling: str | None) -> list[Prescription]:
+def _refused_2017(at: _At, case: str, ruling: CallRuling | None) -> list[Prescription]:
     """2017: what follows a refused call out of rotation (30A, 23A, 23C, the not comparable call)."""
     rec = at.rec
     x, call = rec.seat, rec.call
     if case == "30A":
         return [at.must_pass(x, "next_turn", "30A")]
-    if ruling == "coor_undecided":
+    if ruling == CallRuling.COOR_UNDECIDED:
         return [at.review(f"23A comparable call: is {x}'s {rec.first_call} a comparable call in place of his "
                           f"cancelled {call} ({case})?", "23A")]
-    if ruling == "coor_comparable":
+    if ruling == CallRuling.COOR_COMPARABLE:
         return [at.review(f"23C {x}'s {call} out of rotation was replaced by a comparable call "
                           f"({rec.first_call}): at the end of play, could the outcome well have been different "
                           "without the assistance of the infraction? (adjusted score)", "23C")]
-    if ruling == "coor_not_comparable":
+    if ruling == CallRuling.COOR_NOT_COMPARABLE:
         return [at.must_pass(x.partner, "next_turn", NOT_COMPARABLE_LAW[case])]
     return []
 
 
-def _refused_1997(at: _At, case: str, ruling: str | None) -> list[Prescription]:
+def _refused_1997(at: _At, case: str, ruling: CallRuling | None) -> list[Prescription]:
     """1997: what follows a refused call out of rotation (29C, 30, 31, 32)."""
     rec = at.rec
     x, call, partner = rec.seat, rec.call, rec.seat.partner
-    if ruling == "coor_undecided":  # 29C: an artificial call out of rotation, 1997 31A2
+    if ruling == CallRuling.COOR_UNDECIDED:  # 29C: an artificial call out of rotation, 1997 31A2
         return [at.review(f"29C artificial: did {x}'s {rec.first_call} repeat the denomination(s) his artificial "
                           f"{call} out of rotation specified (1997 31A2(a): partner passes at his next turn) or "
                           "not (31A2(b): partner passes to the end, Law 26)? (FindingMade same_denomination)",
@@ -450,19 +471,19 @@ def _refused_1997(at: _At, case: str, ruling: str | None) -> list[Prescription]:
     return [at.must_pass(partner, readings[0], readings[1])] if readings else []
 
 
-PARTNER_PASSES_1997: dict[tuple[str, str | None], tuple[str, str]] = {
-    ("31A", "coor_same_strain"): ("next_turn", "31A2a"),
-    ("31A", "coor_other"): ("end_of_auction", "31A2b"),
-    ("32B", "coor_rho_acted"): ("end_of_auction", "32B2"),
-    ("32B", "coor_same_call"): ("end_of_auction", "32B2"),
-    ("32B", "coor_other"): ("end_of_auction", "32B2"),
+PARTNER_PASSES_1997: dict[tuple[str, CallRuling | None], tuple[str, str]] = {
+    ("31A", CallRuling.COOR_SAME_STRAIN): ("next_turn", "31A2a"),
+    ("31A", CallRuling.COOR_OTHER): ("end_of_auction", "31A2b"),
+    ("32B", CallRuling.COOR_RHO_ACTED): ("end_of_auction", "32B2"),
+    ("32B", CallRuling.COOR_SAME_CALL): ("end_of_auction", "32B2"),
+    ("32B", CallRuling.COOR_OTHER): ("end_of_auction", "32B2"),
 }
 """1997: partner's pass after a refused call out of rotation, by (case, ruling): until when, and the Law."""
 
 
 # -- words of the other vocabularies -----------------------------------------------------------------
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "call_out_of_rotation": "call out of rotation",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.CALL_OUT_OF_ROTATION: "call out of rotation",
 }
 """How the irregularity of this family's rules (``IrregularityKind``: 29 to 32) reads for people."""

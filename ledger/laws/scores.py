@@ -35,6 +35,7 @@ from ledger.laws.base import Citations, cited, handles
 from projections.fold import Step
 from projections.procedure import journalled
 from projections.state import Adjusted, Appeal, Decision, Irregularity, TableState
+from projections.vocab import IrregularityKind
 from projections.waiting import answered_by_ruling
 
 LAWS = ("12", "82", "90", "92", "93")
@@ -69,7 +70,7 @@ def _committee_decided(state: TableState) -> Appeal | None:
 
 
 def _not_applied(state: TableState, seq: int, event: ev.Event, detail: str, law: str | None) -> TableState:
-    return state.add_irregularity(Irregularity("adjustment_not_applied", seq, event.TYPE, detail=detail, law=law))
+    return state.add_irregularity(Irregularity(IrregularityKind.ADJUSTMENT_NOT_APPLIED, seq, event.TYPE, detail=detail, law=law))
 
 
 @handles(ev.AdjustedScoreAwarded)
@@ -149,7 +150,7 @@ def on_appeal_decided(state: TableState, step: Step[ev.AppealDecided]) -> TableS
     role = step.role
     open_ = next((a for a in reversed(state.appeals) if a.decided is None), None)
     if open_ is None:
-        return state.add_irregularity(Irregularity("unprocessed", seq, event.TYPE,
+        return state.add_irregularity(Irregularity(IrregularityKind.UNPROCESSED, seq, event.TYPE,
                                                    detail="an appeal decision with no appeal lodged"))
     decided = attrs.evolve(open_, decided=seq, decision=event.decision, decision_text=event.text)
     appeals = tuple(decided if a.seq == open_.seq else a for a in state.appeals)
@@ -209,7 +210,7 @@ def appeals_document(state: TableState) -> list[dict[str, Any]]:
 
 # -- words -----------------------------------------------------------------
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "adjustment_not_applied": "adjustment not applied",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.ADJUSTMENT_NOT_APPLIED: "adjustment not applied",
 }
 """How the irregularity this family records (``IrregularityKind``: 1997 12C3) reads for people."""
