@@ -61,9 +61,12 @@ def test_every_premature_kind_and_penalty_card_kind_has_words_and_a_citation():
     _check_citations(premature.PREMATURE_LAWS, premature.PREMATURE_WORDS)
     assert {law for laws in premature.CITATIONS.values() for law in laws.values()} <= {
         law for laws in premature.PREMATURE_LAWS.values() for law in laws.values()}
-    _check_citations(penalty.PENALTY_KIND_LAWS, {"major", "minor"})
-    assert set(penalty.PENALTY_KIND_WORDS) == {"major", "minor"}
-    for kind in penalty.PENALTY_KIND_WORDS:
+    assert set(penalty.PENALTY_KINDS) == set(penalty.PenaltyKind) == {"major", "minor"}
+    assert all(isinstance(kind, penalty.PenaltyKind) for kind in penalty.PENALTY_KINDS)
+    assert all(ruled.words.strip() for ruled in penalty.PENALTY_KINDS.values())
+    _check_citations(laws_of(penalty.PENALTY_KINDS), penalty.PenaltyKind)
+    assert render.PENALTY_KIND_WORDS == {k: v.words for k, v in penalty.PENALTY_KINDS.items()}
+    for kind in penalty.PenaltyKind:
         PenaltyCardDesignated.from_data({"seat": "N", "card": "SA", "kind": kind})  # a kind the event allows
     with pytest.raises((TypeError, ValueError)):
         PenaltyCardDesignated.from_data({"seat": "N", "card": "SA", "kind": "other"})
