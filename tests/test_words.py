@@ -177,3 +177,40 @@ def test_every_card_ruling_and_out_of_turn_kind_recorded_has_a_law_in_the_boards
     for member, law, table in seen:
         assert table[member][state.edition], f"{member} recorded under {state.edition}, cited under none"
         assert law is None or law.startswith(f"{state.edition}:"), (member, law)
+
+
+
+KNOWN_KINDS_OUTSIDE = {"defective_trick"}
+"""Irregularity kinds a family records that ``IrregularityKind`` does not name yet, each one a
+debt (the member, and the family's words for it, to be added): a new one fails, a removed one
+must leave the set."""
+
+
+def _kind_scenarios():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from golden_fold import scenario_files
+
+    return [p for p in scenario_files() if any(w in p.stem for w in (
+        "revoke", "defective", "fifth", "dummy", "lead", "claim", "penalty"))]
+
+
+KIND_SCENARIOS = _kind_scenarios()
+
+
+def test_every_irregularity_kind_the_play_families_record_is_a_vocabulary_member():
+    """Over the play scenarios, each kind in the document's ``irregularities`` is an
+    ``IrregularityKind`` member, or a debt named above (dummy's inquiry, 42B1, has no scenario:
+    tests/test_revokes.py)."""
+    from ledger.scenario import replay_text
+
+    seen = set()
+    for path in KIND_SCENARIOS:
+        with replay_text(path.read_text(encoding="utf-8")) as (ledger, stream):
+            seen |= {i["kind"] for i in ledger.state(stream)["irregularities"]}
+    wanted = (set(leads.IRREGULARITIES) | set(revokes.IRREGULARITIES)) - {IrregularityKind.DUMMY_INQUIRY}
+    assert sorted(wanted - seen) == []
+    assert sorted(KNOWN_KINDS_OUTSIDE - seen) == [], "a kind outside the vocabulary no longer recorded: leave the set"
+    assert sorted(seen - set(IrregularityKind) - KNOWN_KINDS_OUTSIDE) == []
