@@ -65,7 +65,7 @@ def card_tricks(state: TableState) -> dict[str, Any]:
     """The player on turn and, for each legal card, the tricks it gives his side."""
     dds, types = _endplay()
     if state.phase not in (OPENING_LEAD, PLAY) or state.contract is None:
-        raise AnalysisUnavailable(f"no card to analyse: the board is in phase {state.phase!r}")
+        raise AnalysisUnavailable(f"no card to analyse: the board is in phase {state.phase.value!r}")
     turn = state.turn
     assert turn is not None
     contract = state.contract

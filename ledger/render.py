@@ -38,8 +38,9 @@ from ledger.laws.calls import UNTIL_WORDS
 from ledger.laws.cards import EXPOSED_HOW
 from ledger.laws.base import words_of
 from ledger.laws.leads import OUT_OF_TURN, OUT_OF_TURN_HOW, OUT_OF_TURN_STATUS
-from ledger.laws.penalty import PENALTY_KIND_WORDS
+from ledger.laws.penalty import PENALTY_KINDS
 from ledger.laws.premature import PREMATURE_STATUS, PREMATURE_WORDS
+from projections.vocab import IrregularityKind, OutOfTurnKind, Phase
 
 __all__ = ["render_state", "render_log", "print_renderable", "card_text", "call_text",
            "render_checks", "render_travellers", "render_standings", "render_open"]
@@ -59,7 +60,7 @@ WINNER_STYLE = "bold"
 VOID = "—"
 ELLIPSIS = "…"
 
-PHASES = {"auction": "auction", "opening_lead": "opening lead", "play": "play", "ended": "ended"}
+PHASES = {Phase.AUCTION: "auction", Phase.OPENING_LEAD: "opening lead", Phase.PLAY: "play", Phase.ENDED: "ended"}
 SCORING = {"MP": "pairs (MP)", "IMP": "teams (IMP)"}
 
 
@@ -82,6 +83,9 @@ OUT_OF_TURN_WORDS = words_of(OUT_OF_TURN)
 """How each lead or card out of turn (``OutOfTurnKind``) reads: the leads family's words."""
 IRREGULARITY_WORDS = _joined(*(family.words.irregularities for family in laws.FAMILIES))
 """How each irregularity (``IrregularityKind``) reads: the words of the family that records it."""
+PENALTY_KIND_WORDS = words_of(PENALTY_KINDS)
+"""What each kind of penalty card (``ledger.laws.penalty.PenaltyKind``) obliges, said after the
+card: the penalty cards family's words."""
 ORDINARY_PLAY_LAWS = {"45A", "45B"}
 ORDINARY_CALL_LAW = "FFB:57.3"
 OPTION_WORDS = _joined(*(family.words.options for family in laws.FAMILIES))
@@ -351,7 +355,7 @@ def _auction_cells(doc: Mapping[str, Any]) -> list[list[Text]]:
     board = doc.get("board") or {}
     entries = [(entry.get("seat"), Text(call_text(entry.get("call")) + ("*" if _by_law(entry) else "")))
                for entry in doc.get("auction") or []]
-    if doc.get("phase") == "auction" and doc.get("turn") in GRID_ORDER:
+    if doc.get("phase") == Phase.AUCTION and doc.get("turn") in GRID_ORDER:
         entries.append((doc["turn"], Text("?", style="bold")))
     rows: list[list[Text]] = []
     column = GRID_ORDER.index(board["dealer"]) if board.get("dealer") in GRID_ORDER else 0
@@ -613,7 +617,7 @@ def _pending_line(entry: Mapping[str, Any]) -> str:
 
 
 def _irregularity_line(entry: Mapping[str, Any]) -> str:
-    if entry.get("kind") == "unprocessed":
+    if entry.get("kind") == IrregularityKind.UNPROCESSED:
         offender = f", offender {entry['offender']}" if entry.get("offender") else ""
         detail = f": {entry['detail']}" if entry.get("detail") else ""
         return (f"Unprocessed (director to rule): {entry.get('type') or 'event'} at seq "
@@ -738,9 +742,9 @@ def _lead_out_of_turn_line(entry: Mapping[str, Any]) -> str:
     how = entry.get("how") or ""
     if how and how not in ("returned", "refuse") and entry.get("status") == "accepted":
         status += f" ({OUT_OF_TURN_HOW.get(how, how.replace('_', ' '))})"
-    if entry.get("kind") == "fifth_card":
+    if entry.get("kind") == OutOfTurnKind.FIFTH_CARD:
         status = "a penalty card" if how == "penalty" else "back to the hand, no rectification"
-    due = f", {_seat(entry.get('correct'))} to lead" if entry.get("kind") not in ("fifth_card",) else ""
+    due = f", {_seat(entry.get('correct'))} to lead" if entry.get("kind") != OutOfTurnKind.FIFTH_CARD else ""
     return (f"{what.capitalize()}: {_seat(entry.get('seat'))} {card_text(entry.get('card'))} "
             f"(seq {entry.get('seq', '?')}{due}): {status}{_law(entry.get('law'))}")
 

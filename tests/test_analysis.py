@@ -130,3 +130,15 @@ def test_without_endplay_analysis_names_the_extra_to_install(monkeypatch):
     with pytest.raises(analysis.AnalysisUnavailable, match=r"pip install 'bridge-ruling-ledger\[analysis\]'"):
         analysis.dd_table(Deal.parse(
             "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"))
+
+
+def test_no_card_to_analyse_during_the_auction_names_the_phase_as_the_document_does(imported, monkeypatch):
+    """The phase is a ``Phase`` member: the message says its value (``'auction'``), not the member's repr."""
+    from ledger import analysis
+    from ledger.service import Ledger
+
+    monkeypatch.setattr(analysis, "_endplay", lambda: (None, None))  # the phase is checked before the solver runs
+    with Ledger.open(imported) as ledger:
+        state, _ = ledger.table_state("markers/t1/b6", at=2)  # a call made, the auction goes on
+    with pytest.raises(analysis.AnalysisUnavailable, match=r"no card to analyse: the board is in phase 'auction'$"):
+        analysis.card_tricks(state)

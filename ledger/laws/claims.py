@@ -43,6 +43,7 @@ from projections.procedure import journalled
 from projections.state import unprocessed
 from projections.state import (ENDED, OPENING_LEAD, PLAY, Claim, Irregularity, Objection, PlayedCard, TableState,
                                Trick)
+from projections.vocab import IrregularityKind
 
 LAWS = ("68", "69", "70", "71", "79")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -159,7 +160,7 @@ def on_claim_ruled(state: TableState, step: Step[ClaimRuled]) -> TableState:
     if claim is None or claim.status not in OPEN or ev.tricks > claim.remaining:
         detail = "claim ruling with no claim to rule on" if claim is None or claim.status not in OPEN else \
             f"claim ruling of {ev.tricks} tricks with {claim.remaining} to play"
-        return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail=detail))
+        return state.add_irregularity(Irregularity(IrregularityKind.UNPROCESSED, seq, ev.TYPE, detail=detail))
     state = attrs.evolve(state, review=tuple(attrs.evolve(r, resolved=True) if r.about == claim.seq else r
                                              for r in state.review))
     question = claim.objections[-1].law if claim.objections else state.cite("70")
@@ -182,7 +183,7 @@ def on_claim_rescored(state: TableState, step: Step[ClaimRescored]) -> TableStat
 @journalled
 def on_correction_period_ended(state: TableState, step: Step[CorrectionPeriodEnded]) -> TableState:
     if state.correction_period_ended is not None:  # refused on append; kept as logged
-        return state.add_irregularity(Irregularity("unprocessed", step.seq, step.event.TYPE,
+        return state.add_irregularity(Irregularity(IrregularityKind.UNPROCESSED, step.seq, step.event.TYPE,
                                                    detail="the Correction Period had already ended"))
     return attrs.evolve(state, correction_period_ended=step.seq)
 

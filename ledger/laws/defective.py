@@ -40,6 +40,7 @@ from ledger.laws.base import Prescription, at_play, handles
 from projections.fold import Step, law_of
 from projections.play import trick_winner
 from projections.state import ENDED, DefectiveTrick, Irregularity, PlayedCard, TableState, Trick, replace
+from projections.vocab import Edition, IrregularityKind
 
 LAWS = ("67",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -57,7 +58,7 @@ def on_defective_trick(state: TableState, step: Step[ev.DefectiveTrickFound]) ->
     d = next((d for d in entries if d.seq == step.seq), None)
     if d is None:  # folded one step at a time, not read again from the start (projections.table.fold_log):
         return state.add_irregularity(Irregularity(  # the trick was not closed at three cards; nothing ruled
-            "unprocessed", step.seq, event.TYPE, offender=str(event.seat),
+            IrregularityKind.UNPROCESSED, step.seq, event.TYPE, offender=str(event.seat),
             detail=f"{event.seat} did not play to trick {event.trick}: the stream is to be read again from "
                    "its start (Law 67)"))
     law = state.cite("67B" if _both_sides_played_next(state, d) else "67A")
@@ -142,7 +143,7 @@ def deemed_revoke(state: TableState, d: DefectiveTrick) -> bool:
     if law_of(d.law) != "67B" or d.placed is None or d.card is None:
         return False
     led = state.tricks[d.trick - 1].suit_led
-    return state.edition == "2017" or d.card.suit is not led
+    return state.edition == Edition.E2017 or d.card.suit is not led
 
 
 def _exemption(state: TableState, d: DefectiveTrick) -> str | None:
@@ -203,7 +204,7 @@ def defective_tricks(state: TableState) -> list[Prescription]:
             continue
         if not deemed_revoke(state, d):
             continue
-        out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(d.seat), about=d.placed),
+        out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.REVOKE, offender=str(d.seat), about=d.placed),
                                 (d.seq, d.placed), state.cite("67B1")))
         if state.phase != ENDED:
             continue

@@ -56,7 +56,7 @@ from projections.fold import Step, law_of
 from projections.play import add_card, premature, try_play
 from projections.state import (OPENING_LEAD, PLAY, Choice, Exposure, NotMade, OutOfTurn,
                                TableState, pending_lead)
-from projections.vocab import OutOfTurnKind
+from projections.vocab import IrregularityKind, OutOfTurnKind
 
 LAWS = ("41", "53", "54", "55", "56", "60")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -70,6 +70,11 @@ CITATIONS = {
 
 OFFER_LAWS = ("54", "53A", "55A")
 """The Laws (edition stripped) of the offers made about a lead out of turn."""
+
+DEFENDER_LEADS = frozenset({OutOfTurnKind.DEFENDER_LEAD, OutOfTurnKind.OPENING_LEAD})
+"""A defender's lead out of turn, at the opening lead (54) or during the play (53, 56)."""
+DURING_PLAY_LEADS = frozenset({OutOfTurnKind.DEFENDER_LEAD, OutOfTurnKind.DECLARER_LEAD})
+"""A lead out of turn during the play, by a defender (53) or by declarer (55)."""
 
 
 # -- the reading of the facts ------------------------------------------------------------
@@ -102,9 +107,9 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     oot = pending_lead(state)
     if oot is not None:
         if seat is oot.seat.next():
-            state = accept(state, oot, seq, "played", state.cite("54B" if oot.kind == "opening_lead" else "53A"))
+            state = accept(state, oot, seq, "played", state.cite("54B" if oot.kind == OutOfTurnKind.OPENING_LEAD else "53A"))
             return try_play(state, seq, type_, seat, card, law)
-        if oot.kind == "declarer_lead" and seat is oot.seat.rho and state.holds(seat, card):
+        if oot.kind == OutOfTurnKind.DECLARER_LEAD and seat is oot.seat.rho and state.holds(seat, card):
             # 1997 53B / 2017 53C: the defender on the right of declarer's lead out of turn plays
             # before the one on its left chose: the lead stands, his card is a premature play (57)
             via = cited(state, CITATIONS, "the wrong defender played to declarer's lead out of turn")
@@ -137,11 +142,11 @@ def intercept(state: TableState, seq: int, type_: str, seat: Seat, card: Card,
     if state.phase == OPENING_LEAD:
         if _declaring(state, seat):
             return state, None  # the presumed declarer or dummy "leads": 1997 Law 24 / 2017 54E, not built
-        kind, law_cited = "opening_lead", state.cite("54")
+        kind, law_cited = OutOfTurnKind.OPENING_LEAD, state.cite("54")
     elif _declaring(state, seat):
-        kind, law_cited = "declarer_lead", state.cite("55")
+        kind, law_cited = OutOfTurnKind.DECLARER_LEAD, state.cite("55")
     else:
-        kind, law_cited = "defender_lead", state.cite("53")
+        kind, law_cited = OutOfTurnKind.DEFENDER_LEAD, state.cite("53")
     oot = OutOfTurn(seq, seat, card, kind, correct, law=law_cited)
     return attrs.evolve(state, out_of_turn=state.out_of_turn + (oot,)), False
 
@@ -150,7 +155,7 @@ def _refused_declarer_lead(state: TableState) -> OutOfTurn | None:
     """Declarer's lead out of turn refused, the correct hand his own or dummy's (55B2), and nobody has led
     since: the moment of 60B."""
     oot = state.out_of_turn[-1] if state.out_of_turn else None
-    if oot is None or oot.kind != "declarer_lead" or oot.status != "refused" or oot.settled is None \
+    if oot is None or oot.kind != OutOfTurnKind.DECLARER_LEAD or oot.status != "refused" or oot.settled is None \
             or not _declaring(state, oot.correct) or not _leading(state):
         return None
     settled = oot.settled
@@ -173,11 +178,11 @@ def refuse(state: TableState, oot: OutOfTurn, seq: int) -> TableState:
     """Not accepted: a defender's card becomes a major penalty card (54D, 56);
     declarer's goes back to his hand or dummy (55B)."""
     state = _set(state, attrs.evolve(oot, status="refused", how="refuse", settled=seq))
-    if oot.kind == "declarer_lead":
+    if oot.kind == OutOfTurnKind.DECLARER_LEAD:
         law = state.cite("55B1" if not _declaring(state, oot.correct) else "55B2")
         return _not_made(state, oot.seq, oot.seat, oot.card,
                          f"declarer's lead out of turn not accepted: back to the hand, {oot.correct} leads", law)
-    law = state.cite("54D" if oot.kind == "opening_lead" else "56")
+    law = state.cite("54D" if oot.kind == OutOfTurnKind.OPENING_LEAD else "56")
     state = _not_made(state, oot.seq, oot.seat, oot.card,
                       "lead out of turn not accepted: a major penalty card", law)
     return attrs.evolve(state, exposures=state.exposures + (Exposure(oot.seq, oot.seat, oot.card,
@@ -193,7 +198,7 @@ def dummy_drew_attention(state: TableState, seq: int) -> TableState:
     43B2c, 2017 43B3): the offer lapses and the card leads its trick as if in turn; the
     director adjusts at the end (``ledger.laws.leads`` asks him)."""
     oot = pending_lead(state)
-    if oot is None or _declaring(state, oot.seat) or oot.kind not in ("defender_lead", "opening_lead"):
+    if oot is None or _declaring(state, oot.seat) or oot.kind not in DEFENDER_LEADS:
         return state
     if dummy_first_attention(state, oot.seq) != seq:
         return state
@@ -219,7 +224,7 @@ def on_spread(state: TableState, step: Step[DummySpreadStarted]) -> TableState:
     seq, ev = step.seq, step.event
     state = attrs.evolve(state, spreads=state.spreads + (seq,))
     oot = pending_lead(state)
-    if oot is None or oot.kind != "opening_lead" or state.contract is None:
+    if oot is None or oot.kind != OutOfTurnKind.OPENING_LEAD or state.contract is None:
         return state
     if ev.seat is state.contract.declarer:
         return accept(state, oot, seq, "declarer_spread", state.cite("54A"))
@@ -244,7 +249,7 @@ def face_down(state: TableState, seq: int, ev: LeadFaceDown) -> TableState | Non
     law = state.cite("41A") if oot is None else cited(state, CITATIONS, "face down while a faced lead out of turn waits")
     reason = ("face-down opening lead out of turn: returned to the hand, no rectification" if oot is None else
               "face-down lead while a faced lead out of turn awaits the ruling: retracted")
-    rec = OutOfTurn(seq, ev.seat, ev.card, "face_down", state.turn or ev.seat, status="returned",
+    rec = OutOfTurn(seq, ev.seat, ev.card, OutOfTurnKind.FACE_DOWN, state.turn or ev.seat, status="returned",
                     how="returned", settled=seq, law=law)
     state = attrs.evolve(state, out_of_turn=state.out_of_turn + (rec,))
     return _not_made(state, seq, ev.seat, ev.card, reason, law)
@@ -281,7 +286,7 @@ def fifth_card(state: TableState, seq: int, ev: CardPlayed) -> TableState | None
 
 
 def _record_fifth(state: TableState, seq: int, ev: CardPlayed, law: str, how: str) -> TableState:
-    rec = OutOfTurn(seq, ev.seat, ev.card, "fifth_card", ev.seat, status="returned" if how == "returned" else
+    rec = OutOfTurn(seq, ev.seat, ev.card, OutOfTurnKind.FIFTH_CARD, ev.seat, status="returned" if how == "returned" else
                     "refused", how=how, settled=seq, law=law)
     return attrs.evolve(state, out_of_turn=state.out_of_turn + (rec,))
 
@@ -325,27 +330,27 @@ def leads_out_of_turn(state: TableState) -> list[Prescription]:
     cite = state.cite
     for o in state.out_of_turn:
         causes = (o.seq,)
-        if o.kind == "fifth_card":
-            out.append(Prescription(IrregularityRecorded(kind="fifth_card", offender=str(o.seat), about=o.seq),
+        if o.kind == OutOfTurnKind.FIFTH_CARD:
+            out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.FIFTH_CARD, offender=str(o.seat), about=o.seq),
                                     causes, o.law))
             if o.how == "returned":
                 out.append(Prescription(CardReturned(seat=o.seat, card=o.card), causes, o.law))
             continue
         declaring = o.seat.side is state.contract.side
         offender = state.contract.declarer if declaring else o.seat
-        out.append(Prescription(IrregularityRecorded(kind="lead_out_of_turn", offender=str(offender), about=o.seq),
+        out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.LEAD_OUT_OF_TURN, offender=str(offender), about=o.seq),
                                 causes, o.law))
         settled = causes + ((o.settled,) if o.settled is not None and o.settled != o.seq else ())
-        if o.kind == "face_down":
+        if o.kind == OutOfTurnKind.FACE_DOWN:
             out.append(Prescription(CardReturned(seat=o.seat, card=o.card), causes, o.law))
-        elif o.kind == "opening_lead":
+        elif o.kind == OutOfTurnKind.OPENING_LEAD:
             presumed = o.correct.rho
             out.append(Prescription(OptionsOffered(to=presumed, options=OPENING, law=cite("54"), about=o.seq),
                                     causes, cite("54")))
             if o.status == "accepted" and o.how in ("accept_become_dummy", "declarer_spread"):
                 out.append(Prescription(DeclarerChanged(declarer=presumed.partner, dummy=presumed), settled,
                                         cite("54A")))
-        if o.kind in ("defender_lead", "declarer_lead") and o.how == "played" and o.correct is o.seat.next():
+        if o.kind in DURING_PLAY_LEADS and o.how == "played" and o.correct is o.seat.next():
             law = cited(state, CITATIONS, "the player whose lead it was played next")
             out.append(Prescription(DirectorReviewRequired(
                 reason=f"{law.split(':', 1)[1]} {o.correct}, whose lead it was, played next: the ledger reads "
@@ -356,11 +361,11 @@ def leads_out_of_turn(state: TableState) -> list[Prescription]:
             out.append(Prescription(DirectorReviewRequired(reason=dummy_review(
                 state, f"{o.seat}'s lead out of turn {o.card}", "the card leads its trick as if in turn"),
                 about=o.settled), settled, state.cite(dummy_first_law(state))))
-        if o.kind == "defender_lead":
+        if o.kind == OutOfTurnKind.DEFENDER_LEAD:
             # The declarer at the time: only an opening lead out of turn changes him, before any other lead.
             out.append(Prescription(OptionsOffered(to=state.contract.declarer, options=DURING_PLAY,
                                                    law=cite("53A"), about=o.seq), causes, cite("53A")))
-        elif o.kind == "declarer_lead":
+        elif o.kind == OutOfTurnKind.DECLARER_LEAD:
             out.append(Prescription(OptionsOffered(to=o.seat.lho, options=DURING_PLAY, law=cite("55A"),
                                                    about=o.seq), causes, cite("55A")))
             if o.status == "refused":
@@ -401,9 +406,9 @@ OUT_OF_TURN_HOW: dict[str, str] = {
 }
 """How a lead out of turn came to be accepted, in a director's words."""
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "lead_out_of_turn": "lead out of turn",
-    "fifth_card": "fifth card played to a trick",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.LEAD_OUT_OF_TURN: "lead out of turn",
+    IrregularityKind.FIFTH_CARD: "fifth card played to a trick",
 }
 """How the irregularities of this family's rules (``IrregularityKind``: 41A, 45E, 53 to 55) read for people."""
 

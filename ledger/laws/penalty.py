@@ -39,6 +39,7 @@ when a side reserves its rights (not prescribed here).
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -46,15 +47,27 @@ import attrs
 from ledger.bridge import Card, Seat, Suit
 from ledger.events import (DirectorReviewRequired, LeadRestriction, OptionsOffered, PenaltyCardCleared,
                            PenaltyCardDesignated)
-from ledger.laws.base import Citations, Prescription, at_play, cited, handles, on_play_on
+from ledger.laws.base import Citations, Prescription, Ruled, at_play, cited, handles, on_play_on
 from projections.cards import dummy_first_attention, dummy_first_law, dummy_review, locate, replace_card
 from projections.derived import read
 from projections.fold import Step, law_of
 from projections.obligations import active_restrictions
 from projections.state import ENDED, OPENING_LEAD, PLAY, Breach, Choice, Contract, Exposure, PenaltyCard, TableState, pending_lead
+from projections.vocab import Edition
 
 LAWS = ("50", "51", "52")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
+
+
+class PenaltyKind(StrEnum):
+    """The kind of a penalty card (50B; ``PenaltyCardDesignated.kind``, the document's
+    ``penalty_cards``): what it obliges, words and Laws in :data:`PENALTY_KINDS`."""
+
+    MAJOR = "major"
+    """An honour, a card exposed through deliberate play, or one of two or more penalty cards (50B)."""
+    MINOR = "minor"
+    """A single card below honour rank exposed inadvertently (50B)."""
+
 
 DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn", "premature"})
 """Exposures through deliberate play (50B: major whatever the rank)."""
@@ -91,7 +104,7 @@ class History:
     ``pickup_trick``, with the choice's seq ``pickup``)."""
 
     exposure: Exposure
-    initial: str
+    initial: PenaltyKind
     upgraded: int | None = None
     cleared: int | None = None
     cleared_how: str | None = None
@@ -110,7 +123,7 @@ class History:
         return self.exposure.seq < seq and (self.cleared is None or self.cleared > seq)
 
     def major_at(self, seq: int) -> bool:
-        return self.initial == "major" or (self.upgraded is not None and self.upgraded <= seq)
+        return self.initial == PenaltyKind.MAJOR or (self.upgraded is not None and self.upgraded <= seq)
 
 
 def lead_seq(state: TableState, number: int) -> int | None:
@@ -188,7 +201,7 @@ def auction_cards(state: TableState) -> list[Exposure]:
                if r.card is not None and law_of(r.law) in AUCTION_RECORD_LAWS and r.seat.side is not contract.side]
     if not records:
         return []
-    if state.edition == "1997":  # declarer's one choice for all the cards (LAWS-DIGEST 14.12 decision 9)
+    if state.edition == Edition.E1997:  # declarer's one choice for all the cards (LAWS-DIGEST 14.12 decision 9)
         chosen = next((c for c in state.choices if law_of(c.law) == "24"), None)
         if chosen is None or chosen.option != "treat_as_penalty_card":
             return []
@@ -210,7 +223,7 @@ def history(state: TableState) -> list[History]:
     for e in read(state, "exposures"):  # without a revoke card whose rectification was forfeited (11A)
         if e.how not in PENALTY_HOWS or e.seat.side is _contract(state).side or not_rectified(state, e.seq):
             continue
-        h = History(e, "minor")
+        h = History(e, PenaltyKind.MINOR)
         played = _played_after(state, e.seat, e.card, e.seq)
         picked = next(((s, t) for s, t, owner, suit in pickups
                        if owner is e.seat and suit is e.card.suit and s > e.seq), None)
@@ -226,7 +239,7 @@ def history(state: TableState) -> list[History]:
     for e in auction_cards(state):  # 2017 24E, 1997 24: penalty cards since the auction closed
         if not_rectified(state, e.seq):
             continue
-        h = History(e, "minor")
+        h = History(e, PenaltyKind.MINOR)
         played = _played_after(state, e.seat, e.card, e.seq)
         picked = next(((s, t) for s, t, owner, suit in pickups
                        if owner is e.seat and suit is e.card.suit and s > e.seq), None)
@@ -243,7 +256,7 @@ def history(state: TableState) -> list[History]:
         others = [o for o in base if o is not h and o.seat is h.seat]
         deliberate = e.how in DELIBERATE or e.how == "auction_major" or e.card.is_honour
         if deliberate or any(o.alive_at(e.seq) for o in others):
-            h = attrs.evolve(h, initial="major")
+            h = attrs.evolve(h, initial=PenaltyKind.MAJOR)
         else:
             later = [o.exposure.seq for o in others if o.exposure.seq > e.seq and h.alive_at(o.exposure.seq)]
             if later:
@@ -266,7 +279,7 @@ def on_designated(state: TableState, step: Step[PenaltyCardDesignated]) -> Table
     kept = tuple(p for p in state.penalty_cards if not (p.seat is ev.seat and p.card == ev.card))
     exposure = next((e for e in reversed(state.exposures) if e.seat is ev.seat and e.card == ev.card), None)
     law = exposure.law if exposure is not None and exposure.how in ("lead_out_of_turn", "premature") \
-        and ev.kind == "major" \
+        and ev.kind == PenaltyKind.MAJOR \
         else state.cite("50B")
     return attrs.evolve(state, penalty_cards=kept + (PenaltyCard(seq, ev.seat, ev.card, ev.kind, law),))
 
@@ -297,7 +310,7 @@ def playable_majors(state: TableState, seat: Seat) -> list[Card]:
     leading, all of them (unless a lead restriction applies, 50D1c); following,
     those of the suit led, or, void in it, all of them; none when he can
     follow suit with another card only."""
-    majors = [p.card for p in alive(state, seat) if p.kind == "major"]
+    majors = [p.card for p in alive(state, seat) if p.kind == PenaltyKind.MAJOR]
     if not majors:
         return []
     trick = state.current_trick
@@ -328,7 +341,7 @@ def play_breach(state: TableState, seat: Seat, card: Card) -> str | None:
         names = " ".join(str(c) for c in majors)
         return f"{seat} played {card} instead of the major penalty card {names} (50D1)"
     for p in pcs:
-        if p.kind == "minor" and card != p.card and card.suit is p.card.suit and not card.is_honour:
+        if p.kind == PenaltyKind.MINOR and card != p.card and card.suit is p.card.suit and not card.is_honour:
             return (f"{seat} played {card} before the minor penalty card {p.card}, a lower card of its suit "
                     "(50C)")
     return None
@@ -349,7 +362,7 @@ def lead_option_suits(state: TableState) -> set[Suit]:
     leader = state.turn
     if leader is None:
         return set()
-    return {p.card.suit for p in alive(state, leader.partner) if p.kind == "major"}
+    return {p.card.suit for p in alive(state, leader.partner) if p.kind == PenaltyKind.MAJOR}
 
 
 # -- option effects and lapses: Law 52, a major penalty card not played (the leads family
@@ -385,7 +398,7 @@ def on_52_choice(state: TableState, choice: Choice) -> TableState:
         return state
     index, played = found
     trick = state.tricks[index]
-    majors = [p.card for p in alive(state, breach.seat) if p.kind == "major"]
+    majors = [p.card for p in alive(state, breach.seat) if p.kind == PenaltyKind.MAJOR]
     if trick.cards[0].seat is not breach.seat:
         led = trick.suit_led
         of_led = [c for c in majors if c.suit is led]
@@ -432,7 +445,7 @@ def penalty_cards(state: TableState) -> list[Prescription]:
         if not auction:
             out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind=h.initial), (e.seq,), law))
         if h.upgraded is not None:
-            out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind="major"),
+            out.append(Prescription(PenaltyCardDesignated(seat=e.seat, card=e.card, kind=PenaltyKind.MAJOR),
                                     (e.seq, h.upgraded), state.cite("50B")))
         if h.cleared is not None:
             if h.cleared_how == "picked_up":
@@ -587,20 +600,15 @@ def document(state: TableState) -> list[dict[str, Any]]:
 
 # -- words and citations -----------------------------------------------------------------
 
-PENALTY_KIND_WORDS: dict[str, str] = {
-    "major": " (to be played at the first legal opportunity; when partner is to lead, declarer may require or "
-             "forbid its suit: 50D)",
-    "minor": " (no other card of its suit below honour rank before it; an honour may be played: 50C)",
+PENALTY_KINDS: dict[PenaltyKind, Ruled] = {
+    PenaltyKind.MAJOR: Ruled(" (to be played at the first legal opportunity; when partner is to lead, declarer may "
+                             "require or forbid its suit: 50D)", {"1997": "50D", "2017": "50D"}),
+    PenaltyKind.MINOR: Ruled(" (no other card of its suit below honour rank before it; an honour may be played: 50C)",
+                             {"1997": "50C", "2017": "50C"}),
 }
-"""What each kind of penalty card obliges, said after the card (``ledger.render``, the
-document's ``penalty_cards``)."""
-
-PENALTY_KIND_LAWS: dict[str, dict[str, str | None]] = {
-    "major": {"1997": "50D", "2017": "50D"},
-    "minor": {"1997": "50C", "2017": "50C"},
-}
-"""The Law of what each kind obliges, by edition, every edition named (``None``: cannot arise
-under it; none here). The designation carries its own Law (50B, 54D, 24...)."""
+"""Each kind of penalty card: what it obliges, said after the card (``ledger.render``, the
+document's ``penalty_cards``), and the Law of it by edition, every edition named (``None``:
+cannot arise under it; none here). The designation carries its own Law (50B, 54D, 24...)."""
 
 OPTION_WORDS: dict[str, str] = {
     "leave_penalty_card": "no restriction: the penalty card stays",

@@ -93,8 +93,9 @@ from projections import play
 from projections.derived import Reads, derive, read, shared_values, state_of
 from projections.fold import Step, law_of
 from projections.procedure import REVIEW_PREFIXES, recorded_only  # noqa: F401 (REVIEW_PREFIXES: read by the tests)
-from projections.state import (ENDED, CardRecord, Choice, Exposure, Irregularity, PlayedCard, ProcedureFact, TableState,
+from projections.state import (AUCTION, ENDED, PLAY, CardRecord, Choice, Exposure, Irregularity, PlayedCard, ProcedureFact, TableState,
                                Trick)
+from projections.vocab import CardRuling, Edition, IrregularityKind
 
 LAWS = ("9", "10", "11", "42", "43", "61", "62", "63", "64")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -172,14 +173,14 @@ def _trick12_restored(state: TableState, seq: int, event: ev.CardWithdrawn) -> T
     for q in state.tricks[12].cards:
         hands = cards.with_card_back(hands, q.seat, q.card)
         state = cards.not_made(state, q.seq, q.seat, str(q.card), words, law)
-    state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase="play", result=None)
+    state = attrs.evolve(state, hands=hands, tricks=state.tricks[:12], phase=PLAY, result=None)
     state = cards.not_made(state, p.seq, event.seat, str(p.card), "revoke card of trick 12 withdrawn", law)
     if event.replacement is None:
         state = cards.remove_card(state, 11, event.seat)  # the corrected card follows as a CardPlayed
     else:
         state, _ = cards.replace_card(state, 11, event.seat, event.replacement, seq,
                                        play.play_law(state, event.seat))
-    return cards.record_card(state, CardRecord(seq, event.TYPE, event.seat, event.card, "withdrawn", law,
+    return cards.record_card(state, CardRecord(seq, event.TYPE, event.seat, event.card, CardRuling.WITHDRAWN, law,
                                            detail="revoke on trick 12 corrected, tricks 12 and 13 restored",
                                            about=p.seq, other=event.replacement))
 
@@ -248,7 +249,7 @@ class Revoke:
 def _read(state: TableState) -> bool:
     """Whether the revokes are read into what the state shows: once one is recorded
     (``IrregularityRecorded`` ``revoke``) or play has ended."""
-    return state.phase == ENDED or any(i.kind == "revoke" for i in state.irregularities)
+    return state.phase == ENDED or any(i.kind == IrregularityKind.REVOKE for i in state.irregularities)
 
 
 def irregularities(state: TableState) -> tuple[Irregularity, ...]:
@@ -264,7 +265,7 @@ def _irregularities(state: TableState) -> tuple[Irregularity, ...]:
     if not found:
         return state.irregularities
     by_seq = {r.seq: r for r in found}
-    return tuple(_irregularity(i, by_seq.get(i.seq), state) if i.kind == "revoke" else i
+    return tuple(_irregularity(i, by_seq.get(i.seq), state) if i.kind == IrregularityKind.REVOKE else i
                  for i in state.irregularities)
 
 
@@ -484,13 +485,13 @@ def _one_card_added(before: tuple[Trick, ...], tricks: tuple[Trick, ...], hands_
 
 def _detect(state: TableState) -> list[Revoke]:
     revoked = _off_suit_revokes(state)
-    if not revoked and not state.breaches and not any(r.ruling == "withdrawn" for r in state.card_records):
+    if not revoked and not state.breaches and not any(r.ruling == CardRuling.WITHDRAWN for r in state.card_records):
         return []  # no card off the suit led, no breach, no card withdrawn: no revoke
     dummy = state.dummy
     out: list[Revoke] = list(revoked)
     breached = {b.seq for b in state.breaches}  # read by _breaches
     for rec in state.card_records:  # a revoke card withdrawn (47B / 62B): a revoke corrected
-        if rec.ruling != "withdrawn" or law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
+        if rec.ruling != CardRuling.WITHDRAWN or law_of(rec.law) not in ("47B", "62D1", "62C3") or rec.about is None \
                 or rec.card is None or rec.about in breached:
             continue
         found = next((t for t in reversed(state.tricks) if t.cards and t.cards[0].seq < rec.about), None)
@@ -509,7 +510,7 @@ def _breaches(state: TableState, known: set[int]) -> list[Revoke]:
     for b in state.breaches:
         if b.seq in known or b.card is None:
             continue
-        withdrawn = next((r for r in state.card_records if r.ruling == "withdrawn" and r.about == b.seq
+        withdrawn = next((r for r in state.card_records if r.ruling == CardRuling.WITHDRAWN and r.about == b.seq
                           and law_of(r.law) == "47B"), None)
         if withdrawn is not None:  # corrected before it was established (61A, 62A, 47B)
             trick = next((t for t in state.tricks if any(q.seq == withdrawn.seq for q in t.cards)), None) \
@@ -527,7 +528,7 @@ def _played_before_change(state: TableState, trick: Trick, p: PlayedCard) -> boo
     """``p`` was played before an opponent's permitted change of designation (45C4b) of a
     card played before it on this trick: it was legal when played (47D), no revoke."""
     seqs = {q.seq for q in trick.cards}
-    return any(rec.ruling == "change_permitted" and rec.about is not None and rec.seq in seqs
+    return any(rec.ruling == CardRuling.CHANGE_PERMITTED and rec.about is not None and rec.seq in seqs
                and rec.about < p.seq < rec.seq and rec.seat.side is not p.seat.side for rec in state.card_records)
 
 
@@ -566,7 +567,7 @@ def _establish(state: TableState, rv: Revoke) -> Revoke:
     for f in _facts(state, "RevokeInquiry"):
         if not rv.seq < f.seq < end or f.to is not rv.seat or f.by is None:
             continue
-        if state.edition == "1997" and f.by is rv.seat.partner and state.contract is not None \
+        if state.edition == Edition.E1997 and f.by is rv.seat.partner and state.contract is not None \
                 and rv.seat.side is not state.contract.side:
             candidates.append((f.seq, "63B"))  # a defender asked his partner: established (1997 63B)
         elif f.by is state.dummy and rv.seat is state.declarer and _violation(state, f.seq) is not None \
@@ -720,7 +721,7 @@ def _after_dummy_violation(state: TableState, rv: Revoke) -> Exempted:
                  "rectification, play continues as if there were none",
             [(f"{law} dummy lost his rights and drew attention first to {rv.seat}'s revoke: "
               + ("the director assigns an adjusted score to both sides if the defence gained"
-                 if state.edition == "1997" else
+                 if state.edition == Edition.E1997 else
                  "at the end of play the director takes away any advantage the defence gained"),
               rv.seq)])
 
@@ -793,14 +794,14 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
                 reviews.append(_rule8(state, rv))
             return "62D1", "a revoke on trick 12 found before the hands were returned: corrected, no transfer", \
                 reviews
-        if edition == "2017":
+        if edition == Edition.E2017:
             return "64B6", "a revoke on trick 12: no trick transfer", \
                 [("64C revoke on trick 12 (no transfer, 64B6): the director restores equity if the "
                   "non-offenders were damaged", rv.seq)]
     if both_sides:
         law = law_for(state, "both_sides_revoked")
         return law, "both sides revoked on this board: no transfer", \
-            [(f"64C both sides revoked (no transfer{', 64B7' if edition == '2017' else ''}): the director "
+            [(f"64C both sides revoked (no transfer{', 64B7' if edition == Edition.E2017 else ''}): the director "
               "restores equity as though no revoke had occurred", rv.seq)]
     earlier = [r for r in found if r.seq < rv.seq and r.seat is rv.seat and r.suit is rv.suit and r.is_established
                and not r.dummy and not r.breach]
@@ -808,7 +809,7 @@ def _exemption(state: TableState, rv: Revoke, found: list[Revoke],
         return "64B2", f"a further revoke in {rv.suit.symbol} by the same player", \
             [("64C a further revoke in the same suit by the same player (no transfer, 64B2): "
               + ("the director adjusts if the non-offenders would have made more tricks without it (64C2a)"
-                 if edition == "2017" else "the director restores equity if the non-offenders were damaged"),
+                 if edition == Edition.E2017 else "the director restores equity if the non-offenders were damaged"),
               rv.seq)]
     return None, "", []
 
@@ -822,7 +823,7 @@ def _restored_62d(state: TableState, rv: Revoke) -> bool:
 
 
 def _rule8(state: TableState, rv: Revoke) -> tuple[str, int]:
-    if state.edition == "1997":
+    if state.edition == Edition.E1997:
         return ("62D2 the offender's partner played to trick 12 after the revoke card: he may not choose a "
                 "play suggested by the revoke card (seed 001 rule 8)", rv.seq)
     return ("62D2 the offender's partner played to trick 12 after the revoke card: Law 16C applies to the "
@@ -857,7 +858,7 @@ def _transfer(state: TableState, rv: Revoke) -> tuple[int, str]:
         return 1 + (1 if won_after else 0), "64A1"
     if won_from == 0:
         return 0, "64B1"
-    if state.edition == "1997" and won_from >= 2:
+    if state.edition == Edition.E1997 and won_from >= 2:
         legal = _led_suit_held(state, rv)
         if any(t.winner is rv.seat and (p := t.card_of(rv.seat)) is not None and p.card in legal
                for t in os_after):
@@ -915,7 +916,7 @@ def on_dummy_lead_choice(state: TableState, choice: Choice) -> TableState:
     """43B2a: declarer's next lead is from the hand the defender chose; that lead is in turn
     (no lead out of turn, no Law 55 option)."""
     trick = state.current_trick
-    if state.contract is None or state.phase != "play" or trick is None or not trick.complete \
+    if state.contract is None or state.phase != PLAY or trick is None or not trick.complete \
             or trick.winner is None or trick.winner.side is not state.contract.side:
         return state
     seat = state.contract.declarer if choice.option == "lead_from_hand" else state.contract.declarer.partner
@@ -955,7 +956,7 @@ def revoke_rulings(state: TableState) -> list[Prescription]:
     causes: dict[str, list[int]] = {"declarer": [], "defenders": []}
     for rv in found:
         if not rv.breach:  # a breach's is recorded with it (ledger.laws.calls.lead_breaches)
-            out.append(Prescription(IrregularityRecorded(kind="revoke", offender=str(rv.seat), about=rv.seq),
+            out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.REVOKE, offender=str(rv.seat), about=rv.seq),
                                     (rv.seq,), state.cite("61A")))
         if rv.established is not None:
             out.append(Prescription(RevokeEstablished(seat=rv.seat, trick=rv.trick),
@@ -999,7 +1000,7 @@ def _withdrawal_offers(state: TableState, rv: Revoke) -> list[Prescription]:
         if p.seat.side is nos and rv.seq < p.seq < corrected:
             played[p.seat] = p.seq
     for rec in state.card_records:  # taken back since (47D, or the option below)
-        if rec.ruling == "withdrawn" and rec.about is not None and rv.seq < rec.about < corrected \
+        if rec.ruling == CardRuling.WITHDRAWN and rec.about is not None and rv.seq < rec.about < corrected \
                 and rec.seat.side is nos:
             played.setdefault(rec.seat, rec.about)
     for choice in state.choices:
@@ -1013,7 +1014,7 @@ def _withdrawal_offers(state: TableState, rv: Revoke) -> list[Prescription]:
 def dummy_rulings(state: TableState) -> list[Prescription]:
     """Dummy's limits (43A1b, 42B1) and, after a 43A2 violation, 43B2a."""
     dummy = state.dummy
-    if dummy is None or state.phase == "auction":
+    if dummy is None or state.phase == AUCTION:
         return []
     out: list[Prescription] = []
     violated = None
@@ -1024,13 +1025,13 @@ def dummy_rulings(state: TableState) -> list[Prescription]:
             violated = violated or f.seq
         elif f.type == "AttentionDrawn":
             if f.by is dummy and f.seq < end and not drawn:
-                out.append(Prescription(IrregularityRecorded(kind="dummy_drew_attention", offender=str(dummy),
+                out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.DUMMY_DREW_ATTENTION, offender=str(dummy),
                                                              about=f.seq), (f.seq,), state.cite("43A1b")))
             elif f.by is not dummy:
                 drawn = True
         elif f.type == "RevokeInquiry" and f.by is dummy and f.to is not None \
                 and f.to.side is not dummy.side:
-            out.append(Prescription(IrregularityRecorded(kind="dummy_inquiry", offender=str(dummy), about=f.seq),
+            out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.DUMMY_INQUIRY, offender=str(dummy), about=f.seq),
                                     (f.seq,), state.cite("42B1")))
         elif f.type == "DummyWarnedDeclarer" and f.detail == "lead_from_wrong_hand" and violated is not None:
             law = state.cite("43B2a")
@@ -1113,10 +1114,10 @@ def revokes_document(state: TableState) -> list[dict[str, Any]]:
 
 # -- words and citations -----------------------------------------------------------------
 
-IRREGULARITY_WORDS: dict[str, str] = {
-    "revoke": "revoke",
-    "dummy_drew_attention": "dummy drew attention to an irregularity during play (43A1b)",
-    "dummy_inquiry": "dummy asked a defender about a revoke (42B1)",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.REVOKE: "revoke",
+    IrregularityKind.DUMMY_DREW_ATTENTION: "dummy drew attention to an irregularity during play (43A1b)",
+    IrregularityKind.DUMMY_INQUIRY: "dummy asked a defender about a revoke (42B1)",
 }
 """How the irregularities of this family's rules (``IrregularityKind``: 61 to 64, 42, 43) read for people."""
 

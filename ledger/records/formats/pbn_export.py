@@ -44,7 +44,7 @@ from ledger.service import decode
 from ledger.store.base import StoredEvent
 from ledger.laws.results import board_result
 from ledger.laws.revokes import irregularities
-from projections.state import TableState
+from projections.state import AUCTION, TableState
 
 __all__ = ["write_pbn", "game_text", "reported_result"]
 
@@ -161,7 +161,7 @@ def _auction(events: list[tuple[StoredEvent, ev.Event]], state: TableState) -> l
         groups.append(" ".join(group))
     lines = [_tag("Auction", dealer)]
     lines += [" ".join(groups[i:i + 4]) for i in range(0, len(groups), 4)]
-    if state.phase == "auction":
+    if state.phase == AUCTION:
         lines.append("*")
     return lines + notes
 

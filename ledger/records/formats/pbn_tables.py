@@ -25,6 +25,7 @@ import attrs
 from ledger.records.formats.pbn_facts import board_opened
 from ledger.records.formats.pbn_notation import parse_card
 from ledger.records.formats.pbn_scan import PbnRecord
+from projections.vocab import Edition
 
 __all__ = ["TravellerRow", "score_table", "total_score_table", "traveller_rows"]
 
@@ -124,7 +125,7 @@ def _tricks(record: PbnRecord, result: str, level: int, number: int) -> int:
                        f"=, +n, -n, got {result!r}", "ScoreTable", result)
 
 
-def traveller_rows(record: PbnRecord, tournament: str, edition: str = "2017") -> list[TravellerRow]:
+def traveller_rows(record: PbnRecord, tournament: str, edition: str = Edition.E2017) -> list[TravellerRow]:
     """Each row of the record's ``ScoreTable`` as that table's facts (see the module)."""
     rows = score_table(record) or []
     base = board_opened(record, tournament)
