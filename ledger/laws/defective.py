@@ -40,6 +40,7 @@ from ledger.laws.base import Prescription, at_play, handles
 from projections.fold import Step, law_of
 from projections.play import trick_winner
 from projections.state import ENDED, DefectiveTrick, Irregularity, PlayedCard, TableState, Trick, replace
+from projections.vocab import IrregularityKind
 
 LAWS = ("67",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -216,3 +217,9 @@ def defective_tricks(state: TableState) -> list[Prescription]:
         assert d.placed is not None
         out.append(Prescription(TricksTransferred(to=to, tricks=1), (d.seq, d.placed), state.cite("67B1")))
     return out
+
+
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.DEFECTIVE_TRICK: "defective trick",
+}
+"""How the irregularity of this family's rule (``IrregularityKind``: 67A, 67B) reads for people."""
