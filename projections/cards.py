@@ -20,6 +20,7 @@ from projections.play import played_result, trick_winner
 from projections.state import unprocessed as unprocessed  # re-exported: the families read it here
 from projections.state import (ENDED, OPENING_LEAD, PLAY, CardRecord, Exposure, NotMade,
                                PlayedCard, TableState, Trick)
+from projections.vocab import CardRuling, Edition, OutOfTurnKind
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -139,7 +140,7 @@ def record_played(state: TableState, seq: int, type_: str, seat: Seat, card: Car
     """Play ``card`` and record the fact's reading."""
     state, placed = play_card(state, seq, type_, seat, card, law)
     if placed:
-        return record_card(state, CardRecord(seq, type_, seat, card, "played", law))
+        return record_card(state, CardRecord(seq, type_, seat, card, CardRuling.PLAYED, law))
     return state
 
 
@@ -216,7 +217,7 @@ def second_from_dummy(state: TableState, seat: Seat) -> bool:
     if len(trick.cards) != 1:
         return False
     lead = trick.cards[0]
-    return any(o.kind == "opening_lead" and o.status == "accepted" and o.seq == lead.seq
+    return any(o.kind == OutOfTurnKind.OPENING_LEAD and o.status == "accepted" and o.seq == lead.seq
                for o in state.out_of_turn)
 
 
@@ -226,5 +227,5 @@ def dummy_review(state: TableState, what: str, effect: str) -> str:
     return (f"{law} dummy, after a 43A2 violation, was the first to draw attention to {what}: no rectification "
             f"({effect}), play continues as though there were no irregularity; at the end of play "
             + ("the director awards an adjusted score to both sides if the defenders gained by it (equity)"
-               if state.edition == "1997" else
+               if state.edition == Edition.E1997 else
                "the director takes away any advantage the defenders gained (adjusted score to them)"))

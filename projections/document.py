@@ -25,6 +25,7 @@ from ledger.bridge import SEATS
 from projections.derived import read
 from projections.obligations import active_must_pass, active_restrictions
 from projections.state import Exposure, Irregularity, Result, TableState
+from projections.vocab import IrregularityKind
 from projections.waiting import review_law
 
 
@@ -145,16 +146,18 @@ def to_document(state: TableState, verified: bool | None = None) -> dict[str, An
     }
 
 
+_AS_LOGGED = frozenset({IrregularityKind.UNPROCESSED, IrregularityKind.ADJUSTMENT_NOT_APPLIED})
+"""Irregularities the document shows with the fact's type and detail: an action stored as logged that
+no Law rules on, an adjusted score stored but not in force (``ledger.laws.scores``)."""
+
+
 def _irregularity(i: Irregularity) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": i.kind, "offender": i.offender, "seq": i.seq, "law": i.law}
     if i.trick is not None:
         out["trick"] = i.trick
     if i.established is not None:
         out["established"] = i.established
-    if i.kind == "unprocessed":
-        out["type"] = i.type
-        out["detail"] = i.detail
-    if i.kind == "adjustment_not_applied":  # an award stored but not in force (ledger.laws.scores)
+    if i.kind in _AS_LOGGED:
         out["type"] = i.type
         out["detail"] = i.detail
     return out

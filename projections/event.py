@@ -30,6 +30,7 @@ from ledger.register_state import Register, swiss_match_id
 from ledger.teams import BYE_VP, victory_points
 from projections import results as res
 from projections.state import TableState
+from projections.vocab import Edition, IrregularityKind
 
 Tables = list[tuple[str, TableState]]
 
@@ -146,8 +147,8 @@ def fouled_forms(tables: Tables, register: Register | None, session: str | None)
 
 
 def _law(state: TableState | None, article: str, law_1997: str | None = None) -> str:
-    edition = state.edition if state is not None else "2017"
-    return f"{edition}:{law_1997 if edition == '1997' and law_1997 else article}"
+    edition = state.edition if state is not None else Edition.E2017
+    return f"{edition}:{law_1997 if edition == Edition.E1997 and law_1997 else article}"
 
 
 def law_87_checks(doc: dict[str, Any], tables: Tables) -> list[dict[str, Any]]:
@@ -546,7 +547,8 @@ def round_of(state: TableState, register: Register | None) -> int | None:
 def rulings_of(state: TableState) -> list[str]:
     """What the director or the engine ruled on the board, each with its Law: irregularities,
     adjusted scores, procedural penalties, irregular boards, a withdrawal."""
-    out = [f"{i.kind}" + (f" ({i.law})" if i.law else "") for i in state.irregularities if i.kind != "unprocessed"]
+    out = [f"{i.kind}" + (f" ({i.law})" if i.law else "") for i in state.irregularities
+           if i.kind != IrregularityKind.UNPROCESSED]
     if state.adjusted is not None:
         adjusted = state.adjusted
         out.append(f"adjusted score ({getattr(adjusted, 'law', None) or 'Law 12'})")

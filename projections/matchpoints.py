@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from projections.vocab import Edition
+
 ARTIFICIAL = {"A+": 60.0, "A": 50.0, "A-": 40.0}
 ARTIFICIAL_IMPS = {"A+": 3, "A": 0, "A-": -3}
 
@@ -52,7 +54,7 @@ def artificial_pct(award: str | int | float, session_pct: float | None, edition:
         return pct
     if award == "A+":
         return max(pct, session_pct)
-    if award == "A-" and edition == "1997":
+    if award == "A-" and edition == Edition.E1997:
         return min(pct, session_pct)
     return pct
 

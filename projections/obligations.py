@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from projections.state import MustPass, Restriction, TableState
+from projections.state import AUCTION, ENDED, MustPass, Restriction, TableState
 
 
 def active_must_pass(state: TableState) -> list[MustPass]:
     out = []
     for ob in state.partner_must_pass:
-        if state.phase != "auction":
+        if state.phase != AUCTION:
             continue
         if ob.until == "next_turn" and any(a.seat is ob.seat and a.seq > ob.seq for a in state.auction):
             continue
@@ -28,7 +28,7 @@ def active_restrictions(state: TableState) -> list[Restriction]:
         if r.lasts == "while_on_lead" and any(t.leader is not r.seat or (t.complete and t.winner is not r.seat)
                                               for t in led_after):
             continue  # the lead passed to another player (a trick he led was won by another)
-        if state.phase == "ended":
+        if state.phase == ENDED:
             continue
         out.append(r)
     return out

@@ -32,6 +32,7 @@ from projections.obligations import active_restrictions
 from projections.state import unprocessed
 from projections.state import (AUCTION, ENDED, OPENING_LEAD, PLAY, Breach, FaceDownLead, Irregularity, NotMade,
                                PlayedCard, Result, TableState, Trick, replace)
+from projections.vocab import IrregularityKind
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -393,7 +394,8 @@ def on_lead_faced(state: TableState, step: Step[LeadFaced]) -> TableState:
     seq, ev = step.seq, step.event
     lead = state.face_down_lead
     if lead is None:
-        return state.add_irregularity(Irregularity("unprocessed", seq, ev.TYPE, detail="no face-down lead to face"))
+        return state.add_irregularity(Irregularity(IrregularityKind.UNPROCESSED, seq, ev.TYPE,
+                                                            detail="no face-down lead to face"))
     state = attrs.evolve(state, face_down_lead=None)
     # The face-down opening lead becomes a played card when it is faced (41C).
     return add_card(state, lead.seq, lead.seat, lead.card, state.cite("41C"))

@@ -34,6 +34,7 @@ from ledger.scoring import butler_datum, imps
 from projections import matchpoints as mp
 from projections.derived import read
 from projections.state import TableState
+from projections.vocab import Edition
 
 
 @attrs.frozen
@@ -57,7 +58,7 @@ class TableResult:
     mp_ew: float | None = None
     pct_ns: float | None = None
     imp_ns: int | float | None = None
-    laws: str = "2017"
+    laws: str = Edition.E2017
     penalties: tuple[tuple[str, str], ...] = ()
     """Procedural penalties (Law 90): (side, amount like "10%" or "3 IMP")."""
     distribution: tuple[tuple[int, float], ...] = ()

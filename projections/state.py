@@ -9,7 +9,7 @@ import attrs
 
 from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, Suit, sort_cards
 from ledger.events import BoardOpened
-from projections.vocab import CallRuling, CardRuling, OutOfTurnKind, Phase
+from projections.vocab import CallRuling, CardRuling, IrregularityKind, OutOfTurnKind, Phase
 
 AUCTION, OPENING_LEAD, PLAY, ENDED = Phase.AUCTION, Phase.OPENING_LEAD, Phase.PLAY, Phase.ENDED
 
@@ -90,8 +90,9 @@ class Contract:
 
 @attrs.frozen
 class Irregularity:
-    """An irregularity seen by the projection. ``kind`` ``unprocessed`` marks
-    an action stored as logged that no Law module rules on yet."""
+    """An irregularity seen by the projection. ``kind``: an ``IrregularityKind`` member
+    (``unprocessed`` marks an action stored as logged that no Law module rules on yet), or
+    the text a stored ``IrregularityRecorded`` carries (free text on the wire: kept as it is)."""
 
     kind: str
     seq: int
@@ -135,7 +136,7 @@ class Claim:
     play; the floor ``G`` (69B, 71) and the director's line (70) start from it."""
     line: tuple[Trick, ...] = ()
     """The director's line of play as tricks (ClaimRuled.line), not among the tricks played."""
-    prior_phase: str | None = None
+    prior_phase: Phase | None = attrs.field(default=None, converter=attrs.converters.optional(Phase))
     """The phase when the claim was made: play resumes in it after 68B2."""
     ruled_tricks: int | None = None
     """The tricks the director awarded (ClaimRuled), before any later rescoring."""
@@ -446,7 +447,7 @@ _copy = _copier()
 def unprocessed(state: TableState, seq: int, type_: str, seat: Any, detail: str) -> TableState:
     """The state with the fact at ``seq`` kept as an ``unprocessed`` irregularity (no Law reads it
     here): listed for the director, never dropped, never guessed."""
-    return state.add_irregularity(Irregularity("unprocessed", seq, type_,
+    return state.add_irregularity(Irregularity(IrregularityKind.UNPROCESSED, seq, type_,
                                                offender=str(seat) if seat is not None else None, detail=detail))
 
 

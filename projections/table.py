@@ -29,6 +29,7 @@ from projections.fold import CHOICE_SUITS, EFFECTS, EITHER_DEFENDER_LAWS, HANDLE
 from projections.resolve import Recorded, needs_refold, resolve
 from projections.state import (Cap, Choice, DefectiveTrick, Finding, Irregularity, MustPass, Offer, Restriction, Review,
                                TableState, Voided, initial_hands, replace, set_fresh)
+from projections.vocab import CallRuling, IrregularityKind
 
 UNRULED: tuple[type[ev.Event], ...] = ()
 """Facts no Law module rules on yet: kept as ``unprocessed`` irregularities."""
@@ -57,7 +58,7 @@ def _unprocessed(state: TableState, step: Step[ev.Event]) -> TableState:
     offender = getattr(event, "seat", None)
     detail = f"{event.TYPE} is stored as logged; no ruling on it yet"
     return state.add_irregularity(Irregularity(
-        "unprocessed", step.seq, event.TYPE, offender=str(offender) if offender else None, detail=detail))
+        IrregularityKind.UNPROCESSED, step.seq, event.TYPE, offender=str(offender) if offender else None, detail=detail))
 
 
 @handles(ev.DirectorReviewRequired)
@@ -94,13 +95,18 @@ def _options_offered(state: TableState, step: Step[ev.OptionsOffered]) -> TableS
     return attrs.evolve(state, pending=state.pending + (offer,))
 
 
+_CHANGES_OF_MIND = frozenset({CallRuling.CHANGE_OF_MIND, CallRuling.SUBSTITUTE_ACCEPTED, CallRuling.SUBSTITUTE_REJECTED,
+                              CallRuling.SUBSTITUTE_CANCELLED, CallRuling.FIRST_CALL_KEPT, CallRuling.OTHER_CALL})
+"""A change of call (25B) and what became of it."""
+_SETTLED_BY_LHO = frozenset({CallRuling.SUBSTITUTE_ACCEPTED, CallRuling.SUBSTITUTE_CANCELLED})
+"""A change of call the LHO's own call over it settled (2017 25B1 / 25B2; 1997 25B1)."""
+
+
 def _lho_has_called(state: TableState, lho: Seat) -> bool:
     """The latest change of call by ``lho``'s RHO was settled by ``lho``'s own call over it
     (2017 25B1 accepted / 25B2 not accepted; 1997 25B1 the substitute stands)."""
-    rec = next((r for r in reversed(state.calls) if r.seat is lho.rho
-                and r.ruling in ("change_of_mind", "substitute_accepted", "substitute_rejected",
-                                 "substitute_cancelled", "first_call_kept", "other_call")), None)
-    return rec is not None and rec.ruling in ("substitute_accepted", "substitute_cancelled")
+    rec = next((r for r in reversed(state.calls) if r.seat is lho.rho and r.ruling in _CHANGES_OF_MIND), None)
+    return rec is not None and rec.ruling in _SETTLED_BY_LHO
 
 
 @handles(ev.OptionChosen)
@@ -111,7 +117,7 @@ def _option_chosen(state: TableState, step: Step[ev.OptionChosen]) -> TableState
                    and event.seat.side is o.to.side)), None)
     if offer is None:  # refused on append; kept if an override removed the offer since
         return state.add_irregularity(Irregularity(
-            "unprocessed", seq, event.TYPE, offender=str(event.seat),
+            IrregularityKind.UNPROCESSED, seq, event.TYPE, offender=str(event.seat),
             detail=f"option {event.option} chosen by {event.seat} with no such option pending"))
     suit = event.suit
     if suit is None:
@@ -135,11 +141,11 @@ def _irregularity_recorded(state: TableState, step: Step[ev.IrregularityRecorded
 def _defective_read(state: TableState, event: ev.IrregularityRecorded, law: str | None) -> Irregularity | None:
     """Spec 1.3 (67): a defective trick's ``IrregularityRecorded``, and 67B1's deemed revoke, carry
     their trick (read from the state's ``defective`` entries, the core's own record of the findings)."""
-    if event.kind == "defective_trick":
+    if event.kind == IrregularityKind.DEFECTIVE_TRICK:
         d = next((d for d in state.defective if d.seq == event.about), None)
         return Irregularity(event.kind, event.about, event.TYPE, offender=event.offender, law=law,
                             trick=d.trick if d else None)
-    if event.kind == "revoke" and law_of(law) == "67B1":
+    if event.kind == IrregularityKind.REVOKE and law_of(law) == "67B1":
         d = next((d for d in state.defective if d.placed == event.about), None)
         return Irregularity(event.kind, event.about, event.TYPE, offender=event.offender, law=law,
                             trick=d.trick if d else None, established=True)

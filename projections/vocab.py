@@ -5,12 +5,12 @@ Each member says what it means; the words a player or director reads for it, and
 the Law it rests on in each edition, are the family's that owns it (``ledger.render``
 prints them):
 
-* ``CallRuling``: ``RULING_WORDS``, ``RULING_LAWS`` of ``ledger.laws.calls`` (with those
-  of rotation, inadmissible and insufficient);
-* ``CardRuling``: ``RULING_WORDS``, ``RULING_LAWS`` of ``ledger.laws.cards``,
-  ``designations``, ``withdrawals`` and ``exposed``, each for the rulings it reads;
-* ``OutOfTurnKind``: ``OUT_OF_TURN_WORDS``, ``OUT_OF_TURN_LAWS`` of ``ledger.laws.leads``;
-* ``IrregularityKind``: ``IRREGULARITY_WORDS`` of the family whose rule records it.
+* ``CallRuling``: ``RULINGS`` of ``ledger.laws.calls`` (with those of rotation, inadmissible
+  and insufficient): one ``ledger.laws.base.Ruled`` per member, its words and its Laws;
+* ``CardRuling``: ``RULINGS`` of ``ledger.laws.cards``, ``designations``, ``withdrawals`` and
+  ``exposed``, each for the rulings it reads;
+* ``OutOfTurnKind``: ``OUT_OF_TURN`` of ``ledger.laws.leads``;
+* ``IrregularityKind``: ``IRREGULARITIES`` of the family whose rule records it.
 
 The card, out-of-turn, premature and penalty-card tables name every edition, ``None`` where
 the member cannot arise under it (tests/test_words.py); the call rulings' leave such an edition
@@ -166,8 +166,7 @@ class CardRuling(StrEnum):
     """How the Laws read one card fact (``CardRecord.ruling``, the document's ``card_rulings``).
 
     Words and Laws per edition: the family that reads the fact (``ledger.laws.cards`` 45, 48,
-    49; ``designations`` 46B, 45C4b; ``withdrawals`` 47; ``exposed`` 24), ``RULING_WORDS``
-    and ``RULING_LAWS``."""
+    49; ``designations`` 46B, 45C4b; ``withdrawals`` 47; ``exposed`` 24), its ``RULINGS``."""
 
     PLAYED = "played"
     """The fact put the card on the trick (45A, 45B, 45C...)."""
@@ -209,7 +208,7 @@ class IrregularityKind(StrEnum):
     """What ``irregularities`` lists (``Irregularity.kind``; the engine's ``IrregularityRecorded``).
 
     Stored events may carry other kinds (the field is free text on the wire): the fold keeps
-    them as they are. Words: ``IRREGULARITY_WORDS`` of the family whose rule records the kind;
+    them as they are. Words: ``IRREGULARITIES`` of the family whose rule records the kind;
     ``unprocessed`` has a line of its own."""
 
     UNPROCESSED = "unprocessed"
@@ -249,12 +248,14 @@ class IrregularityKind(StrEnum):
     """Dummy asked a defender about a revoke (42B1)."""
     CARDS_FROM_WRONG_BOARD = "cards_from_wrong_board"
     """A player called with cards from another board (1997 17D, 2017 15A)."""
+    DEFECTIVE_TRICK = "defective_trick"
+    """A trick to which a player contributed no card, as the director found it (67A, 67B)."""
 
 
 class OutOfTurnKind(StrEnum):
     """A lead or card out of turn (``OutOfTurn.kind``, the document's ``leads_out_of_turn``).
 
-    Words and Laws per edition: ``ledger.laws.leads.OUT_OF_TURN_WORDS``, ``OUT_OF_TURN_LAWS``."""
+    Words and Laws per edition: ``ledger.laws.leads.OUT_OF_TURN``."""
 
     OPENING_LEAD = "opening_lead"
     """An opening lead out of turn (54)."""

@@ -33,6 +33,7 @@ from typing import Any, Iterable, Mapping
 import attrs
 
 from projections.state import Review, TableState
+from projections.vocab import CallRuling, IrregularityKind
 
 
 @attrs.frozen
@@ -132,7 +133,7 @@ def _claims(state: TableState) -> list[_Item]:
 def _unprocessed(state: TableState) -> list[_Item]:
     """``unprocessed``: an action stored as logged that no Law module rules on."""
     return [("unprocessed", i.seq, f"{i.type} stored as logged: {i.detail}", None)
-            for i in state.irregularities if i.kind == "unprocessed"]
+            for i in state.irregularities if i.kind == IrregularityKind.UNPROCESSED]
 
 
 def _appeals(state: TableState) -> list[_Item]:
@@ -212,7 +213,7 @@ def answered_by_ruling(state: TableState, laws: tuple[str, ...]) -> TableState:
     score stands, 12B1 gives no adjustment) answers it without an adjusted score."""
     if not laws:
         return state
-    undecided = {c.seq for c in state.calls if c.ruling == "undecided"}  # a judgment field asked: a finding answers
+    undecided = {c.seq for c in state.calls if c.ruling == CallRuling.UNDECIDED}  # a judgment field asked: a finding answers
 
     def read(r: Review) -> str:
         return r.reason if r.about in undecided else with_edition(r.reason, state.edition)

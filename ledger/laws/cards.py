@@ -53,13 +53,14 @@ from ledger.bridge import Card, Seat
 from ledger.events import (AttentionDrawn, CardDropped, CardHeld, CardNamed, CardPlayed, CardReturned,
                            DirectorReviewRequired, DummyCardTouched, DummyMisplaced, IrregularityRecorded,
                            OptionsOffered)
-from ledger.laws.base import Prescription, handles
+from ledger.laws.base import Prescription, Ruled, handles
 from projections import play
 from projections.cards import (ATTENTION_HOOKS, AUCTION_CARD_HOOKS, NAMING_LAWS, expose, locate, not_made, play_card,
                                record_card, record_played, replace_card, set_record, unprocessed)
 from projections.fold import Step, law_of
 from projections.procedure import journalled
 from projections.state import AUCTION, ENDED, OPENING_LEAD, PLAY, CardRecord, TableState
+from projections.vocab import CardRuling, IrregularityKind
 
 LAWS = ("45", "48", "49")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -109,7 +110,7 @@ def _dummy_card_not_played(state: TableState, seq: int, kind: str, seat: Seat, c
     names them (45B, both editions)."""
     law = state.cite("45B")
     state = not_made(state, seq, seat, str(card), "dummy's cards are played when declarer names them", law)
-    return record_card(state, CardRecord(seq, kind, seat, card, "not_played", law))
+    return record_card(state, CardRecord(seq, kind, seat, card, CardRuling.NOT_PLAYED, law))
 
 
 @handles(CardHeld)
@@ -130,11 +131,11 @@ def on_card_held(state: TableState, step: Step[CardHeld]) -> TableState:
         question = "could the defender's partner see the face of the card held?"
         reason = "held so that partner could not see its face"
     if seen is None:
-        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "undecided", law, detail=question))
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.UNDECIDED, law, detail=question))
     if seen:
         return record_played(state, seq, ev.TYPE, seat, card, law)
     state = not_made(state, seq, seat, str(card), reason, law)
-    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.NOT_PLAYED, law, detail=reason))
 
 
 @handles(CardDropped)
@@ -148,13 +149,13 @@ def on_card_dropped(state: TableState, step: Step[CardDropped]) -> TableState:
         law = state.cite("48A")
         reason = "dropped by accident: declarer is not required to play it, and is not penalised"
         state = not_made(state, seq, seat, str(card), reason, law)
-        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "not_played", law, detail=reason))
+        return record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.NOT_PLAYED, law, detail=reason))
     if seat is state.dummy:
         return _dummy_card_not_played(state, seq, ev.TYPE, seat, card)
     law = state.cite("49")
     state = not_made(state, seq, seat, str(card), "dropped by accident: exposed, not played", law)
     state = expose(state, seq, seat, card, "dropped", law)
-    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, "exposed", law,
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.EXPOSED, law,
                                      detail="a defender's card exposed by accident"))
 
 
@@ -179,7 +180,7 @@ def on_dummy_card_touched(state: TableState, step: Step[DummyCardTouched]) -> Ta
     reason = {"arrange": "touched to arrange dummy's cards",
               "reach": "touched to reach a card above or below it"}[ev.purpose]
     state = not_made(state, seq, dummy, str(ev.card), reason, law)
-    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "not_played", law, detail=reason))
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, CardRuling.NOT_PLAYED, law, detail=reason))
 
 
 # -- DummyMisplaced and AttentionDrawn: Law 45D ----------------------------------
@@ -201,8 +202,8 @@ def on_dummy_misplaced(state: TableState, step: Step[DummyMisplaced]) -> TableSt
     index, p = named
     law = state.cite("45D")
     state, _ = replace_card(state, index, dummy, ev.card, seq, law)
-    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, "misplaced", law, about=p.seq, other=p.card,
-                                     detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, ev.card, CardRuling.MISPLACED, law, about=p.seq,
+                                     other=p.card, detail=f"dummy placed {ev.card}; declarer had named {p.card}"))
 
 
 @handles(AttentionDrawn)
@@ -219,7 +220,7 @@ def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableSt
     time if each side has not yet played to the next trick."""
     seq = step.seq
     for rec in state.card_records:
-        if rec.ruling != "misplaced" or rec.card is None or rec.other is None:
+        if rec.ruling != CardRuling.MISPLACED or rec.card is None or rec.other is None:
             continue
         found = locate(state, rec.seat, rec.card)
         if found is None:
@@ -228,7 +229,7 @@ def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableSt
         following = state.tricks[index + 1] if index + 1 < len(state.tricks) else None
         sides = {p.seat.side for p in following.cards} if following else set()
         if len(sides) == 2:
-            state = set_record(state, attrs.evolve(rec, ruling="misplaced_stands",
+            state = set_record(state, attrs.evolve(rec, ruling=CardRuling.MISPLACED_STANDS,
                                                     detail=rec.detail + "; attention drawn after each side played "
                                                                         "to the next trick: it stands"))
             continue
@@ -236,11 +237,15 @@ def on_attention_drawn(state: TableState, step: Step[AttentionDrawn]) -> TableSt
         state, question = replace_card(state, index, rec.seat, rec.other, seq, law)
         state = not_made(state, rec.seq, rec.seat, str(rec.card),
                           "placed by dummy though declarer did not name it: withdrawn", law)
-        state = set_record(state, attrs.evolve(rec, ruling="misplaced_corrected",
+        state = set_record(state, attrs.evolve(rec, ruling=CardRuling.MISPLACED_CORRECTED,
                                                 review=question and f"45D {question}",
                                                 detail=rec.detail + f"; attention drawn in time: {rec.other} "
                                                                     "is played"))
     return state
+
+
+_PLAY_OR_NOT = frozenset({CardRuling.PLAYED, CardRuling.NOT_PLAYED})
+"""The card rulings the document's ``card_rulings`` leaves out (unless a question goes with them)."""
 
 
 def card_rulings_document(state: TableState) -> list[dict[str, Any]]:
@@ -249,7 +254,7 @@ def card_rulings_document(state: TableState) -> list[dict[str, Any]]:
     the ``card_rulings`` key of the state document (docs/EXTENSIONS.md)."""
     return [{"seq": r.seq, "type": r.type, "seat": str(r.seat), "card": str(r.card) if r.card else None,
              "other": str(r.other) if r.other else None, "ruling": r.ruling, "law": r.law, "detail": r.detail}
-            for r in state.card_records if r.ruling not in ("played", "not_played") or r.review]
+            for r in state.card_records if r.ruling not in _PLAY_OR_NOT or r.review]
 
 
 # -- the rules ---------------------------------------------------------------------------
@@ -258,11 +263,15 @@ _EXPOSED_BY = ("dropped", "named")
 """Exposures recorded as ``exposed_card`` (a substituted card is the illegal withdrawal's)."""
 
 
+_MISPLACED = frozenset({CardRuling.MISPLACED, CardRuling.MISPLACED_CORRECTED, CardRuling.MISPLACED_STANDS})
+"""Dummy's misplaced card (45D), whatever became of it: an irregularity each."""
+
+
 def _review(reason: str, rec: CardRecord, law: str | None) -> Prescription:
     return Prescription(DirectorReviewRequired(reason=reason, about=rec.seq), (rec.seq,), law)
 
 
-def _irregular(kind: str, rec: CardRecord, law: str | None) -> Prescription:
+def _irregular(kind: IrregularityKind, rec: CardRecord, law: str | None) -> Prescription:
     return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
 
 
@@ -289,71 +298,61 @@ def card_rulings(state: TableState) -> list[Prescription]:
     for rec in state.card_records:
         ruling = rec.ruling
         causes = (rec.about, rec.seq) if rec.about is not None else (rec.seq,)
-        if ruling == "undecided":
+        if ruling == CardRuling.UNDECIDED:
             out.append(_review(f"{law_of(rec.law)} {rec.detail}", rec, rec.law))
-        elif ruling == "choose":
+        elif ruling == CardRuling.CHOOSE:
             assert rec.to is not None and rec.law is not None  # narrowing: a choice names its chooser and Law
             out.append(Prescription(OptionsOffered(to=rec.to, options=rec.options, law=rec.law), (rec.seq,),
                                     rec.law))
-        elif ruling == "change_permitted":
+        elif ruling == CardRuling.CHANGE_PERMITTED:
             assert rec.other is not None  # narrowing: 47C's record holds the card changed to
             out.append(_returned(rec.seat, rec.other, causes, state.cite("47C")))
-        elif ruling in ("misplaced", "misplaced_corrected", "misplaced_stands"):
-            out.append(_irregular("dummy_misplay", rec, rec.law))
-            if ruling == "misplaced_corrected":
+        elif ruling in _MISPLACED:
+            out.append(_irregular(IrregularityKind.DUMMY_MISPLAY, rec, rec.law))
+            if ruling == CardRuling.MISPLACED_CORRECTED:
                 assert rec.card is not None  # narrowing: a card misplayed from dummy is a card
                 out.append(_returned(rec.seat, rec.card, causes, rec.law))
-        elif ruling == "illegal_withdrawal":
-            out.append(_irregular("illegal_withdrawal", rec, rec.law))
+        elif ruling == CardRuling.ILLEGAL_WITHDRAWAL:
+            out.append(_irregular(IrregularityKind.ILLEGAL_WITHDRAWAL, rec, rec.law))
             assert state.contract is not None  # narrowing: a card withdrawn illegally is withdrawn in play
             defender = rec.seat.side is not state.contract.side
             if rec.other is not None and not defender:
                 out.append(_returned(rec.seat, rec.other, (rec.seq,), rec.law))
-        elif ruling == "retracted":
+        elif ruling == CardRuling.RETRACTED:
             assert rec.card is not None and rec.about is not None  # narrowing: 47E1's lead and its authorisation
             out.append(_returned(rec.seat, rec.card, (rec.seq, rec.about), rec.law))
         if rec.review:  # a question that goes with the ruling, its Law first ("47E2b too late ...")
             out.append(_review(rec.review, rec, state.cite(rec.review.split(" ", 1)[0])))
     for exposure in state.exposures:
         if exposure.how in _EXPOSED_BY:
-            out.append(Prescription(IrregularityRecorded(kind="exposed_card", offender=str(exposure.seat),
-                                                         about=exposure.seq), (exposure.seq,), exposure.law))
+            out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.EXPOSED_CARD,
+                                                         offender=str(exposure.seat), about=exposure.seq),
+                                    (exposure.seq,), exposure.law))
     return out
 
 
 # -- words and citations -----------------------------------------------------------------
 
-RULING_WORDS: dict[str, str] = {
-    "played": "played",
-    "not_played": "not played",
-    "exposed": "exposed",
-    "undecided": "undecided",
-    "misplaced": "misplaced",
-    "misplaced_corrected": "misplaced corrected",
-    "misplaced_stands": "misplaced stands",
+RULINGS: dict[CardRuling, Ruled] = {
+    CardRuling.PLAYED: Ruled("played", {"1997": "45", "2017": "45"}),
+    CardRuling.NOT_PLAYED: Ruled("not played", {"1997": "45C", "2017": "45C"}),
+    CardRuling.EXPOSED: Ruled("exposed", {"1997": "49", "2017": "49"}),
+    CardRuling.UNDECIDED: Ruled("undecided", {"1997": "85A", "2017": "85A"}),
+    CardRuling.MISPLACED: Ruled("misplaced", {"1997": "45D", "2017": "45D"}),
+    CardRuling.MISPLACED_CORRECTED: Ruled("misplaced corrected", {"1997": "45D", "2017": "45D"}),
+    CardRuling.MISPLACED_STANDS: Ruled("misplaced stands", {"1997": "45D", "2017": "45D"}),
 }
-"""How the card rulings this family reads (``CardRuling``: 45, 48, 49; the document's
-``card_rulings``) read for people (``ledger.render``). The designations, withdrawals and
-auction-exposure families give theirs (``RULING_WORDS`` in each)."""
+"""The card rulings this family reads (``CardRuling``: 45, 48, 49; the document's ``card_rulings``):
+how each reads for people (``ledger.render``) and the Law it rests on, by edition
+(``ledger.laws.base.cited``), every edition named: ``None`` would say the ruling cannot arise
+under that edition (none here). The designations, withdrawals and auction-exposure families give
+theirs (``RULINGS`` in each). The record carries the Law of its own case (``not_played``: 45C1
+to 45C3 or 48A; a judgment awaited, ``undecided``, the Law of the question, the table the
+director's assessment of facts, 85A, as the call rulings do)."""
 
-RULING_LAWS: dict[str, dict[str, str | None]] = {
-    "played": {"1997": "45", "2017": "45"},
-    "not_played": {"1997": "45C", "2017": "45C"},
-    "exposed": {"1997": "49", "2017": "49"},
-    "undecided": {"1997": "85A", "2017": "85A"},
-    "misplaced": {"1997": "45D", "2017": "45D"},
-    "misplaced_corrected": {"1997": "45D", "2017": "45D"},
-    "misplaced_stands": {"1997": "45D", "2017": "45D"},
-}
-"""The Law each of these card rulings rests on, by edition (``ledger.laws.base.cited``), every
-edition named: ``None`` would say the ruling cannot arise under that edition (none here).
-The record carries the Law of its own case (``not_played``: 45C1 to 45C3 or 48A; a judgment
-awaited, ``undecided``, the Law of the question, the table the director's assessment of
-facts, 85A, as the call rulings do)."""
-
-IRREGULARITY_WORDS: dict[str, str] = {
-    "exposed_card": "exposed card",
-    "dummy_misplay": "dummy misplaced a card",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.EXPOSED_CARD: "exposed card",
+    IrregularityKind.DUMMY_MISPLAY: "dummy misplaced a card",
 }
 """How the irregularities of this family's rules (``IrregularityKind``: 45D, 49) read for people."""
 

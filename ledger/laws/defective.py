@@ -189,7 +189,7 @@ def defective_tricks(state: TableState) -> list[Prescription]:
     for d in state.defective:
         if d.law is None:
             continue
-        out.append(Prescription(IrregularityRecorded(kind="defective_trick", offender=str(d.seat), about=d.seq),
+        out.append(Prescription(IrregularityRecorded(kind=IrregularityKind.DEFECTIVE_TRICK, offender=str(d.seat), about=d.seq),
                                 (d.seq,), d.law))
         if d.placed is None or d.card is None or len(state.tricks) < d.trick:
             continue
@@ -217,3 +217,9 @@ def defective_tricks(state: TableState) -> list[Prescription]:
         assert d.placed is not None
         out.append(Prescription(TricksTransferred(to=to, tricks=1), (d.seq, d.placed), state.cite("67B1")))
     return out
+
+
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.DEFECTIVE_TRICK: "defective trick",
+}
+"""How the irregularity of this family's rule (``IrregularityKind``: 67A, 67B) reads for people."""

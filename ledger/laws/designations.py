@@ -16,15 +16,18 @@ its card records are ``ledger.laws.cards.card_rulings``, as for every card fact)
 
 from __future__ import annotations
 
+from typing import Literal
+
 import attrs
 
-from ledger.laws.base import handles
+from ledger.laws.base import Ruled, handles
 from ledger.bridge import RANKS, Card, Seat, Suit, sort_cards
 from ledger.events import DesignationChanged, DummyCardCalled
 from projections.cards import (DESIGNATION_LAWS, NAMING_LAWS, card_played_after, expose, is_defender, not_made,
                                record_card, record_played, replace_card, second_from_dummy, unprocessed)
 from projections.fold import Step, law_of
 from projections.state import ENDED, OPENING_LEAD, PLAY, CardRecord, Choice, PlayedCard, TableState
+from projections.vocab import CardRuling, Edition
 
 LAWS = ("46", "45C4")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -44,9 +47,11 @@ CITATIONS = {
 
 @attrs.frozen
 class Designation:
-    """What an incomplete or invalid designation of dummy's card comes to (46B)."""
+    """What an incomplete or invalid designation of dummy's card comes to (46B): a ``card``,
+    a ``choose`` (recorded as the card ruling ``choose``: a choice to offer), a ``void``
+    designation (46B4, a choice too) or a ``review`` (a question for the director)."""
 
-    kind: str  # card | choose | void | review
+    kind: Literal["card", "choose", "void", "review"]
     law: str  # without the edition
     card: Card | None = None
     question: str = ""
@@ -169,11 +174,11 @@ def _high_or_low(state: TableState, rank: str, turn: _Turn, lowest_winner: bool 
         return Designation("review", law, question=f"'{rank}' from dummy, which holds no card of the suit led: "
                                                   "which card did declarer designate?")
     if rank == "low":
-        if state.edition == "2017" and suit is not None and suit is not led:
+        if state.edition == Edition.E2017 and suit is not None and suit is not led:
             law = "46B2"  # 2017 "low" is of the suit led; a suit named and no rank: its lowest card
         return Designation("card", law, min(of_suit, key=lambda c: c.strength))
     highest = max(of_suit, key=lambda c: c.strength)
-    if state.edition == "1997" and turn.fourth:
+    if state.edition == Edition.E1997 and turn.fourth:
         return _high_fourth_1997(state, of_suit, highest, law, lowest_winner)
     return Designation("card", law, highest)
 
@@ -243,7 +248,7 @@ def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> Tabl
             law = open_choice.law or law  # declarer designates the card the Law left to him
         return record_played(state, seq, ev.TYPE, dummy, d.card, law)
     if d.kind == "review":
-        return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, "undecided", law,
+        return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, CardRuling.UNDECIDED, law,
                                          detail=f"declarer said '{said}': {d.question}"))
     trick = state.current_trick
     led = None if trick is None or trick.complete else trick.suit_led
@@ -263,16 +268,16 @@ def on_dummy_card_called(state: TableState, step: Step[DummyCardCalled]) -> Tabl
             state = not_made(state, seq, dummy, f"{ev.suit}{ev.rank}", "not in dummy: the designation is void",
                               law)
     assert to is not None
-    return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, "choose", law, detail=detail, to=to,
-                                     options=options))
+    return record_card(state, CardRecord(seq, ev.TYPE, dummy, None, CardRuling.CHOOSE, law, detail=detail, to=to,
+                                         options=options))
 
 
 def _open_choice(state: TableState, law: str) -> CardRecord | None:
     """The latest designation awaiting a choice under ``law``, if dummy has not played since."""
     for rec in reversed(state.card_records):
-        if rec.seat is state.dummy and rec.ruling == "played":
+        if rec.seat is state.dummy and rec.ruling == CardRuling.PLAYED:
             return None
-        if rec.ruling == "choose" and law_of(rec.law) == law:
+        if rec.ruling == CardRuling.CHOOSE and law_of(rec.law) == law:
             dummy_played = card_played_after(state, (rec.seat,), rec.seq)
             return None if dummy_played else rec
     return None
@@ -335,11 +340,11 @@ def on_designation_changed(state: TableState, step: Step[DesignationChanged]) ->
         return unprocessed(state, seq, ev.TYPE, holder,
                             f"designation of {first.card} ({seat}) changed to {new}, of {holder}'s hand")
     law = state.cite("45C4b")
-    rec = CardRecord(seq, ev.TYPE, seat, new, "undecided", law, about=first.seq, other=first.card)
+    rec = CardRecord(seq, ev.TYPE, seat, new, CardRuling.UNDECIDED, law, about=first.seq, other=first.card)
     ruling, why = _change_ruling(state, ev, first)
-    if ruling == "undecided":
+    if ruling == CardRuling.UNDECIDED:
         return record_card(state, attrs.evolve(rec, detail=f"{first.card} changed to {new}: {why}"))
-    if ruling == "change_refused":
+    if ruling == CardRuling.CHANGE_REFUSED:
         state = not_made(state, seq, seat, str(new), f"change of designation not permitted ({why}): "
                                                       f"{first.card} stands", law)
         if is_defender(state, seat):
@@ -350,27 +355,27 @@ def on_designation_changed(state: TableState, step: Step[DesignationChanged]) ->
     return record_card(state, attrs.evolve(rec, ruling=ruling, detail=why, review=question and f"45C4b {question}"))
 
 
-def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard) -> tuple[str, str]:
+def _change_ruling(state: TableState, ev: DesignationChanged, first: PlayedCard) -> tuple[CardRuling, str]:
     """(ruling, why) for a change of designation, by edition."""
-    if state.edition == "2017":
+    if state.edition == Edition.E2017:
         if first.seat is not state.dummy:
-            return "change_refused", "2017 45C4b lets declarer change only a designation of dummy's card"
+            return CardRuling.CHANGE_REFUSED, "2017 45C4b lets declarer change only a designation of dummy's card"
         if card_played_after(state, (state.declarer, state.dummy), first.seq):  # type: ignore[arg-type]  # a designation of dummy: the contract is known
-            return "change_refused", "declarer has played a card since"
+            return CardRuling.CHANGE_REFUSED, "declarer has played a card since"
         if ev.inadvertent is None:
-            return "undecided", "was the designation unintended (a slip of the tongue or a mechanical error)?"
+            return CardRuling.UNDECIDED, "was the designation unintended (a slip of the tongue or a mechanical error)?"
         if not ev.inadvertent:
-            return "change_refused", "not an unintended designation: a change of mind"
-        return "change_permitted", "unintended designation, changed before declarer next played"
+            return CardRuling.CHANGE_REFUSED, "not an unintended designation: a change of mind"
+        return CardRuling.CHANGE_PERMITTED, "unintended designation, changed before declarer next played"
     if ev.inadvertent is False:
-        return "change_refused", "not inadvertent: a change of intention"
+        return CardRuling.CHANGE_REFUSED, "not inadvertent: a change of intention"
     if ev.without_pause is False:
-        return "change_refused", "changed after a pause for thought"
+        return CardRuling.CHANGE_REFUSED, "changed after a pause for thought"
     if ev.inadvertent is None:
-        return "undecided", "was the designation inadvertent?"
+        return CardRuling.UNDECIDED, "was the designation inadvertent?"
     if ev.without_pause is None:
-        return "undecided", "was it changed without pause for thought?"
-    return "change_permitted", "inadvertent designation, changed without pause for thought"
+        return CardRuling.UNDECIDED, "was it changed without pause for thought?"
+    return CardRuling.CHANGE_PERMITTED, "inadvertent designation, changed without pause for thought"
 
 
 # -- option effects ----------------------------------------------------------------------
@@ -381,18 +386,12 @@ OPTION_EFFECTS = {law: on_designation_chosen for law in DESIGNATION_LAWS}
 
 # -- words and citations -----------------------------------------------------------------
 
-RULING_WORDS: dict[str, str] = {
-    "choose": "choose",
-    "change_permitted": "change permitted",
-    "change_refused": "change refused",
+RULINGS: dict[CardRuling, Ruled] = {
+    CardRuling.CHOOSE: Ruled("choose", {"1997": "46B", "2017": "46B"}),
+    CardRuling.CHANGE_PERMITTED: Ruled("change permitted", {"1997": "45C4b", "2017": "45C4b"}),
+    CardRuling.CHANGE_REFUSED: Ruled("change refused", {"1997": "45C4b", "2017": "45C4b"}),
 }
-"""How the card rulings this family reads (``CardRuling``: 46B, 45C4b) read for people
-(``ledger.render``, the document's ``card_rulings``)."""
-
-RULING_LAWS: dict[str, dict[str, str | None]] = {
-    "choose": {"1997": "46B", "2017": "46B"},
-    "change_permitted": {"1997": "45C4b", "2017": "45C4b"},
-    "change_refused": {"1997": "45C4b", "2017": "45C4b"},
-}
-"""The Law each of these card rulings rests on, by edition, every edition named (``None``:
-cannot arise under it; none here). ``choose`` records its own case (46B3b, 46B4, 46B5)."""
+"""The card rulings this family reads (``CardRuling``: 46B, 45C4b): how each reads for people
+(``ledger.render``, the document's ``card_rulings``) and the Law it rests on, by edition, every
+edition named (``None``: cannot arise under it; none here). ``choose`` records its own case
+(46B3b, 46B4, 46B5)."""

@@ -21,13 +21,14 @@ import attrs
 
 from ledger.bridge import Card, Seat
 from ledger.events import CardWithdrawn, LeadAuthorisedByOpponent
-from ledger.laws.base import at_play, cited, handles
+from ledger.laws.base import Ruled, at_play, cited, handles
 from projections.cards import (expose, is_defender, locate, not_made, record_card, record_played, remove_card,
                                replace_card, unprocessed)
 from projections import play
 from projections.fold import Step
 from projections.state import (AUCTION, OPENING_LEAD, PLAY, CardRecord, Exposure, NotMade, PlayedCard, TableState,
                                Trick)
+from projections.vocab import CallRuling, CardRuling, Edition, IrregularityKind
 
 LAWS = ("47",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -44,7 +45,7 @@ CITATIONS = {
 
 def _corrections_since(state: TableState, seat: Seat, seq: int) -> list[int]:
     """Seqs of corrections of an explanation by an opponent of ``seat`` after ``seq``."""
-    return [r.seq for r in state.calls if r.ruling == "explanation_corrected" and r.seat.side is not seat.side
+    return [r.seq for r in state.calls if r.ruling == CallRuling.EXPLANATION_CORRECTED and r.seat.side is not seat.side
             and r.seq > seq]
 
 
@@ -63,7 +64,7 @@ def _both_sides_revoked(state: TableState, trick: Trick) -> bool:
     corrected there) and only one side has played to the next trick."""
     sides = {p.seat.side for p in trick.cards if _was_revoke(state, trick, p)}
     sides |= {p.seat.side for p in trick.cards for r in state.card_records
-              if r.seq == p.seq and r.ruling == "withdrawn" and r.law is not None
+              if r.seq == p.seq and r.ruling == CardRuling.WITHDRAWN and r.law is not None
               and r.law.split(":", 1)[-1] in ("47B", "62C3")}
     following = state.tricks[trick.number] if trick.number < len(state.tricks) else None
     played = {p.seat.side for p in following.cards} if following is not None else set()
@@ -80,19 +81,19 @@ def _changed_by_opponent(state: TableState, seat: Seat, trick: Trick, p: PlayedC
         if rec.seat.side is seat.side:
             continue
         mine = trick.card_of(rec.seat)
-        if rec.ruling == "change_permitted" and rec.about is not None:
+        if rec.ruling == CardRuling.CHANGE_PERMITTED and rec.about is not None:
             original, change = rec.about, rec.seq
             on_trick = mine is not None and mine.seq == rec.seq
-        elif rec.ruling == "misplaced_corrected" and mine is not None:
+        elif rec.ruling == CardRuling.MISPLACED_CORRECTED and mine is not None:
             original, change = rec.seq, mine.seq
             on_trick = mine.card == rec.other
-        elif rec.ruling == "withdrawn" and rec.about is not None:
+        elif rec.ruling == CardRuling.WITHDRAWN and rec.about is not None:
             original, change = rec.about, rec.seq
             on_trick = min(seqs) <= rec.about <= max(seqs)
         else:
             continue
         if on_trick and original < p.seq < change:
-            return "45D" if rec.ruling == "misplaced_corrected" else "47D"
+            return "45D" if rec.ruling == CardRuling.MISPLACED_CORRECTED else "47D"
     return None
 
 
@@ -111,7 +112,7 @@ def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableSt
         return _withdraw_face_down_lead(state, seq, ev)
     found = locate(state, seat, card)
     if found is None:
-        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "no_played_card",
+        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.NO_PLAYED_CARD,
                                           detail=f"{card} is not a played card: nothing to withdraw",
                                           other=replacement))
         if replacement is not None:
@@ -125,22 +126,22 @@ def on_card_withdrawn(state: TableState, seq: int, ev: CardWithdrawn) -> TableSt
     cite = state.cite(law)
     last = index == len(state.tricks) - 1
     if not last and replacement is None:
-        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "irregular", cite, about=p.seq,
+        state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.IRREGULAR, cite, about=p.seq,
                                           detail="withdrawn from a trick after the next trick began"))
         return unprocessed(state, seq, ev.TYPE, seat, f"{card} withdrawn from trick {trick.number} after the "
                                                        "next trick began: the director rules")
     state = not_made(state, p.seq, seat, str(card), f"withdrawn ({_WITHDRAWAL_WORDS[law]})", cite)
     if is_defender(state, seat) and law in ("47B", "62C3"):  # 62B1; 62C3: a penalty card
         state = expose(state, seq, seat, card, "withdrawn", cite)
-    state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, "withdrawn", cite, about=p.seq, other=replacement,
-                                      detail=_WITHDRAWAL_WORDS[law]))
+    state = record_card(state, CardRecord(seq, ev.TYPE, seat, card, CardRuling.WITHDRAWN, cite, about=p.seq,
+                                          other=replacement, detail=_WITHDRAWAL_WORDS[law]))
     if replacement is None:
         return remove_card(state, index, seat)
     ordinary = play.play_law(state, seat)
     if last:
         return record_played(remove_card(state, index, seat), seq, ev.TYPE, seat, replacement, ordinary)
     state, question = replace_card(state, index, seat, replacement, seq, ordinary)
-    return record_card(state, CardRecord(seq, ev.TYPE, seat, replacement, "played", ordinary,
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, replacement, CardRuling.PLAYED, ordinary,
                                      review=question and f"{law} {question}"))
 
 
@@ -176,7 +177,7 @@ def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) 
         established = any(t.card_of(seat) or t.card_of(seat.partner) for t in later)
         if not established:
             return "47B", None
-        if state.edition == "2017":
+        if state.edition == Edition.E2017:
             return "62C3", None
     changed = _changed_by_opponent(state, seat, trick, p)  # first: a card legal when played is no revoke
     if changed is not None:
@@ -188,7 +189,7 @@ def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) 
         later = [t for t in state.tricks if t.number > trick.number]
         if not any(t.card_of(seat) or t.card_of(partner) for t in later):  # 63A1: not yet established
             return "47B", None
-        if state.edition == "2017" and _both_sides_revoked(state, trick):  # 62C3: the established one too
+        if state.edition == Edition.E2017 and _both_sides_revoked(state, trick):  # 62C3: the established one too
             return "62C3", None
     if _corrections_since(state, seat, p.seq):
         since = any(q.seq > p.seq for q in trick.cards)
@@ -197,7 +198,7 @@ def _withdrawal_law(state: TableState, seat: Seat, trick: Trick, p: PlayedCard) 
             return "47E2a", None
         return None, ("47E2b too late to retract the card (a card was played to the trick since"
                       + (", or dummy had faced a card" if opening else "") + "): "
-                      + ("Law 40C applies, adjusted score possible" if state.edition == "1997"
+                      + ("Law 40C applies, adjusted score possible" if state.edition == Edition.E1997
                          else "the director may award an adjusted score"))
     return None, None
 
@@ -220,7 +221,7 @@ def _illegal_withdrawal(state: TableState, seq: int, ev: CardWithdrawn, p: Playe
             state = not_made(state, seq, seat, str(replacement),
                               f"put in place of {p.card}, which stands: goes back to the hand", law)
             detail += f"; {replacement} goes back"
-    return record_card(state, CardRecord(seq, ev.TYPE, seat, ev.card, "illegal_withdrawal", law, about=p.seq,
+    return record_card(state, CardRecord(seq, ev.TYPE, seat, ev.card, CardRuling.ILLEGAL_WITHDRAWAL, law, about=p.seq,
                                      other=replacement, detail=detail, review=review))
 
 
@@ -231,7 +232,7 @@ def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> 
     assert lead is not None
     if not _corrections_since(state, ev.seat, lead.seq):
         law = state.cite("41A")
-        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "illegal_withdrawal", law,
+        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, CardRuling.ILLEGAL_WITHDRAWAL, law,
                                           about=lead.seq, other=ev.replacement,
                                           detail=f"face-down lead {ev.card} withdrawn with no irregularity: "
                                                  "it stands"))
@@ -243,7 +244,7 @@ def _withdraw_face_down_lead(state: TableState, seq: int, ev: CardWithdrawn) -> 
     law = state.cite("41A")
     state = attrs.evolve(state, face_down_lead=None)
     state = not_made(state, lead.seq, ev.seat, str(ev.card), _WITHDRAWAL_WORDS["41A"], law)
-    state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, "withdrawn", law, about=lead.seq,
+    state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, ev.card, CardRuling.WITHDRAWN, law, about=lead.seq,
                                       other=ev.replacement, detail=_WITHDRAWAL_WORDS["41A"]))
     if ev.replacement is not None:
         state = record_played(state, seq, ev.TYPE, ev.seat, ev.replacement, state.cite("45A"))
@@ -261,7 +262,7 @@ def _stands_after_illegal_withdrawal(state: TableState, seat: Seat) -> CardRecor
     played = trick.card_of(seat)
     if played is None:
         return None
-    return next((r for r in reversed(state.card_records) if r.ruling == "illegal_withdrawal"
+    return next((r for r in reversed(state.card_records) if r.ruling == CardRuling.ILLEGAL_WITHDRAWAL
                  and r.about == played.seq), None)
 
 
@@ -288,14 +289,14 @@ def _authorisation(state: TableState, seat: Seat) -> CardRecord | None:
         return None
     trick = state.current_trick
     leading = state.phase == OPENING_LEAD or trick is None or trick.complete
-    if not leading and state.edition == "1997":
+    if not leading and state.edition == Edition.E1997:
         return None
     for rec in reversed(state.card_records):
         if rec.seat is not seat:
             continue
-        if rec.ruling == "retracted":
+        if rec.ruling == CardRuling.RETRACTED:
             return None  # the word was acted on
-        if rec.ruling == "lead_authorised":
+        if rec.ruling == CardRuling.LEAD_AUTHORISED:
             acted = any(p.seat is seat and p.seq > rec.seq for t in state.tricks for p in t.cards)
             return None if acted else rec
     return None
@@ -309,7 +310,7 @@ def retracted(state: TableState, seq: int, type_: str, seat: Seat, card: Card) -
     auth = _authorisation(state, seat)
     if auth is None:
         return None
-    state = record_card(state, CardRecord(seq, type_, seat, card, "retracted", state.cite("47E1"),
+    state = record_card(state, CardRecord(seq, type_, seat, card, CardRuling.RETRACTED, state.cite("47E1"),
                                           detail=f"{auth.detail}; retracted without rectification, "
                                                  "it may not be accepted", about=auth.seq))
     what = "lead" if state.phase == OPENING_LEAD or state.current_trick is None or \
@@ -323,41 +324,32 @@ def retracted(state: TableState, seq: int, type_: str, seat: Seat, card: Card) -
 def on_lead_authorised(state: TableState, step: Step[LeadAuthorisedByOpponent]) -> TableState:
     seq, ev = step.seq, step.event
     if ev.by.side is ev.seat.side:
-        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "irregular", state.cite("47E1"),
+        state = record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, CardRuling.IRREGULAR, state.cite("47E1"),
                                           detail=f"{ev.by} is {ev.seat}'s partner, not an opponent"))
         return unprocessed(state, seq, ev.TYPE, ev.seat,
                             f"{ev.seat} was told by his partner {ev.by} that it was his turn: 47E1 does not apply")
-    return record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, "lead_authorised", state.cite("47E1"),
+    return record_card(state, CardRecord(seq, ev.TYPE, ev.seat, None, CardRuling.LEAD_AUTHORISED, state.cite("47E1"),
                                      detail=f"{ev.by} told {ev.seat} it was his turn"))
 
 
 # -- words and citations -----------------------------------------------------------------
 
-RULING_WORDS: dict[str, str] = {
-    "withdrawn": "withdrawn",
-    "illegal_withdrawal": "illegal withdrawal",
-    "no_played_card": "no played card",
-    "lead_authorised": "lead authorised",
-    "retracted": "retracted",
-    "irregular": "irregular",
+RULINGS: dict[CardRuling, Ruled] = {
+    CardRuling.WITHDRAWN: Ruled("withdrawn", {"1997": "47", "2017": "47"}),
+    CardRuling.ILLEGAL_WITHDRAWAL: Ruled("illegal withdrawal",
+                                         dict(CITATIONS["illegal withdrawal"])),  # 1997 47G, 2017 47F: one table
+    CardRuling.NO_PLAYED_CARD: Ruled("no played card", {"1997": "47", "2017": "47"}),
+    CardRuling.LEAD_AUTHORISED: Ruled("lead authorised", {"1997": "47E1", "2017": "47E1"}),
+    CardRuling.RETRACTED: Ruled("retracted", {"1997": "47E1", "2017": "47E1"}),
+    CardRuling.IRREGULAR: Ruled("irregular", {"1997": "47", "2017": "47"}),
 }
-"""How the card rulings this family reads (``CardRuling``: 47) read for people
-(``ledger.render``, the document's ``card_rulings``)."""
+"""The card rulings this family reads (``CardRuling``: 47): how each reads for people
+(``ledger.render``, the document's ``card_rulings``) and the Law it rests on, by edition, every
+edition named (``None``: cannot arise under it; none here). ``withdrawn`` records its own case
+(47B, 47D, 47E2a, 41A, 45D, 62C3, 62D1, 62D2); ``no_played_card`` records none (a card not played
+is not withdrawn under Law 47, the Law cited here)."""
 
-RULING_LAWS: dict[str, dict[str, str | None]] = {
-    "withdrawn": {"1997": "47", "2017": "47"},
-    "illegal_withdrawal": dict(CITATIONS["illegal withdrawal"]),  # 1997 47G, 2017 47F: one table
-    "no_played_card": {"1997": "47", "2017": "47"},
-    "lead_authorised": {"1997": "47E1", "2017": "47E1"},
-    "retracted": {"1997": "47E1", "2017": "47E1"},
-    "irregular": {"1997": "47", "2017": "47"},
-}
-"""The Law each of these card rulings rests on, by edition, every edition named (``None``:
-cannot arise under it; none here). ``withdrawn`` records its own case (47B, 47D, 47E2a, 41A,
-45D, 62C3, 62D1, 62D2); ``no_played_card`` records none (a card not played is not withdrawn
-under Law 47, the Law cited here)."""
-
-IRREGULARITY_WORDS: dict[str, str] = {
-    "illegal_withdrawal": "card illegally withdrawn",
+IRREGULARITIES: dict[IrregularityKind, str] = {
+    IrregularityKind.ILLEGAL_WITHDRAWAL: "card illegally withdrawn",
 }
 """How the irregularities of this family's Laws (``IrregularityKind``: 1997 47G, 2017 47F) read for people."""
