@@ -147,11 +147,9 @@ def index_of(state: TableState, seq: int | None) -> int | None:
     return next((i for i in range(len(state.auction) - 1, -1, -1) if state.auction[i].seq == seq), None)
 
 
-def set_ruling(state: TableState, seq: int, ruling: str, law_: str | None = None, detail: str = "") -> TableState:
-    """The record at ``seq`` read anew (an option taken, a call left illegal). ``ruling`` is a
-    ``CallRuling`` member (the record's converter refuses any other string); typed ``str`` while
-    ``ledger.laws.inadmissible`` still names its rulings by strings (issue 29 item 4)."""
-    return replace(state, calls=ruled(state.calls, seq, CallRuling(ruling), law_, detail))
+def set_ruling(state: TableState, seq: int, ruling: CallRuling, law_: str | None = None, detail: str = "") -> TableState:
+    """The record at ``seq`` read anew (an option taken, a call left illegal)."""
+    return replace(state, calls=ruled(state.calls, seq, ruling, law_, detail))
 
 
 def ruled(calls: tuple[CallRecord, ...], seq: int, ruling: CallRuling, law_: str | None = None,
@@ -237,7 +235,7 @@ NOT_ENTERED: dict[CallRuling, Callable[[CallRecord], str]] = {}
 ``calls_not_made`` (its Law is the record's); their ``NOT_ENTERED``, registered by the composition root."""
 
 
-def supply_not_entered(reasons: Mapping[str, Callable[[CallRecord], str]], owner: str) -> None:
+def supply_not_entered(reasons: Mapping[CallRuling, Callable[[CallRecord], str]], owner: str) -> None:
     """Register a family's reasons (keyed by ``CallRuling`` member; a key that is not one fails,
     ``ValueError``); a second reason for a ruling fails."""
     for ruling, reason in reasons.items():

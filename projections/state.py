@@ -9,7 +9,7 @@ import attrs
 
 from ledger.bridge import Call, Card, Risk, Seat, Side, Strain, Suit, sort_cards
 from ledger.events import BoardOpened
-from projections.vocab import CallRuling, CardRuling, IrregularityKind, OutOfTurnKind, Phase
+from projections.vocab import CallRuling, CardRuling, IrregularityKind, OutOfTurnKind, PenaltyKind, Phase, PrematureKind
 
 AUCTION, OPENING_LEAD, PLAY, ENDED = Phase.AUCTION, Phase.OPENING_LEAD, Phase.PLAY, Phase.ENDED
 
@@ -666,8 +666,8 @@ class PrematurePlay:
     seq: int
     seat: Seat
     card: Card
-    kind: str
-    trick: int
+    kind: PrematureKind = attrs.field(converter=PrematureKind)
+    trick: int = attrs.field()
     status: str = "pending"
     option: str | None = None
     suit: Suit | None = None
@@ -683,7 +683,7 @@ class PenaltyCard:
     seq: int
     seat: Seat
     card: Card
-    kind: str  # major | minor
+    kind: PenaltyKind = attrs.field(converter=PenaltyKind)
     law: str | None = None
 
 

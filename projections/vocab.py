@@ -267,3 +267,34 @@ class OutOfTurnKind(StrEnum):
     """A face-down opening lead out of turn, returned (41A)."""
     FIFTH_CARD = "fifth_card"
     """A fifth card added to a trick (45E)."""
+
+
+class PenaltyKind(StrEnum):
+    """The kind of a penalty card (50B; ``PenaltyCardDesignated.kind``, the document's
+    ``penalty_cards``): what it obliges, words and Laws in ``ledger.laws.penalty.PENALTY_KINDS``."""
+
+    MAJOR = "major"
+    """An honour, a card exposed through deliberate play, or one of two or more penalty cards (50B)."""
+    MINOR = "minor"
+    """A single card below honour rank exposed inadvertently (50B)."""
+
+
+class PrematureKind(StrEnum):
+    """A premature lead or play (``PrematurePlay.kind``, the document's ``premature_plays``): the
+    family's own closed vocabulary, each kind named by its 2017 Law (a member is its string)."""
+
+    BEFORE_PARTNER = "57A"
+    """Led or played before his partner played to the trick: a major penalty card, and declarer
+    chooses what the partner plays to it (57A)."""
+    BOTH_HANDS = "57C1"
+    """The same, declarer having played from both hands: no rectification, back to the hand (57C1;
+    1997 57C)."""
+    AFTER_DUMMY = "57C2"
+    """The same, after dummy played a card to the trick prematurely or indicated one: back to the
+    hand (57C2; 1997 57C)."""
+    DECLARER = "57C3"
+    """Declarer's premature play (not a lead), from his hand or dummy: a played card (2017 57C3;
+    1997 no rule, read the same and asked)."""
+    BEFORE_RHO = "57D"
+    """Played (not led) at his RHO's turn after his partner played: his play at his proper turn if
+    legal, else a major penalty card (2017 57D; 1997 no rule, read the same and asked)."""

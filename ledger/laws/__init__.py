@@ -84,9 +84,9 @@ class Family:
     """Its readings of an attention drawn by dummy (``on_attention``; 43B3)."""
     played_on: tuple[PlayedOn, ...] = ()
     """Its offers that lapse when a player plays on (``on_play_on``: 52B1a, 62C1, 57A)."""
-    not_entered: Mapping[str, Callable[..., str]] = attrs.field(factory=dict)
+    not_entered: Mapping[CallRuling, Callable[..., str]] = attrs.field(factory=dict)
     """Why a call its rulings leave out of the auction is not entered (``NOT_ENTERED``, by ruling)."""
-    record_rules: Mapping[str, Rule] = attrs.field(factory=dict)
+    record_rules: Mapping[CallRuling, Rule] = attrs.field(factory=dict)
     """What it prescribes for its rulings on a call record, in the order of the facts (``RECORD_RULES``)."""
     withdrawn_calls: Lapse | None = None
     """Its withdrawn calls that Law 26 reaches (``WITHDRAWN_CALLS``)."""
@@ -104,22 +104,11 @@ class Family:
     """The default suit of an option it offers, taken without one (by Law, edition stripped)."""
 
 
-_CARD_RULINGS = frozenset(r.value for r in CardRuling)
-
-
 def _rulings(ns: Mapping[str, Any], module: str) -> tuple[dict[CardRuling, Ruled], dict[CallRuling, Ruled]]:
-    """A family's ``RULINGS`` (``{member: Ruled}``), split into its card and its call rulings; a
-    key that is not a member of ``CardRuling`` or ``CallRuling`` is refused at import.
-
-    Transition (issue 29 item 4): a module that still has the two parallel string tables
-    (``RULING_WORDS``, ``RULING_LAWS``) is read into the same shape."""
-    table: Mapping[Any, Ruled] | None = ns.get("RULINGS")
-    if table is None:
-        words: Mapping[str, str] = ns.get("RULING_WORDS", {})
-        laws: Mapping[str, Mapping[str, str | None]] = ns.get("RULING_LAWS", {})
-        vocabulary: type[CardRuling] | type[CallRuling] = (
-            CallRuling if any(k not in _CARD_RULINGS for k in words) else CardRuling)
-        table = {vocabulary(k): Ruled(w, laws.get(k, {})) for k, w in words.items()}
+    """A family's ``RULINGS`` (``{member: Ruled}``: one table for words and Laws), split into its
+    card and its call rulings; a key that is not a member of ``CardRuling`` or ``CallRuling`` (a
+    string, say) is refused at import."""
+    table: Mapping[Any, Ruled] = ns.get("RULINGS", {})
     card: dict[CardRuling, Ruled] = {}
     call: dict[CallRuling, Ruled] = {}
     for member, ruled in table.items():
@@ -134,23 +123,21 @@ def _rulings(ns: Mapping[str, Any], module: str) -> tuple[dict[CardRuling, Ruled
 
 def _irregularities(ns: Mapping[str, Any], module: str) -> dict[IrregularityKind, str]:
     """A family's ``IRREGULARITIES`` (``{IrregularityKind member: words}``); a key that is not a
-    member is refused at import. Transition: ``IRREGULARITY_WORDS`` keyed by strings is read too."""
-    table: Mapping[Any, str] = ns.get("IRREGULARITIES", ns.get("IRREGULARITY_WORDS", {}))
-    out: dict[IrregularityKind, str] = {}
-    for key, words in table.items():
-        try:
-            out[IrregularityKind(key)] = words
-        except ValueError:
-            raise TypeError(f"{module}: irregularity {key!r} is not an IrregularityKind member") from None
-    return out
+    member is refused at import."""
+    table: Mapping[Any, str] = ns.get("IRREGULARITIES", {})
+    for key in table:
+        if not isinstance(key, IrregularityKind):
+            raise TypeError(f"{module}: irregularity {key!r} is not an IrregularityKind member")
+    return dict(table)
 
 
 def family(module: ModuleType, name: str, rules: tuple[Rule, ...], **supplied: Any) -> Family:
     """The record of the family whose module is ``module``: its Laws (``LAWS``), its marked
     functions (``ledger.laws.base``: handlers, play and call points, card hooks, lapses on
     playing on), its option
-    effects (``OPTION_EFFECTS``), its words (``RULING_WORDS``, ``IRREGULARITY_WORDS``,
-    ``OPTION_WORDS``, ``OPTION_WORDS_BY_LAW``) and citations (``CITATIONS``, ``RULING_LAWS``),
+    effects (``OPTION_EFFECTS``), its rulings' words and Laws (``RULINGS``, keyed by member), its
+    irregularities' words (``IRREGULARITIES``), its options' words (``OPTION_WORDS``,
+    ``OPTION_WORDS_BY_LAW``) and citations (``CITATIONS``),
     and what is ``supplied`` by hand (``document``, ``derived``, ``choice_suits``, ``lapses``)."""
     ns = vars(module)
     handlers: dict[type[Event], Handler] = {}

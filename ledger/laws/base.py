@@ -15,6 +15,7 @@ import attrs
 
 from ledger.events import DirectorReviewRequired, Event, IrregularityRecorded
 from ledger.bridge import Seat
+from projections.vocab import IrregularityKind
 
 
 @attrs.frozen
@@ -136,7 +137,7 @@ class Recorded(Protocol):
     def seq(self) -> int: ...
 
 
-def irregular(kind: str, rec: Recorded, law: str | None) -> Prescription:
+def irregular(kind: IrregularityKind, rec: Recorded, law: str | None) -> Prescription:
     return Prescription(IrregularityRecorded(kind=kind, offender=str(rec.seat), about=rec.seq), (rec.seq,), law)
 
 

@@ -471,7 +471,7 @@ record, so the rectifications come in the order of the facts whichever family ru
 Their ``RECORD_RULES``, registered by the composition root (:func:`supply_record_rules`)."""
 
 
-def supply_record_rules(rules: Mapping[str, Callable[[Any, CallRecord], list[Prescription]]], owner: str) -> None:
+def supply_record_rules(rules: Mapping[CallRuling, Callable[[Any, CallRecord], list[Prescription]]], owner: str) -> None:
     """Register a family's rules on its rulings of a call record (keyed by ``CallRuling`` member; a
     key that is not one fails, ``ValueError``); a second rule for a ruling fails."""
     for ruling, rule in rules.items():

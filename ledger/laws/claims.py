@@ -77,7 +77,7 @@ def on_claim_made(state: TableState, step: Step[ClaimMade]) -> TableState:
     in_progress = current.cards if current is not None and not current.complete else ()
     position = (state.hands, in_progress, state.turn)
     return attrs.evolve(state, claim=Claim(seq, ev.seat, ev.tricks, remaining, statement=ev.statement,
-                                           position=position, prior_phase=str(state.phase.value)))
+                                           position=position, prior_phase=state.phase))
 
 
 @handles(ClaimAgreed)

@@ -25,7 +25,7 @@ from ledger.events import CardReturned, Event, IrregularityRecorded, OptionsOffe
 from ledger.laws.base import Prescription, Ruled, reads_auction_card
 from projections import cards as reading
 from projections.state import AUCTION, OPENING_LEAD, CardRecord, TableState
-from projections.vocab import CardRuling, Edition, IrregularityKind
+from projections.vocab import CardRuling, Edition, IrregularityKind, PenaltyKind
 
 LAWS = ("24",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -115,7 +115,7 @@ def exposed_in_auction(state: TableState) -> list[Prescription]:
         mine = [r for r in defenders if r.seat is rec.seat]
         minor = len(mine) == 1 and rec.law.endswith(":24A") if rec.law else False
         law = state.cite("24E" if state.edition == Edition.E2017 else "24")
-        out.append(Prescription(PenaltyCardDesignated(seat=rec.seat, card=rec.card, kind="minor" if minor else "major"),
+        out.append(Prescription(PenaltyCardDesignated(seat=rec.seat, card=rec.card, kind=PenaltyKind.MINOR if minor else PenaltyKind.MAJOR),
                                 (rec.seq,), law))
     return out
 

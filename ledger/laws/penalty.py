@@ -39,7 +39,6 @@ when a side reserves its rights (not prescribed here).
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -53,20 +52,10 @@ from projections.derived import read
 from projections.fold import Step, law_of
 from projections.obligations import active_restrictions
 from projections.state import ENDED, OPENING_LEAD, PLAY, Breach, Choice, Contract, Exposure, PenaltyCard, TableState, pending_lead
-from projections.vocab import Edition
+from projections.vocab import Edition, PenaltyKind
 
 LAWS = ("50", "51", "52")
 """The Laws this family rules on (``ledger.laws.find_law``)."""
-
-
-class PenaltyKind(StrEnum):
-    """The kind of a penalty card (50B; ``PenaltyCardDesignated.kind``, the document's
-    ``penalty_cards``): what it obliges, words and Laws in :data:`PENALTY_KINDS`."""
-
-    MAJOR = "major"
-    """An honour, a card exposed through deliberate play, or one of two or more penalty cards (50B)."""
-    MINOR = "minor"
-    """A single card below honour rank exposed inadvertently (50B)."""
 
 
 DELIBERATE = frozenset({"substituted", "withdrawn", "named", "lead_out_of_turn", "premature"})

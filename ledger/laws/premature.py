@@ -41,7 +41,6 @@ options are offered in both editions.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -53,7 +52,7 @@ from ledger.laws.base import Prescription, Ruled, at_play, cited, handles, on_pl
 from projections.fold import Step, law_of
 from projections.play import add_card
 from projections.state import PLAY, Choice, Exposure, NotMade, PrematurePlay, TableState
-from projections.vocab import Edition, IrregularityKind
+from projections.vocab import Edition, IrregularityKind, PrematureKind
 
 LAWS = ("57",)
 """The Laws this family rules on (``ledger.laws.find_law``)."""
@@ -66,27 +65,6 @@ CITATIONS = {
 }
 """The family's citations per edition (``ledger.laws.base.cited``): 1997 has no 57D or 57C3
 (the ledger reads the play as 2017 does, cites 57 and asks the director)."""
-
-
-class PrematureKind(StrEnum):
-    """A premature lead or play (``PrematurePlay.kind``, the document's ``premature_plays``): the
-    family's own closed vocabulary, each kind named by its 2017 Law (a member is its string)."""
-
-    BEFORE_PARTNER = "57A"
-    """Led or played before his partner played to the trick: a major penalty card, and declarer
-    chooses what the partner plays to it (57A)."""
-    BOTH_HANDS = "57C1"
-    """The same, declarer having played from both hands: no rectification, back to the hand (57C1;
-    1997 57C)."""
-    AFTER_DUMMY = "57C2"
-    """The same, after dummy played a card to the trick prematurely or indicated one: back to the
-    hand (57C2; 1997 57C)."""
-    DECLARER = "57C3"
-    """Declarer's premature play (not a lead), from his hand or dummy: a played card (2017 57C3;
-    1997 no rule, read the same and asked)."""
-    BEFORE_RHO = "57D"
-    """Played (not led) at his RHO's turn after his partner played: his play at his proper turn if
-    legal, else a major penalty card (2017 57D; 1997 no rule, read the same and asked)."""
 
 
 RETURNED = (PrematureKind.BOTH_HANDS, PrematureKind.AFTER_DUMMY)
