@@ -14,7 +14,8 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
 * ``snapshots`` (revision 0004): per stream, the folded state after ``seq``
   (whose event has ``hash``), saved every N events and at the end of a board,
   not with every append (a cache that can be rebuilt from the events at any
-  time; ``ledger.service``).
+  time; ``ledger.service``). Revision 0007 adds ``summary``: what a tournament's
+  results need of the board at that seq (``ledger.summaries``), written with the snapshot.
 * ``boards`` (revision 0005): per stream whose first event is a ``BoardOpened``, the
   tournament it names and that name's slug, written in the same transaction: the
   boards of a tournament by one indexed query (issue 28, item 4).
@@ -83,6 +84,8 @@ snapshots = sa.Table(
     sa.Column("hash", sa.String(64), nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("state", sa.Text, nullable=False),
+    # revision 0007: the board's results summary at ``seq`` (ledger.summaries), NULL when none
+    sa.Column("summary", sa.Text, nullable=True),
 )
 
 merkle_leaves = sa.Table(
