@@ -1,0 +1,63 @@
+"""``cli.py bench --casefile`` (issue 28, item 4): the store is built through the ordinary
+append path and grown between sizes; each size times the case file and the results, with
+the summaries and with every board folded; the figures say the load they were taken under."""
+
+from __future__ import annotations
+
+import json
+
+from ledger.bench.casefile import _NoSummaries, case_boards, filler_boards, run_casefile_bench
+from ledger.store.base import BoardIndex, BoardSummaries
+
+
+def test_the_bench_grows_one_store_and_times_each_size(tmp_path):
+    url = f"sqlite:///{tmp_path / 'b.db'}?synchronous=normal"
+    figures = run_casefile_bench((6, 9, 14), runs=2, tables=2, boards_per_table=2, url=url)
+    sizes = figures["sizes"]
+    assert figures["build_case_tournament"]["boards"] == 4
+    assert [sizes[s]["boards_in_store"] for s in ("6", "9", "14")] == [6, 9, 14]
+    assert [sizes[s]["build"]["added"] for s in ("6", "9", "14")] == [2, 3, 5]
+    for size in sizes.values():
+        assert size["traveller_rows"] == 2  # the case board's two tables
+        for key in ("casefile", "casefile_folding", "results", "results_folding", "open_store"):
+            assert 0 < size[key]["cpu_ms_min"] <= size[key]["cpu_ms_median"], key
+            assert size[key]["wall_ms_median"] > 0
+        assert len(size["load_1min"]) == 2
+    json.dumps(figures)
+
+
+def test_the_case_tournament_is_played_and_the_fillers_are_other_tournaments():
+    boards = dict(case_boards(2, 3, 7))
+    assert len(boards) == 6 and all(s.startswith("case-cup/") for s in boards)
+    assert all(any(f["type"] == "CardPlayed" for f in facts) for facts in boards.values())
+    assert boards["case-cup/t1/b1"][-1]["type"] == "AdjustedScoreAwarded"
+    quick = dict(filler_boards(0, 300, 7, played=False))
+    assert len(quick) == 300 and {f["tournament"] for facts in quick.values() for f in facts[:1]} == {
+        "Filler 0", "Filler 1"}
+    assert all([f["type"] for f in facts] == ["BoardOpened", "ResultReported"] for facts in quick.values())
+    played = dict(filler_boards(5, 2, 7, played=True))
+    assert all(any(f["type"] == "CardPlayed" for f in facts) for facts in played.values())
+
+
+def test_the_folding_side_hides_the_summaries_only(store):
+    hidden = _NoSummaries(store)
+    assert isinstance(store, BoardSummaries) and not isinstance(hidden, BoardSummaries)
+    assert isinstance(hidden, BoardIndex)
+
+
+def test_the_command_line_runs_the_casefile_mode(monkeypatch, capsys):
+    import ledger.bench.casefile as bench
+    from ledger.cli import main
+
+    seen = {}
+
+    def fake(sizes, **kwargs):
+        seen.update(sizes=sizes, **kwargs)
+        return {"sizes": {str(s): {} for s in sizes}}
+
+    monkeypatch.setattr(bench, "run_casefile_bench", fake)
+    capsys.readouterr()
+    assert main(["bench", "--casefile", "--store-sizes", "10,30", "--rounds", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"sizes": {"10": {}, "30": {}}}
+    assert seen["sizes"] == (10, 30) and seen["runs"] == 3
+    assert main(["bench", "--casefile", "--store-sizes", "ten"]) == 2
