@@ -161,7 +161,7 @@ def time_case(url: str, stream: str, runs: int) -> dict[str, Any]:
         Ledger.open(url).store.close()
 
     load = _load()
-    out = {"casefile": _timed(runs, casefile(False)), "casefile_folding": _timed(runs, casefile(True)),
+    out: dict[str, Any] = {"casefile": _timed(runs, casefile(False)), "casefile_folding": _timed(runs, casefile(True)),
            "results": _timed(runs, summarised), "results_folding": _timed(runs, folded),
            "open_store": _timed(runs, opened)}
     out["load_1min"] = [load, _load()]
