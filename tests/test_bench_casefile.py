@@ -10,19 +10,20 @@ from ledger.bench.casefile import _NoSummaries, case_boards, filler_boards, run_
 from ledger.store.base import BoardIndex, BoardSummaries
 
 
-def test_the_bench_grows_one_store_and_times_each_size(tmp_path):
-    url = f"sqlite:///{tmp_path / 'b.db'}?synchronous=normal"
-    figures = run_casefile_bench((6, 9, 14), runs=2, tables=2, boards_per_table=2, url=url)
+def test_the_bench_builds_a_store_per_size_and_times_them_alternately(tmp_path):
+    figures = run_casefile_bench((6, 9, 14), runs=2, tables=2, boards_per_table=2, folder=tmp_path)
     sizes = figures["sizes"]
-    assert figures["build_case_tournament"]["boards"] == 4
-    assert [sizes[s]["boards_in_store"] for s in ("6", "9", "14")] == [6, 9, 14]
-    assert [sizes[s]["build"]["added"] for s in ("6", "9", "14")] == [2, 3, 5]
+    assert [sizes[s]["build"]["boards"] for s in ("6", "9", "14")] == [6, 9, 14]
+    assert [sizes[s]["build"]["filler_boards"] for s in ("6", "9", "14")] == [2, 5, 10]
+    assert sorted(p.name for p in tmp_path.glob("*.db")) == ["casefile-14.db", "casefile-6.db", "casefile-9.db"]
     for size in sizes.values():
-        assert size["traveller_rows"] == 2  # the case board's two tables
+        assert size["build"]["traveller_rows"] == 2  # the case board's two tables
         for key in ("casefile", "casefile_folding", "results", "results_folding", "open_store"):
             assert 0 < size[key]["cpu_ms_min"] <= size[key]["cpu_ms_median"], key
             assert size[key]["wall_ms_median"] > 0
-        assert len(size["load_1min"]) == 2
+    assert len(figures["load_1min_per_round"]) == 2
+    assert set(figures["ratio_largest_to_smallest"]) == {"casefile", "results"}
+    assert figures["ratio_largest_to_smallest"]["casefile"]["cpu_median"] > 0
     json.dumps(figures)
 
 

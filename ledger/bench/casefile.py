@@ -1,9 +1,11 @@
 """A case file in the time of its tournament (issue 28, item 4): ``cli.py bench --casefile``.
 
 Issue 28's target: "A case file <= 100 ms at 200 and at 20,000 boards in the store". One store
-is built and grown, and at each size the case file of one board is timed, from a fresh
-ledger each run (no cached head), CPU (``time.process_time``) and wall, the median of
-``runs``, the 1-minute load beside each size:
+is built per size (the same case tournament in each), then the case file of one board is
+timed on each store in rounds, the stores alternated (so that the sizes are compared under
+the same load), from a fresh ledger each run (no cached head), CPU (``time.process_time``)
+and wall, the median of ``runs`` rounds and the median of the per-round ratios of the
+largest store to the smallest, the 1-minute load of each round:
 
 * ``casefile``: :func:`ledger.casefile.build_casefile` and its HTML page
   (:func:`ledger.casefile.render_html`), what ``cli.py casefile`` writes; the traveller from
@@ -17,13 +19,13 @@ ledger each run (no cached head), CPU (``time.process_time``) and wall, the medi
 The store: one pairs tournament, ``Case Cup``, of ``tables`` tables on ``boards_per_table``
 boards, every board played card by card (:func:`ledger.simulate.random_board`, a deal of its
 own per table) and one table's board 1 given an assigned adjusted score (Law 12C1b): the case.
-Then other tournaments fill the store up to each size: boards entered as travellers
+Then other tournaments fill each store up to its size: boards entered as travellers
 (``BoardOpened`` and ``ResultReported``: 3 events each with the engine's, what ``enter`` and
 a Bridgemate import write) or, with ``filler="played"``, played card by card like the case
 tournament's (about 65 facts each; 20,000 such boards take several minutes to build). Every
 board goes through the ordinary append path, 250 to a store transaction
-(:meth:`ledger.service.Ledger.batch`, the import's batching), on SQLite at
-``synchronous=NORMAL`` unless a URL is given.
+(:meth:`ledger.service.Ledger.batch`, the import's batching), into SQLite files at
+``synchronous=NORMAL`` (SQLite only: no PostgreSQL figure).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any, Callable, Iterator
 from ledger.service import Ledger
 
 CASE_TOURNAMENT = "Case Cup"
+CASE_STREAM = "case-cup/t1/b1"
 BATCH = 250
 CONTRACTS = ("4S", "3NT", "4H", "2S", "1NT", "5D", "3C")
 
@@ -105,14 +108,14 @@ def append_batched(ledger: Ledger, boards: Iterator[tuple[str, list[dict[str, An
     return done
 
 
-def _timed(runs: int, task: Callable[[], Any]) -> dict[str, float]:
-    """Median and best of ``runs`` runs of ``task``, CPU and wall, in ms."""
-    cpu, wall = [], []
-    for _ in range(runs):
-        c, w = time.process_time(), time.perf_counter()
-        task()
-        cpu.append((time.process_time() - c) * 1000)
-        wall.append((time.perf_counter() - w) * 1000)
+def _once(task: Callable[[], Any]) -> tuple[float, float]:
+    """(CPU ms, wall ms) of one run of ``task``."""
+    c, w = time.process_time(), time.perf_counter()
+    task()
+    return (time.process_time() - c) * 1000, (time.perf_counter() - w) * 1000
+
+
+def _summary(cpu: list[float], wall: list[float]) -> dict[str, float]:
     return {"cpu_ms_median": round(statistics.median(cpu), 1), "wall_ms_median": round(statistics.median(wall), 1),
             "cpu_ms_min": round(min(cpu), 1), "wall_ms_min": round(min(wall), 1)}
 
@@ -130,21 +133,21 @@ class _NoSummaries:
         return getattr(self._store, name)
 
 
-def time_case(url: str, stream: str, runs: int) -> dict[str, Any]:
-    """The case file, the tournament's results, with and without the summaries (see the module)."""
+TASKS = ("casefile", "casefile_folding", "results", "results_folding", "open_store")
+
+
+def case_tasks(url: str, stream: str) -> dict[str, Callable[[], Any]]:
+    """The timed tasks on the store at ``url`` (see the module), each from a fresh ledger."""
     from ledger.casefile import build_casefile, render_html
     from ledger.tournament import tournament_results, tournament_tables
     from projections.results import results
 
-    def fresh(hide: bool = False) -> Ledger:
-        led = Ledger.open(url)
-        return Ledger(_NoSummaries(led.store)) if hide else led  # type: ignore[arg-type]
-
     def casefile(hide: bool) -> Callable[[], Any]:
         def task() -> None:
-            led = fresh(hide)
+            led = Ledger.open(url)
+            case_ledger = Ledger(_NoSummaries(led.store)) if hide else led  # type: ignore[arg-type]
             try:
-                render_html(build_casefile(led, stream))
+                render_html(build_casefile(case_ledger, stream))
             finally:
                 led.store.close()
         return task
@@ -160,54 +163,71 @@ def time_case(url: str, stream: str, runs: int) -> dict[str, Any]:
     def opened() -> None:
         Ledger.open(url).store.close()
 
-    load = _load()
-    out: dict[str, Any] = {"casefile": _timed(runs, casefile(False)), "casefile_folding": _timed(runs, casefile(True)),
-           "results": _timed(runs, summarised), "results_folding": _timed(runs, folded),
-           "open_store": _timed(runs, opened)}
-    out["load_1min"] = [load, _load()]
-    return out
+    return {"casefile": casefile(False), "casefile_folding": casefile(True), "results": summarised,
+            "results_folding": folded, "open_store": opened}
+
+
+def build_store(url: str, size: int, *, seed: int, tables: int, boards_per_table: int,
+                filler: str) -> dict[str, Any]:
+    """The store of ``size`` boards at ``url``: the case tournament, then filler boards."""
+    w, c, load = time.perf_counter(), time.process_time(), _load()
+    with Ledger.open(url, create=True) as led:
+        in_store = append_batched(led, case_boards(tables, boards_per_table, seed))
+        added = append_batched(led, filler_boards(in_store, size - in_store, seed, filler == "played")) \
+            if size > in_store else 0
+    wall = time.perf_counter() - w
+    return {"boards": in_store + added, "case_boards": in_store, "filler_boards": added,
+            "wall_s": round(wall, 1), "cpu_s": round(time.process_time() - c, 1),
+            "boards_per_s_wall": round((in_store + added) / wall, 1), "load_1min": [load, _load()]}
 
 
 def run_casefile_bench(sizes: tuple[int, ...] = (200, 20_000), *, runs: int = 5, seed: int = 2026,
                        tables: int = 8, boards_per_table: int = 24, filler: str = "traveller",
-                       url: str | None = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Build the store and time the case file at each size (see the module). ``url``: an empty
-    database to use instead of a temporary SQLite file at ``synchronous=NORMAL``."""
+                       folder: Path | None = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Build one store per size (the same case tournament in each), then time every task on
+    every store in rounds, the stores alternated and their order rotated each round, so that
+    the sizes are compared under the same load (see the module). ``folder``: where the
+    SQLite files are built (a temporary folder, removed after, by default)."""
     from ledger.casefile import build_casefile
 
     say = progress or (lambda _line: None)
-    with tempfile.TemporaryDirectory(prefix="ledger-casefile-") as folder:
-        url = url or f"sqlite:///{Path(folder) / 'casefile.db'}?synchronous=normal"
-        out: dict[str, Any] = {"store": url.split("?")[0].rsplit("/", 1)[-1] if "sqlite" in url else "given URL",
-                               "tournament": {"name": CASE_TOURNAMENT, "tables": tables,
-                                              "boards_per_table": boards_per_table},
+    with tempfile.TemporaryDirectory(prefix="ledger-casefile-") as temporary:
+        where = folder or Path(temporary)
+        urls = {size: f"sqlite:///{where / f'casefile-{size}.db'}?synchronous=normal" for size in sizes}
+        out: dict[str, Any] = {"tournament": {"name": CASE_TOURNAMENT, "tables": tables,
+                                              "boards_per_table": boards_per_table, "case": CASE_STREAM},
                                "filler": filler, "runs": runs, "sizes": {}}
-        case_stream = "case-cup/t1/b1"
-        with Ledger.open(url, create=True) as led:
-            w, c, load = time.perf_counter(), time.process_time(), _load()
-            in_store = append_batched(led, case_boards(tables, boards_per_table, seed))
-            out["build_case_tournament"] = {"boards": in_store, "wall_s": round(time.perf_counter() - w, 1),
-                                            "cpu_s": round(time.process_time() - c, 1), "load_1min": [load, _load()]}
-            traveller = len(build_casefile(led, case_stream)["traveller"])
         for size in sizes:
-            if size > in_store:
-                w, c, load = time.perf_counter(), time.process_time(), _load()
-                with Ledger.open(url) as led:
-                    added = append_batched(led, filler_boards(in_store, size - in_store, seed, filler == "played"))
-                wall = time.perf_counter() - w
-                say(f"store: {in_store + added} boards ({added} added in {wall:.0f} s)")
-                build = {"added": added, "wall_s": round(wall, 1), "cpu_s": round(time.process_time() - c, 1),
-                         "boards_per_s_wall": round(added / wall, 1), "load_1min": [load, _load()]}
-                in_store += added
-            else:
-                build = {"added": 0}
-            figures = time_case(url, case_stream, runs)
-            figures["build"] = build
-            figures["boards_in_store"] = in_store
-            figures["traveller_rows"] = traveller
-            out["sizes"][str(size)] = figures
-            say(f"{in_store} boards: case file {figures['casefile']['cpu_ms_median']} ms CPU "
-                f"(folding {figures['casefile_folding']['cpu_ms_median']}), load {figures['load_1min']}")
+            build = build_store(urls[size], size, seed=seed, tables=tables, boards_per_table=boards_per_table,
+                                filler=filler)
+            with Ledger.open(urls[size]) as led:
+                build["traveller_rows"] = len(build_casefile(led, CASE_STREAM)["traveller"])
+            out["sizes"][str(size)] = {"build": build}
+            say(f"store of {build['boards']} boards built in {build['wall_s']} s")
+        tasks = {size: case_tasks(urls[size], CASE_STREAM) for size in sizes}
+        taken: dict[tuple[int, str], list[tuple[float, float]]] = {(s, t): [] for s in sizes for t in TASKS}
+        loads = []
+        for round_ in range(runs):
+            order = list(sizes[round_ % len(sizes):] + sizes[:round_ % len(sizes)])
+            loads.append(_load())
+            for size in order:
+                for name in TASKS:
+                    taken[(size, name)].append(_once(tasks[size][name]))
+            say(f"round {round_ + 1}: case file " + ", ".join(
+                f"{s} boards {taken[(s, 'casefile')][-1][0]:.1f} ms CPU" for s in sizes) + f", load {loads[-1]}")
+        for size in sizes:
+            for name in TASKS:
+                cpu, wall = zip(*taken[(size, name)])
+                out["sizes"][str(size)][name] = _summary(list(cpu), list(wall))
+        out["load_1min_per_round"] = loads
+        if len(sizes) > 1:
+            small, large = min(sizes), max(sizes)
+            out["ratio_largest_to_smallest"] = {
+                name: {"cpu_median": round(statistics.median(b[0] / a[0] for a, b in zip(
+                    taken[(small, name)], taken[(large, name)])), 2),
+                    "wall_median": round(statistics.median(b[1] / a[1] for a, b in zip(
+                        taken[(small, name)], taken[(large, name)])), 2)}
+                for name in ("casefile", "results")}
     return out
 
 
