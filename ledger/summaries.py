@@ -21,9 +21,13 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
+import structlog
+
 from projections.results import (BOARD_SCORERS, TableResult, field_checks, matchpoint_field,
                                  session_percentages, standings, table_result)
 from projections.state import TableState
+
+log = structlog.get_logger("ledger.summaries")
 
 SUMMARY_VERSION = 1
 """The shape of a summary; one stored with another is not read (the board is folded)."""
@@ -60,6 +64,16 @@ def swiss_round(match: str | None, session: str | None) -> int | None:
         if head.isdigit():
             return int(head)
     return None
+
+
+def saved_summary(stream: str, state: TableState) -> dict[str, Any] | None:
+    """The summary the append saves with the snapshot; None (the board is then folded when its
+    tournament's results are read) if computing it fails: a cache never refuses an append."""
+    try:
+        return summary_of(stream, state)
+    except Exception:  # noqa: BLE001 (logged with its traceback; the results fold the board instead)
+        log.warning("summary_failed", stream=stream, seq=state.seq, exc_info=True)
+        return None
 
 
 def _plain(value: Any) -> Any:

@@ -151,3 +151,19 @@ def test_the_round_a_summary_keeps_is_the_one_results_read_without_the_register(
                            ("s2-r3-A", "s1"), (None, "s1"), ("s1-r3-A", None)):
         state = SimpleNamespace(board=SimpleNamespace(match=match, session=session, table="1", board=1))
         assert swiss_round(match, session) == round_of(state, None), match  # type: ignore[arg-type]
+
+
+def test_a_summary_that_cannot_be_computed_never_refuses_the_append(store_url, monkeypatch):
+    import ledger.summaries
+
+    def broken(stream, state):
+        raise RuntimeError("a bug in the results")
+
+    with Ledger.open(store_url, create=True) as led:
+        monkeypatch.setattr(ledger.summaries, "table_result", broken)
+        board = random_board(random.Random(4), tournament="Oslo", board=1, pass_out=0.0)
+        led.append("oslo/t1/b1", board.facts)
+        assert led.head_state("oslo/t1/b1").phase == "ended"
+        assert led.store.latest_snapshot("oslo/t1/b1").summary is None  # the snapshot is saved without it
+        monkeypatch.undo()
+        assert summarised(led, "Oslo") == folded(led, "Oslo")  # folded instead
