@@ -167,3 +167,20 @@ def test_a_summary_that_cannot_be_computed_never_refuses_the_append(store_url, m
         assert led.store.latest_snapshot("oslo/t1/b1").summary is None  # the snapshot is saved without it
         monkeypatch.undo()
         assert summarised(led, "Oslo") == folded(led, "Oslo")  # folded instead
+
+
+def test_the_group_committer_and_the_batches_save_the_summaries_too(store_url):
+    """A summary goes with its snapshot on every write path: a batch (imports) and the group
+    committer (the live server) write it in their own transactions."""
+    with Ledger.open(store_url, create=True) as led:
+        boards = {f"gc/t{n}/b1": random_board(random.Random(n), tournament="Gc", board=1, table=str(n),
+                                              pass_out=0.0).facts for n in (1, 2, 3, 4)}
+        with led.batch(["gc/t1/b1", "gc/t2/b1"]):
+            led.append("gc/t1/b1", boards["gc/t1/b1"])
+            led.append("gc/t2/b1", boards["gc/t2/b1"])
+        for stream in ("gc/t3/b1", "gc/t4/b1"):
+            for fact in boards[stream]:
+                led.grouped().append(stream, [fact])
+        held = stored(led, "Gc")
+        assert sorted(held) == sorted(boards) and all(s is not None for s in held.values())
+        assert summarised(led, "Gc") == folded(led, "Gc")
