@@ -18,6 +18,7 @@ def test_the_bench_builds_a_store_per_size_and_times_them_alternately(tmp_path):
     assert sorted(p.name for p in tmp_path.glob("*.db")) == ["casefile-14.db", "casefile-6.db", "casefile-9.db"]
     for size in sizes.values():
         assert size["build"]["traveller_rows"] == 2  # the case board's two tables
+        assert size["build"]["earlier_decisions"] == 0  # APPEALED's other boards are not in 2 x 2
         for key in ("casefile", "casefile_folding", "results", "results_folding", "open_store"):
             assert 0 < size[key]["cpu_ms_min"] <= size[key]["cpu_ms_median"], key
             assert size[key]["wall_ms_median"] > 0
@@ -28,10 +29,14 @@ def test_the_bench_builds_a_store_per_size_and_times_them_alternately(tmp_path):
 
 
 def test_the_case_tournament_is_played_and_the_fillers_are_other_tournaments():
+    order = [stream for stream, _ in case_boards(2, 3, 7)]
+    assert order[-1] == "case-cup/t1/b1" and len(set(order)) == 6  # the case last
     boards = dict(case_boards(2, 3, 7))
     assert len(boards) == 6 and all(s.startswith("case-cup/") for s in boards)
     assert all(any(f["type"] == "CardPlayed" for f in facts) for facts in boards.values())
-    assert boards["case-cup/t1/b1"][-1]["type"] == "AdjustedScoreAwarded"
+    assert [f["type"] for f in boards["case-cup/t1/b1"][-2:]] == ["AdjustedScoreAwarded", "AppealLodged"]
+    assert [f["type"] for f in boards["case-cup/t2/b3"][-3:]] == ["AdjustedScoreAwarded", "AppealLodged",
+                                                                  "AppealDecided"]
     quick = dict(filler_boards(0, 300, 7, played=False))
     assert len(quick) == 300 and {f["tournament"] for facts in quick.values() for f in facts[:1]} == {
         "Filler 0", "Filler 1"}

@@ -257,8 +257,8 @@ def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store
 def test_0007_adds_the_results_summary_to_the_snapshots_and_goes_down_again(store_url: str) -> None:
     """The results summary kept with each board's snapshot (issue 28, item 4): up, the
     snapshots already stored keep their state and have no summary (read by folding, until
-    ``rebuild``); a snapshot saved after it carries one; down, the column is gone and the
-    snapshots are kept."""
+    ``rebuild``); a snapshot saved after it carries one; the appeals' index is built from the
+    events stored; down, the column and the index are gone and the snapshots are kept."""
     migrate.upgrade(store_url, "0006")
     engine = make_engine(store_url)
     try:
@@ -271,8 +271,14 @@ def test_0007_adds_the_results_summary_to_the_snapshots_and_goes_down_again(stor
             move_head(conn, "old", 3, chain[-1].hash)
             conn.execute(sa.text("INSERT INTO snapshots (stream, seq, hash, version, state) "
                                  "VALUES ('old', 3, :h, 7, '{\"phase\":\"ended\"}')"), {"h": chain[-1].hash})
+        appeal = make_chain("appealed", 1) + make_chain("appealed", 1, after=(1, "0" * 64), type="AppealLodged")
+        with engine.begin() as conn:
+            conn.execute(events.insert(), [to_row(e) for e in appeal])
         migrate.upgrade(engine)
+        with engine.connect() as conn:
+            assert "ix_events_appeals" in {i["name"] for i in sa.inspect(conn).get_indexes("events")}
         with open_store(store_url) as store:
+            assert store.appealed_streams() == ["appealed"]  # the index built from the events stored
             assert store.latest_snapshot("old") == Snapshot("old", 3, chain[-1].hash, 7, {"phase": "ended"})
             assert store.latest_snapshot("old").summary is None
             summary = {"v": 1, "board": {"board": 1}}
@@ -286,6 +292,7 @@ def test_0007_adds_the_results_summary_to_the_snapshots_and_goes_down_again(stor
         migrate.downgrade(engine, "0006")
         with engine.connect() as conn:
             assert "summary" not in {c["name"] for c in sa.inspect(conn).get_columns("snapshots")}
+            assert "ix_events_appeals" not in {i["name"] for i in sa.inspect(conn).get_indexes("events")}
             assert dict(conn.exec_driver_sql("SELECT stream, seq FROM snapshots").all()) == {"old": 3, "new": 2}
         migrate.upgrade(engine)
         migrate.check(engine)

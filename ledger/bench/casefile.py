@@ -7,9 +7,10 @@ the same load), from a fresh ledger each run (no cached head), CPU (``time.proce
 and wall, the median of ``runs`` rounds and the median of the per-round ratios of the
 largest store to the smallest, the 1-minute load of each round:
 
-* ``casefile``: :func:`ledger.casefile.build_casefile` and its HTML page
-  (:func:`ledger.casefile.render_html`), what ``cli.py casefile`` writes; the traveller from
-  the tournament's results summaries (one query, ``ledger.summaries``);
+* ``casefile``: what ``cli.py casefile`` writes: :func:`ledger.casefile.build_casefile` with
+  the earlier decisions on the same Laws (:func:`ledger.appeals.earlier_decisions`, the
+  appealed boards by their index) and its HTML page (:func:`ledger.casefile.render_html`);
+  the traveller from the tournament's results summaries (one query, ``ledger.summaries``);
 * ``casefile_folding``: the same with the store's summaries hidden, each board of the
   tournament folded from its snapshot (what the case file read before revision 0007);
 * ``results``: :func:`ledger.tournament.tournament_results` (the spec's results document of
@@ -18,7 +19,8 @@ largest store to the smallest, the 1-minute load of each round:
 
 The store: one pairs tournament, ``Case Cup``, of ``tables`` tables on ``boards_per_table``
 boards, every board played card by card (:func:`ledger.simulate.random_board`, a deal of its
-own per table) and one table's board 1 given an assigned adjusted score (Law 12C1b): the case.
+own per table), three boards given an assigned adjusted score (Law 12C1b) and appealed: the
+case (table 1, board 1; its appeal pending) and two earlier decisions on the same Law.
 Then other tournaments fill each store up to its size: boards entered as travellers
 (``BoardOpened`` and ``ResultReported``: 3 events each with the engine's, what ``enter`` and
 a Bridgemate import write) or, with ``filler="played"``, played card by card like the case
@@ -50,23 +52,45 @@ def _load() -> float | None:
     return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
+#: The case tournament's boards (board, table) given an adjusted score and appealed: the case
+#: (1, 1), decided last, and two decided before it on the same Law (its earlier decisions).
+APPEALED = ((1, 1), (3, 2), (7, 5))
+
+
+def appealed(pending: bool) -> list[dict[str, Any]]:
+    """An assigned adjusted score (Law 12C1b) and its appeal, decided unless ``pending``."""
+    facts: list[dict[str, Any]] = [
+        {"type": "AdjustedScoreAwarded", "kind": "assigned", "law": "2017:12C1b",
+         "text": "misinformation: with the correct explanation, East leads a heart",
+         "results": [{"side": "both", "contract": "3NT", "declarer": "S", "tricks": 8}],
+         "actor": {"role": "director", "name": "TD bench"}},
+        {"type": "AppealLodged", "side": "NS", "text": "the explanation was correct",
+         "actor": {"role": "director", "name": "TD bench"}}]
+    if not pending:
+        facts.append({"type": "AppealDecided", "decision": "upheld", "text": "the ruling stands",
+                      "actor": {"role": "committee", "name": "AC bench"}})
+    return facts
+
+
 def case_boards(tables: int, boards_per_table: int, seed: int) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """(stream, facts) of the case tournament: every board played card by card; the case
-    (table 1, board 1) ends with an assigned adjusted score."""
+    """(stream, facts) of the case tournament: every board played card by card; three of them
+    (:data:`APPEALED`) end with an assigned adjusted score and an appeal."""
     from ledger.simulate import random_board
 
+    case: list[dict[str, Any]] = []
     for board in range(1, boards_per_table + 1):
         for table in range(1, tables + 1):
             played = random_board(random.Random(seed * 100_003 + board * 101 + table), tournament=CASE_TOURNAMENT,
                                   board=board, table=str(table), pass_out=0.0)
             facts = [dict(played.facts[0], ns=f"{table}NS", ew=f"{(table + board) % tables + 1}EW")]
             facts += played.facts[1:]
+            if (board, table) in APPEALED:
+                facts += appealed(board == 1)
             if (board, table) == (1, 1):
-                facts.append({"type": "AdjustedScoreAwarded", "kind": "assigned", "law": "2017:12C1b",
-                              "text": "misinformation: with the correct explanation, East leads a heart",
-                              "results": [{"side": "both", "contract": "3NT", "declarer": "S", "tricks": 8}],
-                              "actor": {"role": "director", "name": "TD bench"}})
+                case = facts  # appended last: its appeal is lodged after the others were decided
+                continue
             yield f"case-cup/t{table}/b{board}", facts
+    yield CASE_STREAM, case
 
 
 def filler_boards(first: int, count: int, seed: int, played: bool) -> Iterator[tuple[str, list[dict[str, Any]]]]:
@@ -138,6 +162,7 @@ TASKS = ("casefile", "casefile_folding", "results", "results_folding", "open_sto
 
 def case_tasks(url: str, stream: str) -> dict[str, Callable[[], Any]]:
     """The timed tasks on the store at ``url`` (see the module), each from a fresh ledger."""
+    from ledger.appeals import earlier_decisions
     from ledger.casefile import build_casefile, render_html
     from ledger.tournament import tournament_results, tournament_tables
     from projections.results import results
@@ -147,7 +172,7 @@ def case_tasks(url: str, stream: str) -> dict[str, Callable[[], Any]]:
             led = Ledger.open(url)
             case_ledger = Ledger(_NoSummaries(led.store)) if hide else led  # type: ignore[arg-type]
             try:
-                render_html(build_casefile(case_ledger, stream))
+                render_html(build_casefile(case_ledger, stream, earlier=earlier_decisions))
             finally:
                 led.store.close()
         return task
@@ -188,6 +213,7 @@ def run_casefile_bench(sizes: tuple[int, ...] = (200, 20_000), *, runs: int = 5,
     every store in rounds, the stores alternated and their order rotated each round, so that
     the sizes are compared under the same load (see the module). ``folder``: where the
     SQLite files are built (a temporary folder, removed after, by default)."""
+    from ledger.appeals import earlier_decisions
     from ledger.casefile import build_casefile
 
     say = progress or (lambda _line: None)
@@ -201,7 +227,8 @@ def run_casefile_bench(sizes: tuple[int, ...] = (200, 20_000), *, runs: int = 5,
             build = build_store(urls[size], size, seed=seed, tables=tables, boards_per_table=boards_per_table,
                                 filler=filler)
             with Ledger.open(urls[size]) as led:
-                build["traveller_rows"] = len(build_casefile(led, CASE_STREAM)["traveller"])
+                case = build_casefile(led, CASE_STREAM, earlier=earlier_decisions)
+                build["traveller_rows"], build["earlier_decisions"] = len(case["traveller"]), len(case["earlier"])
             out["sizes"][str(size)] = {"build": build}
             say(f"store of {build['boards']} boards built in {build['wall_s']} s")
         tasks = {size: case_tasks(urls[size], CASE_STREAM) for size in sizes}
@@ -237,7 +264,9 @@ def main(argv: list[str] | None = None) -> None:
     import json
     import sys
 
-    from ledger.cli import configure_logging
+    import logging
+
+    import structlog
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sizes", default="200,20000")
@@ -245,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--filler", choices=("traveller", "played"), default="traveller")
     args = parser.parse_args(argv)
-    configure_logging("WARNING")
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))  # as `bench` runs
     import ledger.laws  # noqa: F401 (the composition root)
 
     figures = run_casefile_bench(tuple(int(s) for s in args.sizes.split(",")), runs=args.runs, seed=args.seed,

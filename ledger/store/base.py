@@ -247,6 +247,15 @@ class BoardSummaries(Protocol):
         stream's head when that snapshot has ``version``, else None (fold the board)."""
 
 
+@runtime_checkable
+class AppealIndex(Protocol):
+    """A store that indexes the events lodging an appeal (revision 0007)."""
+
+    def appealed_streams(self) -> list[str]:
+        """The streams with an ``AppealLodged`` event, sorted: one indexed query, in the time
+        of the appeals stored, not of the store."""
+
+
 class StagedRows(Protocol):
     """A deferred batch's rows once written: every event's position by (stream, seq)."""
 

@@ -47,7 +47,7 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.pool import StaticPool
 
 from ledger.errors import StoreUnavailable
-from ledger.store.base import (Batching, BoardIndex, BoardIndexing, BoardSummaries, EventStore, Head, RawEvent, Snapshot,
+from ledger.store.base import (AppealIndex, Batching, BoardIndex, BoardIndexing, BoardSummaries, EventStore, Head, RawEvent, Snapshot,
                                StoredEvent, StoreTransaction, TreeIntegration, Warming)
 from ledger.store.postgres import (IN_FLIGHT, LOCK_STREAMS, PG_WRITERS, POSITION_LOCK_KEY,
                                    SETTLED_BOUND, STREAM_LOCK_CLASS, PostgresWriter,
@@ -413,6 +413,15 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         with self._begin() as conn:
             return [(str(a), str(b)) for a, b in conn.execute(query.order_by(boards.c.stream))]
 
+    def appealed_streams(self) -> list[str]:
+        """The streams with an ``AppealLodged`` event, sorted, by the partial index
+        ``ix_events_appeals`` (revision 0007; its condition written as the index's, a
+        literal, so that both databases use it)."""
+        with self._begin() as conn:
+            found = conn.exec_driver_sql(
+                "SELECT DISTINCT stream FROM events WHERE type = 'AppealLodged'").scalars().all()
+        return sorted(str(s) for s in found)
+
     def board_summaries(self, slug: str | None, version: int) -> list[tuple[str, str, dict[str, Any] | None]]:
         """(stream, tournament, summary) of every indexed board (of the tournament ``slug``
         when given), by stream, in one query: the board index joined with the snapshot
@@ -570,7 +579,7 @@ def _roles(store: SqlEventStore, tx: SqlTransaction, staged: StagedTransaction) 
     """Never called: mypy checks here that the SQL store and its transactions have every
     role of :mod:`ledger.store.base` (the roles the rest of the ledger asks for with
     ``isinstance``; ``tests/test_store_contract.py`` checks them at run time)."""
-    roles: tuple[EventStore, Batching, BoardIndex, BoardSummaries, TreeIntegration, Warming] = (
-        store, store, store, store, store, store)
+    roles: tuple[EventStore, Batching, BoardIndex, BoardSummaries, AppealIndex, TreeIntegration, Warming] = (
+        store, store, store, store, store, store, store)
     appends: tuple[StoreTransaction, BoardIndexing, StoreTransaction, BoardIndexing] = (tx, tx, staged, staged)
     del roles, appends

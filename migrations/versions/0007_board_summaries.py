@@ -1,4 +1,4 @@
-"""A results summary kept with each board's snapshot (issue 28, item 4).
+"""A results summary kept with each board's snapshot; the appeals indexed (issue 28, item 4).
 
 Revision ID: 0007
 Revises: 0006
@@ -13,8 +13,15 @@ their stream's head) instead of folding each board. Like the snapshot it is a ca
 derived from the events: a row without a summary (every row written before this
 revision) is read by folding the board, and ``rebuild`` fills it.
 
+``ix_events_appeals``: a partial index of the events that lodge an appeal
+(``type = 'AppealLodged'``), by stream: the case file's earlier decisions on the same Laws
+(``ledger.appeals``) find the boards with an appeal by it, in the time of the appeals, not
+of every stream of the store. Only appeals enter it: an append of any other event does not
+touch it.
+
 Nothing is computed here (the summary is the projection's, not this revision's): upgrade
-adds the column, empty; downgrade drops it, the snapshots kept.
+adds the column, empty, and builds the index from the events stored; downgrade drops both,
+the snapshots kept.
 """
 
 from __future__ import annotations
@@ -30,9 +37,15 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+APPEALS = "type = 'AppealLodged'"
+
+
 def upgrade() -> None:
     op.add_column("snapshots", sa.Column("summary", sa.Text(), nullable=True))
+    op.create_index("ix_events_appeals", "events", ["stream"],
+                    sqlite_where=sa.text(APPEALS), postgresql_where=sa.text(APPEALS))
 
 
 def downgrade() -> None:
+    op.drop_index("ix_events_appeals", table_name="events")
     op.drop_column("snapshots", "summary")
