@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from ledger.bench.casefile import _NoSummaries, case_boards, filler_boards, run_casefile_bench
-from ledger.store.base import BoardIndex, BoardSummaries
+from ledger.store.base import AppealIndex, BoardIndex, BoardSummaries
 
 
 def test_the_bench_builds_a_store_per_size_and_times_them_alternately(tmp_path):
@@ -22,6 +22,7 @@ def test_the_bench_builds_a_store_per_size_and_times_them_alternately(tmp_path):
         for key in ("casefile", "casefile_folding", "results", "results_folding", "open_store"):
             assert 0 < size[key]["cpu_ms_min"] <= size[key]["cpu_ms_median"], key
             assert size[key]["wall_ms_median"] > 0
+        assert size["casefile_before_once"]["cpu_ms"] > 0
     assert len(figures["load_1min_per_round"]) == 2
     assert set(figures["ratio_largest_to_smallest"]) == {"casefile", "results"}
     assert figures["ratio_largest_to_smallest"]["casefile"]["cpu_median"] > 0
@@ -48,7 +49,9 @@ def test_the_case_tournament_is_played_and_the_fillers_are_other_tournaments():
 def test_the_folding_side_hides_the_summaries_only(store):
     hidden = _NoSummaries(store)
     assert isinstance(store, BoardSummaries) and not isinstance(hidden, BoardSummaries)
-    assert isinstance(hidden, BoardIndex)
+    assert isinstance(hidden, BoardIndex) and isinstance(hidden, AppealIndex)
+    before = _NoSummaries(store, ("board_summaries", "appealed_streams"))
+    assert not isinstance(before, AppealIndex) and not isinstance(before, BoardSummaries)
 
 
 def test_the_command_line_runs_the_casefile_mode(monkeypatch, capsys):

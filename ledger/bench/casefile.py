@@ -13,6 +13,8 @@ largest store to the smallest, the 1-minute load of each round:
   the traveller from the tournament's results summaries (one query, ``ledger.summaries``);
 * ``casefile_folding``: the same with the store's summaries hidden, each board of the
   tournament folded from its snapshot (what the case file read before revision 0007);
+* ``casefile_before_once`` (one run per size): the same with the appeals' index hidden too,
+  every stream of the store read for the earlier decisions, as before revision 0007;
 * ``results``: :func:`ledger.tournament.tournament_results` (the spec's results document of
   the tournament, from the summaries), and ``results_folding``:
   :func:`projections.results.results` of the folded boards (``tournament_tables``).
@@ -146,13 +148,14 @@ def _summary(cpu: list[float], wall: list[float]) -> dict[str, float]:
 
 class _NoSummaries:
     """The store without its summaries (``board_summaries`` hidden): the case file folds
-    each board of the tournament, as before revision 0007."""
+    each board of the tournament, as before revision 0007; with ``hide`` other roles too
+    (``appealed_streams``: the earlier decisions read every stream, as before 0007)."""
 
-    def __init__(self, store: Any) -> None:
-        self._store = store
+    def __init__(self, store: Any, hide: tuple[str, ...] = ("board_summaries",)) -> None:
+        self._store, self._hide = store, hide
 
     def __getattr__(self, name: str) -> Any:
-        if name == "board_summaries":
+        if name in self._hide:
             raise AttributeError(name)
         return getattr(self._store, name)
 
@@ -167,10 +170,10 @@ def case_tasks(url: str, stream: str) -> dict[str, Callable[[], Any]]:
     from ledger.tournament import tournament_results, tournament_tables
     from projections.results import results
 
-    def casefile(hide: bool) -> Callable[[], Any]:
+    def casefile(hide: tuple[str, ...]) -> Callable[[], Any]:
         def task() -> None:
             led = Ledger.open(url)
-            case_ledger = Ledger(_NoSummaries(led.store)) if hide else led  # type: ignore[arg-type]
+            case_ledger = Ledger(_NoSummaries(led.store, hide)) if hide else led  # type: ignore[arg-type]
             try:
                 render_html(build_casefile(case_ledger, stream, earlier=earlier_decisions))
             finally:
@@ -188,8 +191,9 @@ def case_tasks(url: str, stream: str) -> dict[str, Callable[[], Any]]:
     def opened() -> None:
         Ledger.open(url).store.close()
 
-    return {"casefile": casefile(False), "casefile_folding": casefile(True), "results": summarised,
-            "results_folding": folded, "open_store": opened}
+    return {"casefile": casefile(()), "casefile_folding": casefile(("board_summaries",)), "results": summarised,
+            "results_folding": folded, "open_store": opened,
+            "casefile_before": casefile(("board_summaries", "appealed_streams"))}
 
 
 def build_store(url: str, size: int, *, seed: int, tables: int, boards_per_table: int,
@@ -208,11 +212,15 @@ def build_store(url: str, size: int, *, seed: int, tables: int, boards_per_table
 
 def run_casefile_bench(sizes: tuple[int, ...] = (200, 20_000), *, runs: int = 5, seed: int = 2026,
                        tables: int = 8, boards_per_table: int = 24, filler: str = "traveller",
-                       folder: Path | None = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+                       folder: Path | None = None, progress: Callable[[str], None] | None = None,
+                       before: bool = True) -> dict[str, Any]:
     """Build one store per size (the same case tournament in each), then time every task on
     every store in rounds, the stores alternated and their order rotated each round, so that
     the sizes are compared under the same load (see the module). ``folder``: where the
-    SQLite files are built (a temporary folder, removed after, by default)."""
+    SQLite files are built (a temporary folder, removed after, by default). ``before``: also
+    one case file per size as read before revision 0007 (``casefile_before_once``: every
+    board of the tournament folded and every stream of the store read for the earlier
+    decisions; once, as it grows with the store)."""
     from ledger.appeals import earlier_decisions
     from ledger.casefile import build_casefile
 
@@ -246,6 +254,11 @@ def run_casefile_bench(sizes: tuple[int, ...] = (200, 20_000), *, runs: int = 5,
             for name in TASKS:
                 cpu, wall = zip(*taken[(size, name)])
                 out["sizes"][str(size)][name] = _summary(list(cpu), list(wall))
+            if before:  # once: without the summaries nor the appeals' index, as before revision 0007
+                load = _load()
+                cpu_once, wall_once = _once(tasks[size]["casefile_before"])
+                out["sizes"][str(size)]["casefile_before_once"] = {
+                    "cpu_ms": round(cpu_once, 1), "wall_ms": round(wall_once, 1), "load_1min": [load, _load()]}
         out["load_1min_per_round"] = loads
         if len(sizes) > 1:
             small, large = min(sizes), max(sizes)
