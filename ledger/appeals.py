@@ -78,7 +78,10 @@ def entry_of(ledger: Ledger, stream: str, events: list[dict[str, Any]]) -> dict[
 
 
 def _streams_with_appeals(ledger: Ledger) -> Iterable[tuple[str, list[dict[str, Any]]]]:
-    for stream in ledger.store.streams():
+    from ledger.store.base import AppealIndex
+
+    store = ledger.store  # the appealed streams by the store's index (revision 0007) when it has one
+    for stream in store.appealed_streams() if isinstance(store, AppealIndex) else store.streams():
         stored = ledger.store.read(stream)
         if any(e.type == "AppealLodged" for e in stored):
             yield stream, [e.envelope() for e in stored]

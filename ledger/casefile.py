@@ -256,15 +256,16 @@ def decision_history(events: list[dict[str, Any]], state: dict[str, Any]) -> lis
 
 
 def _traveller(ledger: Ledger, state: dict[str, Any]) -> list[dict[str, Any]]:
-    """The board's traveller (every table of the tournament on this board), scored."""
-    from ledger.tournament import tournament_tables
-    from projections.results import results
+    """The board's traveller (every table of the tournament on this board), scored from the
+    boards' results summaries (``ledger.summaries``: one query, no other board folded)."""
+    from ledger.summaries import results_of
+    from ledger.tournament import tournament_summaries
 
     tournament = state["board"]["tournament"]
-    tables = tournament_tables(ledger, tournament)  # the whole field: 12C2c reads the other boards
+    tables = tournament_summaries(ledger, tournament)  # the whole field: 12C2c reads the other boards
     if not any(s == state["stream"] for s, _ in tables):
         return []
-    doc = results(tournament, tables)
+    doc = results_of(tournament, tables)
     return next((b["results"] for b in doc["boards"] if b["board"] == state["board"]["number"]), [])
 
 

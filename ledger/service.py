@@ -36,6 +36,7 @@ from ledger.errors import BadInput, ConcurrencyError, IntegrityError, NotAllowed
 from ledger.hashing import event_hash, first_break
 from ledger.slugs import slugify
 from ledger.store.base import Actor, Batching, BoardIndexing, EventStore, Snapshot, StoredEvent, StoreTransaction
+from ledger.summaries import saved_summary
 from projections import snapshot as snapshots
 from projections.document import to_document
 from projections.state import TableState
@@ -297,7 +298,7 @@ class Ledger:
             snapshot_seq = head.snapshot_seq
             if state.phase == "ended" or state.seq - snapshot_seq >= SNAPSHOT_EVERY:
                 tx.save_snapshot(Snapshot(stream, state.seq, state.head, snapshots.VERSION,
-                                          snapshots.dump(state)))
+                                          snapshots.dump(state), saved_summary(stream, state)))
                 snapshot_seq = state.seq
         self._remember(stream, _Head(state.seq, state.head, state, snapshot_seq))
         log.info("appended", stream=stream, seqs=[e.seq for e in stored],
@@ -606,7 +607,7 @@ class Ledger:
         else:
             changed = old.version != snapshots.VERSION or not 0 < old.seq <= len(stored) \
                 or snapshots.load(old.state) != (state if old.seq == state.seq else fold_events(stored[:old.seq]))
-        return Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh), bool(changed)
+        return Snapshot(name, state.seq, state.head, snapshots.VERSION, fresh, saved_summary(name, state)), bool(changed)
 
 
 def refold_streams(url: str, names: list[str]) -> list[tuple[str, Snapshot | None, bool]]:

@@ -14,6 +14,13 @@ its boards' head state (its last snapshot and the events after it), so ``results
 ``open`` and the case file's traveller cost what the tournament holds, not what the
 store holds (issue 28, item 4). A store without the index is read the old way, every
 stream's first event.
+
+A tournament's results need less than each board's state: :func:`tournament_summaries` reads
+the results summary saved with each board's snapshot (``ledger.summaries``, revision 0007) by
+one query, the index joined with the snapshots at their stream's head, and folds only the
+boards without one (a board in play whose last snapshot is behind its head, a store written
+before 0007 until ``rebuild``); :func:`tournament_results` scores them. The case file's
+traveller reads them so.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ from typing import Any, Iterable
 
 from ledger.records.games import head_state, slugify
 from ledger.service import Ledger
-from ledger.store.base import BoardIndex
+from ledger.store.base import BoardIndex, BoardSummaries
+from ledger.summaries import SUMMARY_VERSION, results_of, summary_of
+from projections import snapshot as snapshots
 from projections.state import TableState
 
 
@@ -63,6 +72,44 @@ def tournament_tables(ledger: Ledger, tournament: str | None = None, *,
     if not with_voided:
         found = [(stream, state) for stream, state in found if not is_voided(state)]
     return sort_tables(found)
+
+
+def tournament_summaries(ledger: Ledger, tournament: str | None = None, *,
+                         with_voided: bool = False) -> list[tuple[str, dict[str, Any]]]:
+    """The boards of ``tournament`` (every board when None) with their results summaries at
+    their heads (``ledger.summaries``), in the order of :func:`tournament_tables`: the
+    summaries saved with the snapshots, by one query when the store keeps them; a board
+    without one at its head is folded (its head state) and summarised here."""
+    store = ledger.store
+    if not isinstance(store, BoardSummaries):
+        found = [(stream, summary_of(stream, state))
+                 for stream, state in tournament_tables(ledger, tournament, with_voided=True)]
+    else:
+        found = []
+        for stream, name, summary in store.board_summaries(None if tournament is None else slugify(tournament),
+                                                           snapshots.VERSION):
+            if tournament is not None and not same_tournament(name, tournament):
+                continue
+            if summary is None or summary.get("v") != SUMMARY_VERSION:
+                summary = summary_of(stream, head_state(ledger, stream))
+            found.append((stream, summary))
+    if not with_voided:
+        found = [(stream, summary) for stream, summary in found if not summary["voided"]]
+    return sort_summaries(found)
+
+
+def sort_summaries(rows: Iterable[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """Summaries in the field's order (that of :func:`sort_tables`)."""
+    rooms = {"open": 0, "closed": 1}
+    return sorted(rows, key=lambda item: (item[1]["board"]["tournament"], item[1]["board"]["board"],
+                                          rooms.get(item[1]["board"]["room"] or "", 2),
+                                          _natural(item[1]["board"]["table"]), item[0]))
+
+
+def tournament_results(ledger: Ledger, tournament: str) -> dict[str, Any]:
+    """The results document of spec section 8 (:func:`projections.results.results`) of the
+    tournament's field, scored from the boards' summaries (no board folded that has one)."""
+    return results_of(tournament, tournament_summaries(ledger, tournament))
 
 
 def is_voided(state: TableState) -> bool:

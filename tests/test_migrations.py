@@ -96,7 +96,7 @@ def test_alembic_config_finds_the_migrations_from_any_directory(
     config = migrate.alembic_config(url)
     assert config.get_main_option("sqlalchemy.url") == url
     assert (Path(config.get_main_option("script_location") or "") / "env.py").is_file()
-    assert migrate.head() == "0006"
+    assert migrate.head() == "0007"
 
 
 def test_upgrade_of_an_unreachable_database_is_reported_as_store_unavailable(tmp_path: Path) -> None:
@@ -250,5 +250,53 @@ def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store
             assert conn.exec_driver_sql("SELECT count(*) FROM events").scalar() == 5
         migrate.upgrade(engine)
         migrate.check(engine)
+    finally:
+        engine.dispose()
+
+
+def test_0007_adds_the_results_summary_to_the_snapshots_and_goes_down_again(store_url: str) -> None:
+    """The results summary kept with each board's snapshot (issue 28, item 4): up, the
+    snapshots already stored keep their state and have no summary (read by folding, until
+    ``rebuild``); a snapshot saved after it carries one; the appeals' index is built from the
+    events stored; down, the column and the index are gone and the snapshots are kept."""
+    migrate.upgrade(store_url, "0006")
+    engine = make_engine(store_url)
+    try:
+        from ledger.store.schema import events
+        from ledger.store.statements import move_head, to_row
+
+        chain = make_chain("old", 3)
+        with engine.begin() as conn:
+            conn.execute(events.insert(), [to_row(e) for e in chain])
+            move_head(conn, "old", 3, chain[-1].hash)
+            conn.execute(sa.text("INSERT INTO snapshots (stream, seq, hash, version, state) "
+                                 "VALUES ('old', 3, :h, 7, '{\"phase\":\"ended\"}')"), {"h": chain[-1].hash})
+        appeal = make_chain("appealed", 1) + make_chain("appealed", 1, after=(1, "0" * 64), type="AppealLodged")
+        with engine.begin() as conn:
+            conn.execute(events.insert(), [to_row(e) for e in appeal])
+        migrate.upgrade(engine)
+        with engine.connect() as conn:
+            assert "ix_events_appeals" in {i["name"] for i in sa.inspect(conn).get_indexes("events")}
+        with open_store(store_url) as store:
+            assert store.appealed_streams() == ["appealed"]  # the index built from the events stored
+            assert store.latest_snapshot("old") == Snapshot("old", 3, chain[-1].hash, 7, {"phase": "ended"})
+            assert store.latest_snapshot("old").summary is None
+            summary = {"v": 1, "board": {"board": 1}}
+            with store.transaction("new") as tx:
+                new = make_chain("new", 2)
+                tx.insert(new)
+                tx.save_snapshot(Snapshot("new", 2, new[-1].hash, 7, {"phase": "ended"}, summary))
+            assert store.load_snapshot("new") == Snapshot("new", 2, new[-1].hash, 7, {"phase": "ended"}, summary)
+            store.save_snapshot(Snapshot("old", 3, chain[-1].hash, 7, {"phase": "ended"}, {"v": 1}))
+            assert store.latest_snapshot("old").summary == {"v": 1}
+        migrate.downgrade(engine, "0006")
+        with engine.connect() as conn:
+            assert "summary" not in {c["name"] for c in sa.inspect(conn).get_columns("snapshots")}
+            assert "ix_events_appeals" not in {i["name"] for i in sa.inspect(conn).get_indexes("events")}
+            assert dict(conn.exec_driver_sql("SELECT stream, seq FROM snapshots").all()) == {"old": 3, "new": 2}
+        migrate.upgrade(engine)
+        migrate.check(engine)
+        with open_store(store_url) as store:
+            assert store.latest_snapshot("new") == Snapshot("new", 2, new[-1].hash, 7, {"phase": "ended"})
     finally:
         engine.dispose()

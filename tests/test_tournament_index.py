@@ -1,7 +1,8 @@
 """Case files and results in the time of their tournament (issue 28, item 4), on both
 stores: the boards of a tournament come from the index written with ``BoardOpened``
 (revision 0005), so what a case file, ``results`` and ``open`` read does not grow with
-the other tournaments in the store. Counted in store calls and rows read (and, on
+the other tournaments in the store; the case file's traveller reads the boards' results
+summaries kept with their snapshots (revision 0007) by one query, folding none. Counted in store calls and rows read (and, on
 SQLite, SQL statements), not in time."""
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ def fill(url: str, tournament: str, boards: range) -> None:
             led.append(f"{tournament.lower().replace(' ', '-')}/b{n}", board.facts)
 
 
-def measure(url: str, hide: tuple[str, ...] = ()) -> tuple[Counter[str], int, int, dict[str, Any]]:
+def measure(url: str, hide: tuple[str, ...] = (), earlier: Any = None) -> tuple[Counter[str], int, int, dict[str, Any]]:
     """(store calls, rows read, SQL statements on SQLite (else 0), the case file) of one
-    case file of board 2 of Paris, from a fresh ledger (no cache)."""
+    case file of board 2 of Paris, from a fresh ledger (no cache); ``earlier``: the earlier
+    decisions, as ``cli.py casefile`` adds them."""
     store = open_store(url)
     statements = []
     if store.engine.dialect.name == "sqlite":
@@ -62,7 +64,7 @@ def measure(url: str, hide: tuple[str, ...] = ()) -> tuple[Counter[str], int, in
     counting = Counting(store, hide)
     led = Ledger(counting)  # type: ignore[arg-type]
     try:
-        case = build_casefile(led, "paris/b2")
+        case = build_casefile(led, "paris/b2", earlier=earlier)
     finally:
         store.close()
     return counting.calls, counting.rows, len(statements), case
@@ -80,9 +82,17 @@ def test_a_case_file_reads_the_same_whatever_else_the_store_holds(store_url):
     assert small[0] == large[0], "the same store calls"
     assert small[1] == large[1], "the same rows read"
     assert small[2] == large[2], "the same SQL statements (SQLite)"
-    assert "streams" not in large[0] and large[0]["boards"] == 1
-    # without the index the traveller reads every stream's first event: the count grows
-    scan_small_rows = measure(store_url, hide=("boards",))
+    # the traveller: the tournament's summaries by one query (revision 0007), no board folded:
+    # the board's own events and that query are all the case file reads
+    assert large[0] == Counter({"read": 1, "board_summaries": 1}), large[0]
+    # without the summaries, the tournament's boards by the index, each one's head state
+    folding = measure(store_url, hide=("board_summaries",))
+    assert folding[3]["traveller"] == large[3]["traveller"]
+    assert folding[0]["boards"] == 1 and folding[0]["latest_snapshot"] == 3 and "streams" not in folding[0]
+    if "sqlite" in store_url:
+        assert folding[2] > large[2], "more SQL statements when each board is folded"
+    # without the index either, the traveller reads every stream's first event: the count grows
+    scan_small_rows = measure(store_url, hide=("boards", "board_summaries"))
     assert scan_small_rows[3]["traveller"] == large[3]["traveller"]
     assert scan_small_rows[0]["read"] > large[0]["read"] + 15
 
@@ -117,3 +127,39 @@ def test_results_and_open_on_the_command_line_read_the_index(store_url, monkeypa
     assert sorted(b["board"] for b in doc["boards"]) == [1, 2]
     assert main(["open", "paris", "--json"]) == 0
     assert main(["results", "lyon"]) == 2 and "no board of that tournament" in capsys.readouterr().err
+
+
+APPEAL = [{"type": "AppealLodged", "side": "EW", "text": "the ruling is wrong",
+           "actor": {"role": "director", "name": "TD"}},
+          {"type": "AppealDecided", "decision": "upheld", "text": "the ruling stands",
+           "actor": {"role": "committee", "name": "AC"}}]
+
+
+def test_the_case_file_of_the_command_line_with_earlier_decisions_reads_the_appeals_by_their_index(store_url):
+    """``cli.py casefile`` adds the earlier decisions of every tournament's appeals: the
+    appealed boards come from the index of AppealLodged (revision 0007), so the case file
+    still reads the same whatever boards without appeals the store holds."""
+    from ledger.appeals import earlier_decisions
+
+    with Ledger.open(store_url, create=True) as led:
+        fill(store_url, "Paris", range(1, 4))
+        led.append("paris/b1", [{"type": "AdjustedScoreAwarded", "kind": "assigned", "law": "2017:64A2",
+                                 "text": "revoke", "actor": {"role": "director", "name": "TD"},
+                                 "results": [{"side": "both", "contract": "3NT", "declarer": "N", "tricks": 9}]}]
+                   + APPEAL)
+        led.append("paris/b2", [{"type": "AdjustedScoreAwarded", "kind": "assigned", "law": "2017:64A1",
+                                 "text": "revoke", "actor": {"role": "director", "name": "TD"},
+                                 "results": [{"side": "both", "contract": "3NT", "declarer": "N", "tricks": 8}]}])
+        assert led.store.appealed_streams() == ["paris/b1"]
+    fill(store_url, "Other", range(1, 3))
+    small = measure(store_url, earlier=earlier_decisions)
+    fill(store_url, "Other", range(3, 21))
+    large = measure(store_url, earlier=earlier_decisions)
+    assert [e["stream"] for e in large[3]["earlier"]] == ["paris/b1"]
+    assert small[3]["earlier"] == large[3]["earlier"] and small[3]["traveller"] == large[3]["traveller"]
+    assert small[0] == large[0] and small[1] == large[1] and small[2] == large[2]
+    assert large[0]["appealed_streams"] == 1 and "streams" not in large[0]
+    # without the index, every stream of the store is read: the count grows
+    scan = measure(store_url, hide=("appealed_streams",), earlier=earlier_decisions)
+    assert scan[3]["earlier"] == large[3]["earlier"]
+    assert scan[0]["read"] > large[0]["read"] + 15

@@ -50,16 +50,21 @@ from ledger.errors import BadInput
               "and as many tricks as the engine computes exactly; the load printed beside the figures.")
 @click.option("--positions", type=click.IntRange(1, 100_000), default=None,
               help="With --claim-floor: random deals of five tricks (each for both sides) [default: 500].")
+@click.option("--casefile", "casefile", is_flag=True, help="Instead: a case file and its tournament's "
+              "results timed at each --store-sizes boards in one growing store (median of --rounds runs, "
+              "CPU and wall, the load beside; issue 28 item 4).")
+@click.option("--store-sizes", "store_sizes", default="200,20000", show_default=True,
+              help="With --casefile: comma-separated numbers of boards in the store.")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
           merge_delay: bool, group: bool, writers: int, seconds: float, claim_floor: bool,
-          positions: int | None) -> None:
+          positions: int | None, casefile: bool, store_sizes: str) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     run = _Run(ctx, boards, as_json, seed, peer, pg_url, synchronous, rounds, chunk, writers, seconds,
-               positions)
+               positions, store_sizes)
     chosen = {"claim_floor": claim_floor, "group": group, "merge_delay": merge_delay,
-              "interleaved": interleaved}
+              "interleaved": interleaved, "casefile": casefile}
     mode = next((name for name, _ in MODES if chosen.get(name)), "appends")
     dict(MODES)[mode](run)
 
@@ -79,6 +84,7 @@ class _Run(NamedTuple):
     writers: int
     seconds: float
     positions: int | None
+    store_sizes: str = "200,20000"
 
 
 def _echo(figures: dict[str, Any], width: int, sub_width: int | None = None) -> None:
@@ -112,6 +118,21 @@ def _claim_floor(run: _Run) -> None:
         click.echo(json.dumps(floor))
     else:
         _echo(floor, 40)
+
+
+def _casefile(run: _Run) -> None:
+    """--casefile: a case file in the time of its tournament (ledger/bench/casefile.py)."""
+    from ledger.bench.casefile import run_casefile_bench
+
+    try:
+        sizes = tuple(int(s) for s in run.store_sizes.split(","))
+    except ValueError:
+        raise BadInput("comma-separated numbers of boards", field="--store-sizes", value=run.store_sizes) from None
+    figures = run_casefile_bench(sizes, runs=run.rounds, seed=run.seed, progress=_progress(run))
+    if run.as_json:
+        click.echo(json.dumps(figures))
+    else:
+        _echo(figures, 30)
 
 
 def _group(run: _Run) -> None:
@@ -184,6 +205,7 @@ def _appends(run: _Run) -> None:
 
 MODES: tuple[tuple[str, Callable[[_Run], None]], ...] = (
     ("claim_floor", _claim_floor),
+    ("casefile", _casefile),
     ("group", _group),
     ("merge_delay", _merge_delay),
     ("interleaved", _interleaved),

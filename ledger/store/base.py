@@ -80,13 +80,16 @@ class Snapshot:
     """The folded state of a stream after ``seq`` (whose event has ``hash``),
     saved every N events and at the end of a board so that no state is ever
     refolded from seq 1. A cache: rebuilt from the events whenever ``version``
-    is not the projection's current version."""
+    is not the projection's current version. ``summary`` (revision 0007): what a
+    tournament's results need of the board at ``seq`` (``ledger.summaries``), saved
+    by the same statement; None when none was computed (rows written before 0007)."""
 
     stream: str
     seq: int
     hash: str
     version: int
     state: dict[str, Any]
+    summary: dict[str, Any] | None = None
 
 
 @attrs.frozen
@@ -232,6 +235,25 @@ class BoardIndex(Protocol):
 
     def boards(self, slug: str | None = None) -> list[tuple[str, str]]:
         ...
+
+
+@runtime_checkable
+class BoardSummaries(Protocol):
+    """A store that keeps a results summary with each snapshot (revision 0007)."""
+
+    def board_summaries(self, slug: str | None, version: int) -> list[tuple[str, str, dict[str, Any] | None]]:
+        """(stream, tournament, summary) of every indexed board (of the tournament
+        ``slug`` when given), by stream: the summary saved with the snapshot at the
+        stream's head when that snapshot has ``version``, else None (fold the board)."""
+
+
+@runtime_checkable
+class AppealIndex(Protocol):
+    """A store that indexes the events lodging an appeal (revision 0007)."""
+
+    def appealed_streams(self) -> list[str]:
+        """The streams with an ``AppealLodged`` event, sorted: one indexed query, in the time
+        of the appeals stored, not of the store."""
 
 
 class StagedRows(Protocol):

@@ -14,7 +14,10 @@ also create what SQLAlchemy cannot describe (the append-only triggers).
 * ``snapshots`` (revision 0004): per stream, the folded state after ``seq``
   (whose event has ``hash``), saved every N events and at the end of a board,
   not with every append (a cache that can be rebuilt from the events at any
-  time; ``ledger.service``).
+  time; ``ledger.service``). Revision 0007 adds ``summary``: what a tournament's
+  results need of the board at that seq (``ledger.summaries``), written with the snapshot.
+* ``ix_events_appeals`` (revision 0007): a partial index of the ``AppealLodged`` events
+  by stream: the boards with an appeal by one indexed query.
 * ``boards`` (revision 0005): per stream whose first event is a ``BoardOpened``, the
   tournament it names and that name's slug, written in the same transaction: the
   boards of a tournament by one indexed query (issue 28, item 4).
@@ -67,6 +70,11 @@ events = sa.Table(
     sa.UniqueConstraint("stream", "id"),
 )
 
+#: revision 0007: the events that lodge an appeal, by stream (a partial index: no other event
+#: enters it), for the case file's earlier decisions (ledger.appeals)
+APPEALS_WHERE = sa.text("type = 'AppealLodged'")
+sa.Index("ix_events_appeals", events.c.stream, sqlite_where=APPEALS_WHERE, postgresql_where=APPEALS_WHERE)
+
 stream_heads = sa.Table(
     "stream_heads",
     metadata,
@@ -83,6 +91,8 @@ snapshots = sa.Table(
     sa.Column("hash", sa.String(64), nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("state", sa.Text, nullable=False),
+    # revision 0007: the board's results summary at ``seq`` (ledger.summaries), NULL when none
+    sa.Column("summary", sa.Text, nullable=True),
 )
 
 merkle_leaves = sa.Table(

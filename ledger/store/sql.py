@@ -47,16 +47,16 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.pool import StaticPool
 
 from ledger.errors import StoreUnavailable
-from ledger.store.base import (Batching, BoardIndex, BoardIndexing, EventStore, Head, RawEvent, Snapshot,
+from ledger.store.base import (AppealIndex, Batching, BoardIndex, BoardIndexing, BoardSummaries, EventStore, Head, RawEvent, Snapshot,
                                StoredEvent, StoreTransaction, TreeIntegration, Warming)
 from ledger.store.postgres import (IN_FLIGHT, LOCK_STREAMS, PG_WRITERS, POSITION_LOCK_KEY,
                                    SETTLED_BOUND, STREAM_LOCK_CLASS, PostgresWriter,
                                    lock_streams, postgresql_engine)
-from ledger.store.schema import boards, events, ledger_settings, stream_heads
+from ledger.store.schema import boards, events, ledger_settings, snapshots, stream_heads
 from ledger.store.sqlite import (BEGIN_MODE, OWN_HEADS, SQLITE_SYNC_LEVELS, SqliteWriter,
                                  missing_sqlite_file, sqlite_engine)
 from ledger.store.statements import (BUSY_TIMEOUT, event_of, read_snapshot, raw_column,
-                                     raw_value, write_snapshot, Statements, driver_of, parse_url,
+                                     raw_value, summary_of_row, write_snapshot, Statements, driver_of, parse_url,
                                      unavailable_on_failure)
 from ledger.store.transactions import SqlTransaction, Staged, StagedTransaction, write_staged
 from ledger.store.tree import TreeReads, TreeTip
@@ -413,6 +413,30 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         with self._begin() as conn:
             return [(str(a), str(b)) for a, b in conn.execute(query.order_by(boards.c.stream))]
 
+    def appealed_streams(self) -> list[str]:
+        """The streams with an ``AppealLodged`` event, sorted, by the partial index
+        ``ix_events_appeals`` (revision 0007; its condition written as the index's, a
+        literal, so that both databases use it)."""
+        with self._begin() as conn:
+            found = conn.exec_driver_sql(
+                "SELECT DISTINCT stream FROM events WHERE type = 'AppealLodged'").scalars().all()
+        return sorted(str(s) for s in found)
+
+    def board_summaries(self, slug: str | None, version: int) -> list[tuple[str, str, dict[str, Any] | None]]:
+        """(stream, tournament, summary) of every indexed board (of the tournament ``slug``
+        when given), by stream, in one query: the board index joined with the snapshot
+        saved at the stream's head (same seq and hash) with ``version`` and a summary
+        (revision 0007); None where there is none (the caller folds that board)."""
+        at_head = sa.and_(snapshots.c.stream == boards.c.stream, snapshots.c.version == version,
+                          snapshots.c.seq == stream_heads.c.seq, snapshots.c.hash == stream_heads.c.hash)
+        query = (sa.select(boards.c.stream, boards.c.tournament, snapshots.c.summary)
+                 .select_from(boards.outerjoin(stream_heads, stream_heads.c.stream == boards.c.stream)
+                              .outerjoin(snapshots, at_head)))
+        if slug is not None:
+            query = query.where(boards.c.slug == slug)
+        with self._begin() as conn:
+            return [(str(a), str(b), summary_of_row(c)) for a, b, c in conn.execute(query.order_by(boards.c.stream))]
+
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """The saved state at the stream's head, if any (None when the last one
         saved is behind the head: see :meth:`latest_snapshot`)."""
@@ -555,6 +579,7 @@ def _roles(store: SqlEventStore, tx: SqlTransaction, staged: StagedTransaction) 
     """Never called: mypy checks here that the SQL store and its transactions have every
     role of :mod:`ledger.store.base` (the roles the rest of the ledger asks for with
     ``isinstance``; ``tests/test_store_contract.py`` checks them at run time)."""
-    roles: tuple[EventStore, Batching, BoardIndex, TreeIntegration, Warming] = (store, store, store, store, store)
+    roles: tuple[EventStore, Batching, BoardIndex, BoardSummaries, AppealIndex, TreeIntegration, Warming] = (
+        store, store, store, store, store, store, store)
     appends: tuple[StoreTransaction, BoardIndexing, StoreTransaction, BoardIndexing] = (tx, tx, staged, staged)
     del roles, appends

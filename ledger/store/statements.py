@@ -107,7 +107,17 @@ def read_snapshot(conn: Connection, stream: str, *, head_only: bool = True) -> S
     if row is None:
         return None
     return Snapshot(stream=row.stream, seq=row.seq, hash=row.hash, version=row.version,
-                    state=json.loads(row.state))
+                    state=json.loads(row.state), summary=summary_of_row(row.summary))
+
+
+def summary_of_row(text: str | None) -> dict[str, Any] | None:
+    """A stored summary (canonical JSON text, revision 0007), or None."""
+    return None if text is None else dict(json.loads(text))
+
+
+def summary_text(summary: dict[str, Any] | None) -> str | None:
+    """A summary as stored: canonical JSON, or NULL."""
+    return None if summary is None else canonical_json(summary)
 
 
 def _upsert(conn: Connection, table: sa.Table = stream_heads) -> Any:
@@ -120,10 +130,11 @@ def write_snapshot(conn: Connection, snapshot: Snapshot) -> None:
     stmt = _upsert(conn, snapshots).values(
         stream=snapshot.stream, seq=snapshot.seq, hash=snapshot.hash,
         version=snapshot.version, state=canonical_json(snapshot.state),
+        summary=summary_text(snapshot.summary),
     )
     conn.execute(stmt.on_conflict_do_update(
         index_elements=[snapshots.c.stream],
-        set_={c: stmt.excluded[c] for c in ("seq", "hash", "version", "state")},
+        set_={c: stmt.excluded[c] for c in ("seq", "hash", "version", "state", "summary")},
         where=snapshots.c.seq <= stmt.excluded.seq,
     ))
 
@@ -184,10 +195,11 @@ class Statements:
         self.move_head = q("INSERT INTO stream_heads (stream, seq, hash) VALUES (?, ?, ?) "
                            "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")
         self.save_snapshot = q(
-            "INSERT INTO snapshots (stream, seq, hash, version, state) VALUES (?, ?, ?, ?, ?) "
+            "INSERT INTO snapshots (stream, seq, hash, version, state, summary) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
-            "version = excluded.version, state = excluded.state WHERE snapshots.seq <= excluded.seq")
-        self.latest_snapshot = q("SELECT seq, hash, version, state FROM snapshots WHERE stream = ?")
+            "version = excluded.version, state = excluded.state, summary = excluded.summary "
+            "WHERE snapshots.seq <= excluded.seq")
+        self.latest_snapshot = q("SELECT seq, hash, version, state, summary FROM snapshots WHERE stream = ?")
         self.index_board = q("INSERT INTO boards (stream, tournament, slug) VALUES (?, ?, ?) "
                              "ON CONFLICT (stream) DO NOTHING")
 

@@ -19,7 +19,8 @@ from ledger.hashing import canonical_json
 from ledger.store.base import GENESIS, Snapshot, StoredEvent
 from ledger.store.postgres import LOCK_STREAM, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, PostgresTransaction
 from ledger.store.sqlite import SqliteTransaction
-from ledger.store.statements import Statements, driver_of, event_of, from_row, read_snapshot
+from ledger.store.statements import (Statements, driver_of, event_of, from_row, read_snapshot, summary_of_row,
+                                     summary_text)
 from ledger.store.schema import events
 from ledger.store.tree import TreeRows, TreeTip, frontier_of, grown_tree, stored_nodes, tree_rows
 
@@ -124,7 +125,7 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
         row = self._cur.fetchone()
         if row is None:
             return None
-        return Snapshot(self.stream, row[0], row[1], row[2], json.loads(row[3]))
+        return Snapshot(self.stream, row[0], row[1], row[2], json.loads(row[3]), summary_of_row(row[4]))
 
     def insert(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
         """Write the batch (seq, prev and hash computed by the caller); return it
@@ -146,7 +147,8 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
         if snapshot.stream != self.stream:
             raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
         self._flush_lock()
-        params = (snapshot.stream, snapshot.seq, snapshot.hash, snapshot.version, canonical_json(snapshot.state))
+        params = (snapshot.stream, snapshot.seq, snapshot.hash, snapshot.version, canonical_json(snapshot.state),
+                  summary_text(snapshot.summary))
         if self._pending_tree is not None:  # PostgreSQL, after an insert: sent with the tree's rows and
             self._pending_snapshot = params  # the commit (flush_tree), not in a round trip of its own
             return
@@ -230,7 +232,7 @@ class StagedTransaction(SqlTransaction):
         params = self.mine_snapshot or self.staged.snapshots.get(self.stream)
         if params is None:
             return None
-        return Snapshot(params[0], params[1], params[2], params[3], json.loads(params[4]))
+        return Snapshot(params[0], params[1], params[2], params[3], json.loads(params[4]), summary_of_row(params[5]))
 
     def load_snapshot(self) -> Snapshot | None:
         if not self._staged_events():
@@ -255,7 +257,7 @@ class StagedTransaction(SqlTransaction):
         if snapshot.stream != self.stream:
             raise ValueError(f"snapshot of {snapshot.stream!r} in a transaction on {self.stream!r}")
         self.mine_snapshot = (snapshot.stream, snapshot.seq, snapshot.hash, snapshot.version,
-                              canonical_json(snapshot.state))
+                              canonical_json(snapshot.state), summary_text(snapshot.summary))
 
     def index_board(self, tournament: str, slug: str) -> None:
         self.mine_boards.append((self.stream, tournament, slug))
