@@ -73,11 +73,30 @@ def replay_stream(store: StoreReader, name: str) -> Replayed:
                     None if state is None else state.phase, digest)
 
 
+_OPENED: dict[str, Ledger] = {}
+"""A worker's ledger on each database it replays (opened at its first chunk, kept until the
+process ends: a chunk does not pay for opening the store)."""
+
+
+def worker_ledger(url: str) -> Ledger:
+    ledger = _OPENED.get(url)
+    if ledger is None:
+        structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+        ledger = _OPENED[url] = Ledger.open(url)
+    return ledger
+
+
+def forget(url: str) -> None:
+    """Close this process's ledger on ``url`` kept by :func:`worker_ledger`, if any."""
+    ledger = _OPENED.pop(url, None)
+    if ledger is not None:
+        ledger.close()
+
+
 def replay_streams(url: str, names: list[str]) -> list[Replayed]:
-    """A worker's task: ``names`` replayed on a ledger of its own."""
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    with Ledger.open(url) as ledger:
-        return [replay_stream(ledger.store, name) for name in names]
+    """A worker's task: ``names`` replayed on the worker's own ledger."""
+    ledger = worker_ledger(url)
+    return [replay_stream(ledger.store, name) for name in names]
 
 
 def replay(ledger: Ledger, names: Sequence[str], *, jobs: int = 1,

@@ -50,16 +50,21 @@ from ledger.errors import BadInput
               "and as many tricks as the engine computes exactly; the load printed beside the figures.")
 @click.option("--positions", type=click.IntRange(1, 100_000), default=None,
               help="With --claim-floor: random deals of five tricks (each for both sides) [default: 500].")
+@click.option("--replay-scaling", "replay_scaling", is_flag=True, help="Instead: the store replayed "
+              "(replay --store) on --jobs worker processes against 1, and per core against the "
+              "eventsourcing library's application replay (--boards, --rounds, --chunk; issue 28 item 5).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="With --replay-scaling: worker processes (default: the cores).")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
           merge_delay: bool, group: bool, writers: int, seconds: float, claim_floor: bool,
-          positions: int | None) -> None:
+          positions: int | None, replay_scaling: bool, jobs: int | None) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     run = _Run(ctx, boards, as_json, seed, peer, pg_url, synchronous, rounds, chunk, writers, seconds,
-               positions)
+               positions, jobs)
     chosen = {"claim_floor": claim_floor, "group": group, "merge_delay": merge_delay,
-              "interleaved": interleaved}
+              "interleaved": interleaved, "replay_scaling": replay_scaling}
     mode = next((name for name, _ in MODES if chosen.get(name)), "appends")
     dict(MODES)[mode](run)
 
@@ -79,6 +84,7 @@ class _Run(NamedTuple):
     writers: int
     seconds: float
     positions: int | None
+    jobs: int | None = None
 
 
 def _echo(figures: dict[str, Any], width: int, sub_width: int | None = None) -> None:
@@ -182,8 +188,25 @@ def _appends(run: _Run) -> None:
         _echo(figures, 24, 32)
 
 
+def _replay_scaling(run: _Run) -> None:
+    """--replay-scaling: the store replayed on N processes and on 1, and the library's replay."""
+    from ledger.bench.replay import run_replay_scaling
+
+    library = _library_installed()
+    if not library:
+        click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
+                   "ours only", err=True)
+    found = run_replay_scaling(boards=run.boards, jobs=run.jobs, rounds=run.rounds, chunk=run.chunk,
+                               seed=run.seed, library=library, progress=_progress(run))
+    if run.as_json:
+        click.echo(json.dumps(found))
+    else:
+        _echo(found["replay_scaling"], 40)
+
+
 MODES: tuple[tuple[str, Callable[[_Run], None]], ...] = (
     ("claim_floor", _claim_floor),
+    ("replay_scaling", _replay_scaling),
     ("group", _group),
     ("merge_delay", _merge_delay),
     ("interleaved", _interleaved),
