@@ -32,6 +32,8 @@ def test_every_side_replays_the_whole_store_in_every_round():
     low, high = found["efficiency_spread"]
     assert low <= found["efficiency"] <= high
     assert found["scaling_n_over_1"] == pytest.approx(found["efficiency"] * 2, abs=0.01)
+    low, high = found["machine_scaling_spread"]
+    assert 0 < low <= found["machine_scaling_n_over_1"] <= high and found["scaling_vs_machine"] > 0
     if library:
         low, high = found["per_core_vs_application_spread"]
         assert low <= found["per_core_vs_application"] <= high

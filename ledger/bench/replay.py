@@ -14,7 +14,10 @@ of the per-round ratios (each round's figures were taken under the same load); t
 time, so the CPU per event is the replay's wherever it ran.
 
 The issue's targets: N processes >= 0.8 N times one (``efficiency`` >= 0.8), and per core
->= 1x the library's application replay (``per_core_vs_application``).
+>= 1x the library's application replay (``per_core_vs_application``). Beside them, in the
+same rounds and pools, the machine's own ceiling: a bare Python loop on the pool of N
+against the pool of 1 (``machine_scaling_n_over_1``; on a machine whose cores other work
+keeps busy it is well below N), and the replay's scaling over it (``scaling_vs_machine``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,20 @@ from typing import Any, Callable
 
 from ledger.parallel import CHUNK, chunks, default_jobs, spawn_pool
 
-SIDES = ("one_process", "n_processes", "in_process", "application")
+SIDES = ("one_process", "n_processes", "in_process", "application", "spin_one_process", "spin_n_processes")
+
+SPIN = 2_000_000
+"""Iterations of a bare Python loop per task of the machine's own ceiling (``spin_*``)."""
+
+
+def spin(iterations: int) -> tuple[int, float]:
+    """A worker's task of pure CPU (no I/O, no memory traffic): what N processes can get from
+    this machine now, beside what the replay got; (iterations / 1,000, CPU seconds)."""
+    c0 = time.process_time()
+    x = 0
+    for i in range(iterations):
+        x += i
+    return iterations // 1000, time.process_time() - c0
 
 
 def timed_replay(url: str, names: list[str]) -> tuple[int, float]:
@@ -68,6 +84,13 @@ def _fill(url: str, boards: int, seed: int) -> list[str]:
 def _pool_side(pool: ProcessPoolExecutor, url: str, parts: list[list[str]]) -> Callable[[], tuple[int, float]]:
     def run() -> tuple[int, float]:
         answers = list(pool.map(timed_replay, [url] * len(parts), parts))
+        return sum(a[0] for a in answers), sum(a[1] for a in answers)
+    return run
+
+
+def _spin_side(pool: ProcessPoolExecutor, tasks: int) -> Callable[[], tuple[int, float]]:
+    def run() -> tuple[int, float]:
+        answers = list(pool.map(spin, [SPIN] * tasks))
         return sum(a[0] for a in answers), sum(a[1] for a in answers)
     return run
 
@@ -111,7 +134,8 @@ def run_replay_scaling(boards: int = 200, jobs: int | None = None, rounds: int =
             list(many.map(_warm, [url] * n, [0.5] * n))
             sides: dict[str, Callable[[], tuple[int, float]]] = {
                 "one_process": _pool_side(one, url, parts), "n_processes": _pool_side(many, url, parts),
-                "in_process": _in_process(url, names)}
+                "in_process": _in_process(url, names),
+                "spin_one_process": _spin_side(one, 2 * n), "spin_n_processes": _spin_side(many, 2 * n)}
             if library:
                 app, sides["application"] = _application(folder, seed, chunk)
             for side in sides.values():  # a warm-up run each, not counted
@@ -169,12 +193,17 @@ def _figures(per_round: list[dict[str, float]], loads: list[float], n: int, boar
         "jobs": n, "cores": os.cpu_count(), "boards": boards,
         "events": int(per_round[0]["one_process.events"]), "rounds": rounds,
         "load_1min_per_round": loads,
-        "medians_eps": {s: median(f"{s}.eps") for s in sides},
-        "cpu_us_per_event": {s: median(f"{s}.cpu_us_per_event") for s in sides},
+        "medians_eps": {s: median(f"{s}.eps") for s in sides if not s.startswith("spin")},
+        "cpu_us_per_event": {s: median(f"{s}.cpu_us_per_event") for s in sides if not s.startswith("spin")},
         "scaling_n_over_1": ratio("n_processes.eps", "one_process.eps"),
         "efficiency": ratio("n_processes.eps", "one_process.eps", 1 / n),
         "efficiency_spread": spread("n_processes.eps", "one_process.eps", 1 / n),
         "target_efficiency": 0.8,
+        "machine_scaling_n_over_1": ratio("spin_n_processes.eps", "spin_one_process.eps"),
+        "machine_scaling_spread": spread("spin_n_processes.eps", "spin_one_process.eps"),
+        "scaling_vs_machine": round(statistics.median(
+            (f["n_processes.eps"] / f["one_process.eps"]) / (f["spin_n_processes.eps"] / f["spin_one_process.eps"])
+            for f in per_round), 3),
     }
     if library:
         out |= {
