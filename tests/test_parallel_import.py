@@ -173,3 +173,19 @@ def test_turns_let_chunks_write_in_order_and_an_abort_frees_every_waiter():
     turns.abort()
     waiter.join(5)
     assert not waiter.is_alive() and order[-1] == ("aborted", 5)
+
+
+def test_a_bridgemate_session_with_workers_gives_the_serial_store_and_report(tmp_path):
+    from ledger.records.games import import_bws
+
+    session = REALBRIDGE.with_name("bridgemate-lbc-2026-01-26.bws")
+    if not session.exists():
+        pytest.skip(f"{session.name} is not beside the repository (../shared/bridge-data)")
+    found = []
+    for jobs in (1, 2):
+        url = f"sqlite:///{tmp_path / f'bws-{jobs}.db'}"
+        with Ledger.open(url, create=True, clock=clock) as ledger:
+            found.append((import_bws(ledger, session, jobs=jobs), rows(url)))
+    (serial, serial_rows), (parallel, parallel_rows) = found
+    assert parallel == serial and parallel_rows == serial_rows
+    assert len(serial.imported) > 200 and serial.players, "a whole session, its pairs"
