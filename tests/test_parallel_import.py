@@ -189,3 +189,28 @@ def test_a_bridgemate_session_with_workers_gives_the_serial_store_and_report(tmp
     (serial, serial_rows), (parallel, parallel_rows) = found
     assert parallel == serial and parallel_rows == serial_rows
     assert len(serial.imported) > 200 and serial.players, "a whole session, its pairs"
+
+
+def failing_import_record(ledger, fmt, record, stream, report, states=None):
+    """The import of a record, failing on the 40th (the second chunk's): a bug in a worker."""
+    from ledger.records.games import import_record
+
+    if record.number == 40:
+        raise RuntimeError("a bug in a worker")
+    import_record(ledger, fmt, record, stream, report, states)
+
+
+def test_a_worker_that_fails_stops_the_import_and_no_worker_is_left_waiting(store_url):
+    from ledger.records.games import ImportReport, read_records, stream_ids
+    from ledger.records.jobs import import_in_workers
+
+    records, _ = read_records(records_text(), "pbn", "t")
+    pairs = list(zip(records, stream_ids("t", records)))
+    with Ledger.open(store_url, create=True, clock=clock) as ledger:
+        started = time.monotonic()
+        with pytest.raises(RuntimeError, match="a bug in a worker"):
+            import_in_workers(ledger, "pbn", pairs, ImportReport("pbn", "t"), None, None, 2,
+                              failing_import_record)
+        assert time.monotonic() - started < 300
+        written = len(ledger.store.streams("t/"))
+    assert written == 32, "the chunk before the failure written, none after it"

@@ -33,7 +33,7 @@ import attrs
 import structlog
 
 from ledger.errors import ConcurrencyError
-from ledger.parallel import CHUNK, Turns, in_workers
+from ledger.parallel import CHUNK, Aborted, Turns, in_workers
 from ledger.service import Ledger
 from ledger.store.base import GENESIS, BoardIndexing, EventStore, Snapshot, SqlBacked, StoredEvent
 from projections.state import TableState
@@ -176,22 +176,37 @@ def prepare(job: ImportJob, chunk: list[tuple[Any, str]]) -> list[Prepared]:
 
 def prepare_chunk(job: ImportJob, chunk: list[tuple[int, Any, str]]) -> list[Any]:
     """A worker's task: the chunk's appends prepared (:class:`Prepared`); on PostgreSQL also
-    written, in its turn (:class:`Outcome`)."""
-    prepared = prepare(job, [(record, stream) for _, record, stream in chunk])
-    if job.url is None:
-        return prepared
-    turns, number = _TURNS[0], chunk[0][0] // job.size
-    turns.wait(number)
+    written, in its turn (:class:`Outcome`). A failure, here or in the chunk's turn, stops
+    every chunk after it from writing (no worker is left waiting for a turn that never comes)."""
+    turns = _TURNS[0] if job.url is not None else None
+    number, turn = chunk[0][0] // job.size, False
     try:
+        prepared = prepare(job, [(record, stream) for _, record, stream in chunk])
+        if job.url is None or turns is None:
+            return prepared
+        turns.wait(number)
+        turn = True
         ledger = _STORES.get(job.url)
         if ledger is None:
             ledger = _STORES[job.url] = Ledger.open(job.url, clock=job.clock)
         outcomes = write_chunk(ledger, job, prepared, [record for _, record, _ in chunk])
+    except Aborted:
+        raise
     except BaseException:
-        turns.abort()
+        if turns is not None:
+            if not turn:  # the chunks before this one still write, as in the serial run
+                _wait_quietly(turns, number)
+            turns.abort()
         raise
     turns.done(number)
     return outcomes
+
+
+def _wait_quietly(turns: Turns, number: int) -> None:
+    try:
+        turns.wait(number)
+    except Aborted:
+        pass
 
 
 class _Occupied(Exception):
