@@ -718,7 +718,8 @@ def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = Non
     :func:`hand_record_beside`), else the database's ``HandRecord`` table; where both
     exist and a board's deal differs, the PBN's is used and the report says so.
     ``tables``: the database's rows already read (:func:`ledger.records.formats.bws.read_tables`),
-    for a caller that changes them (the tests' fixtures of erased and unknown rows)."""
+    for a caller that changes them (the tests' fixtures of erased and unknown rows). ``jobs``:
+    worker processes preparing the appends, as for :func:`import_text`."""
     from ledger.records.formats import bws
 
     path = Path(path)
