@@ -25,9 +25,11 @@ from ledger.store.base import Snapshot
 CHUNK = 32
 """Streams per task (small enough for a progress bar to move, large enough to amortise)."""
 
-FEW = 64
+FEW = 256
 """Below this many streams or records, ``--jobs`` left to its default runs in the calling
-process: starting workers (each imports the ledger) costs more than it saves."""
+process: a worker's start (Python, the ledger's modules, its connection) costs about 1 s of
+CPU, what replaying some 200 boards or importing some 90 records costs in this process
+(docs/performance.md, "Issue 28 item 5")."""
 
 T = TypeVar("T")
 A = TypeVar("A")

@@ -206,7 +206,7 @@ def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> N
               "chains checked, boards folded from seq 1, nothing written; exit 1 on a broken chain.")
 @click.option("--prefix", default=None, help="With --store: only the streams under this prefix.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
-              help="With --store: worker processes (default: the cores for 64 streams or more; "
+              help="With --store: worker processes (default: the cores for 256 streams or more; "
               "1: in this process). The answer is the serial run's.")
 @click.pass_context
 def replay(ctx: click.Context, file: str | None, at_seq: int | None, as_json: bool, check: bool,

@@ -34,7 +34,7 @@ EXIT_SOME_RECORDS_FAILED = 2
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="Worker processes preparing the records' appends (default: the cores for "
-              "64 records or more; 1: in this process). The result is the serial run's.")
+              "256 records or more; 1: in this process). The result is the serial run's.")
 @click.pass_context
 def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str | None,
                tables: str | None, hands: str | None, as_json: bool, jobs: int | None) -> None:
