@@ -55,16 +55,22 @@ from ledger.errors import BadInput
               "CPU and wall, the load beside; issue 28 item 4).")
 @click.option("--store-sizes", "store_sizes", default="200,20000", show_default=True,
               help="With --casefile: comma-separated numbers of boards in the store.")
+@click.option("--replay-scaling", "replay_scaling", is_flag=True, help="Instead: the store replayed "
+              "(replay --store) on --jobs worker processes against 1, and per core against the "
+              "eventsourcing library's application replay (--boards, --rounds, --chunk; issue 28 item 5).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="With --replay-scaling: worker processes (default: the cores).")
 @click.pass_context
 def bench(ctx: click.Context, boards: int, as_json: bool, seed: int, peer: bool,
           pg_url: str | None, synchronous: str, interleaved: bool, rounds: int, chunk: float,
           merge_delay: bool, group: bool, writers: int, seconds: float, claim_floor: bool,
-          positions: int | None, casefile: bool, store_sizes: str) -> None:
+          positions: int | None, casefile: bool, store_sizes: str, replay_scaling: bool,
+          jobs: int | None) -> None:
     """The project's benchmark (a fresh temporary SQLite file unless --db is given)."""
     run = _Run(ctx, boards, as_json, seed, peer, pg_url, synchronous, rounds, chunk, writers, seconds,
-               positions, store_sizes)
+               positions, store_sizes, jobs)
     chosen = {"claim_floor": claim_floor, "group": group, "merge_delay": merge_delay,
-              "interleaved": interleaved, "casefile": casefile}
+              "interleaved": interleaved, "casefile": casefile, "replay_scaling": replay_scaling}
     mode = next((name for name, _ in MODES if chosen.get(name)), "appends")
     dict(MODES)[mode](run)
 
@@ -85,6 +91,7 @@ class _Run(NamedTuple):
     seconds: float
     positions: int | None
     store_sizes: str = "200,20000"
+    jobs: int | None = None
 
 
 def _echo(figures: dict[str, Any], width: int, sub_width: int | None = None) -> None:
@@ -203,9 +210,26 @@ def _appends(run: _Run) -> None:
         _echo(figures, 24, 32)
 
 
+def _replay_scaling(run: _Run) -> None:
+    """--replay-scaling: the store replayed on N processes and on 1, and the library's replay."""
+    from ledger.bench.replay import run_replay_scaling
+
+    library = _library_installed()
+    if not library:
+        click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
+                   "ours only", err=True)
+    found = run_replay_scaling(boards=run.boards, jobs=run.jobs, rounds=run.rounds, chunk=run.chunk,
+                               seed=run.seed, library=library, progress=_progress(run))
+    if run.as_json:
+        click.echo(json.dumps(found))
+    else:
+        _echo(found["replay_scaling"], 40)
+
+
 MODES: tuple[tuple[str, Callable[[_Run], None]], ...] = (
     ("claim_floor", _claim_floor),
     ("casefile", _casefile),
+    ("replay_scaling", _replay_scaling),
     ("group", _group),
     ("merge_delay", _merge_delay),
     ("interleaved", _interleaved),

@@ -195,14 +195,34 @@ def verify(ctx: click.Context, stream: str | None, digest_text: str | None) -> N
 
 
 @click.command()
-@click.argument("file")
+@click.argument("file", required=False)
 @click.option("--at", "at_seq", type=int, default=None, help="Print the state after this seq.")
-@click.option("--json", "as_json", is_flag=True, help="The state document (spec section 5).")
+@click.option("--json", "as_json", is_flag=True, help="The state document (spec section 5); "
+              "with --store, the totals and the digest as one JSON object.")
 @click.option("--check", is_flag=True,
               help="Check the scenario's expect lines; exit 1 listing every mismatch.")
+@click.option("--store", "whole_store", is_flag=True,
+              help="Instead of a FILE: replay every stream of the store (--db) from its events: "
+              "chains checked, boards folded from seq 1, nothing written; exit 1 on a broken chain.")
+@click.option("--prefix", default=None, help="With --store: only the streams under this prefix.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="With --store: worker processes (default: the cores for 256 streams or more; "
+              "1: in this process). The answer is the serial run's.")
 @click.pass_context
-def replay(ctx: click.Context, file: str, at_seq: int | None, as_json: bool, check: bool) -> None:
-    """Append a scenario file to a fresh in-memory ledger and print the state."""
+def replay(ctx: click.Context, file: str | None, at_seq: int | None, as_json: bool, check: bool,
+           whole_store: bool, prefix: str | None, jobs: int | None) -> None:
+    """Append a scenario file to a fresh in-memory ledger and print the state; or, with
+    --store, replay every stream of the store."""
+    if whole_store:
+        if file is not None or at_seq is not None or check:
+            raise BadInput("--store replays the store: no FILE, --at or --check", field="--store",
+                           value=file)
+        _replay_store(ctx, prefix, jobs, as_json)
+        return
+    if file is None:
+        raise BadInput("give a scenario FILE, or --store to replay the store", field="FILE", value=None)
+    if prefix is not None or jobs is not None:
+        raise BadInput("--prefix and --jobs go with --store", field="--store", value=None)
     from ledger.scenario import Checked, replay_text
 
     checked: list[Checked] = []
@@ -221,6 +241,40 @@ def replay(ctx: click.Context, file: str, at_seq: int | None, as_json: bool, che
     _print_state(doc, as_json)
 
 
+def _replay_store(ctx: click.Context, prefix: str | None, jobs: int | None, as_json: bool) -> None:
+    """replay --store: every stream (under ``prefix``) read back, checked and folded."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ledger.parallel import choose_jobs
+    from ledger.replay import replay as replay_streams, summarise
+
+    with open_ledger(ctx) as ledger:
+        names = ledger.store.streams(prefix)
+        workers = choose_jobs(jobs, len(names))
+        url = None if ":memory:" in ctx.obj["db"] else ctx.obj["db"]
+        columns = (TextColumn("replaying"), BarColumn(), MofNCompleteColumn(), TextColumn("streams"),
+                   TimeRemainingColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True,
+                      disable=not sys.stderr.isatty()) as progress:
+            task = progress.add_task("replaying", total=len(names))
+            report = summarise(replay_streams(ledger, names, jobs=workers, url=url),
+                               progress=lambda _: progress.advance(task))
+    if as_json:
+        click.echo(json.dumps({"streams": report.streams, "events": report.events,
+                               "boards": report.boards, "jobs": workers if url else 1,
+                               "broken": [{"stream": s, "seq": q} for s, q in report.broken],
+                               "digest": report.digest}))
+    else:
+        for stream, seq in report.broken:
+            click.echo(f"FAILED: {stream} seq {seq}: the hash chain breaks (cli.py verify says how)",
+                       err=True)
+        click.echo(f"replayed {report.streams} stream(s), {report.events} event(s), {report.boards} "
+                   f"board(s) folded; {len(report.broken)} chain(s) broken; digest {report.digest}")
+    if report.broken:
+        ctx.exit(1)
+
+
 @click.command()
 @click.argument("streams", nargs=-1)
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
@@ -228,16 +282,16 @@ def replay(ctx: click.Context, file: str, at_seq: int | None, as_json: bool, che
 @click.pass_context
 def rebuild(ctx: click.Context, streams: tuple[str, ...], jobs: int | None) -> None:
     """Refold streams from their events and replace the head snapshots."""
+    from rich.console import Console
     from rich.progress import Progress
 
-    from ledger.parallel import default_jobs
+    from ledger.parallel import choose_jobs
 
     with open_ledger(ctx) as ledger:
         names = list(streams) or ledger.store.streams()
-        workers = default_jobs() if jobs is None else jobs
-        if len(names) < 64 and jobs is None:
-            workers = 1  # a few streams: starting workers costs more than it saves
-        with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+        workers = choose_jobs(jobs, len(names))  # a few streams: starting workers costs more than it saves
+        with Progress(console=Console(stderr=True), transient=True,
+                      disable=not sys.stderr.isatty()) as progress:
             task = progress.add_task("rebuilding", total=len(names))
             counts = ledger.rebuild(names, progress=lambda _: progress.advance(task), jobs=workers,
                                     url=None if ":memory:" in ctx.obj["db"] else ctx.obj["db"])

@@ -32,12 +32,15 @@ EXIT_SOME_RECORDS_FAILED = 2
 @click.option("--hands", default=None,
               help="A Bridgemate session's hand-record PBN (default: the one beside the file).")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="Worker processes preparing the records' appends (default: the cores for "
+              "256 records or more; 1: in this process). The result is the serial run's.")
 @click.pass_context
 def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str | None,
-               tables: str | None, hands: str | None, as_json: bool) -> None:
+               tables: str | None, hands: str | None, as_json: bool, jobs: int | None) -> None:
     """Import the game records of FILE (PBN 2.1, BBO LIN or a Bridgemate .bws database):
     one stream per record (per table and board for a Bridgemate session)."""
-    from ledger.records.games import detect_format, import_bws, parse_tables
+    from ledger.records.games import detect_format, parse_tables
 
     fmt = detect_format(file, fmt)
     if fmt == "usebio":  # results scored by another program, checked by ours (docs/federation.md)
@@ -54,7 +57,7 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
         if not Path(file).is_file():
             raise BadInput("no such file", field="FILE", value=file)
         with open_ledger(ctx, create=True) as ledger:
-            report = import_bws(ledger, file, tournament=tournament, hands=hands)
+            report = _run_import(ledger, None, "bws", tournament, file, None, jobs, hands)
     else:
         if hands is not None:
             raise BadInput("--hands is for a Bridgemate database (.bws)", field="--hands",
@@ -62,7 +65,7 @@ def import_cmd(ctx: click.Context, file: str, fmt: str | None, tournament: str |
         table_list = parse_tables(tables) if tables is not None else None
         data = _read_bytes(file)
         with open_ledger(ctx, create=True) as ledger:
-            report = _run_import(ledger, data, fmt, tournament, Path(file).stem, table_list)
+            report = _run_import(ledger, data, fmt, tournament, file, table_list, jobs)
     if as_json:
         click.echo(json.dumps({
             "tournament": report.tournament, "format": report.format, "records": report.records,
@@ -113,13 +116,21 @@ def _read_bytes(path: str) -> bytes:
         raise BadInput(f"cannot read the file: {exc.strerror}", field="FILE", value=path) from None
 
 
-def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_name: str,
-                tables: list[str] | None = None):
-    from ledger.records.games import import_data
+def _run_import(ledger, data: bytes | None, fmt: str, tournament: str | None, name: str,
+                tables: list[str] | None = None, jobs: int | None = None, hands: str | None = None):
+    """The import of ``data`` (``fmt``), or of the Bridgemate database at ``name`` (``data``
+    None), with a progress bar on a terminal."""
+    from ledger.records.games import import_bws, import_data
+
+    def run(progress=None):
+        if data is None:
+            return import_bws(ledger, name, tournament=tournament, hands=hands, progress=progress,
+                              jobs=jobs)
+        return import_data(ledger, data, fmt, tournament=tournament, default_name=Path(name).stem,
+                           progress=progress, tables=tables, jobs=jobs)
 
     if not sys.stderr.isatty():
-        return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name,
-                           tables=tables)
+        return run()
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
@@ -132,8 +143,7 @@ def _run_import(ledger, data: bytes, fmt: str, tournament: str | None, default_n
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return import_data(ledger, data, fmt, tournament=tournament, default_name=default_name,
-                           progress=advance, tables=tables)
+        return run(advance)
 
 
 @click.command("export")

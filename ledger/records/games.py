@@ -587,7 +587,7 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
                 default_name: str = "import",
                 progress: Callable[[int, int], None] | None = None,
                 charset: str | None = None,
-                tables: Sequence[str] | None = None) -> ImportReport:
+                tables: Sequence[str] | None = None, jobs: int | None = 1) -> ImportReport:
     """Import the records of ``text`` (format ``fmt``): one stream and one atomic append per record.
 
     ``tournament`` defaults to the file's own name for the event (PBN
@@ -597,7 +597,9 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
     is written: a record that does not agree is refused with the reason.  The
     appends go :data:`BATCH_RECORDS` records to a store transaction
     (:meth:`Ledger.batch`).  ``tables``: a hand-record file (deals only) gives
-    each board's deal to every one of these tables (:func:`parse_tables`).
+    each board's deal to every one of these tables (:func:`parse_tables`). ``jobs``: worker
+    processes preparing the appends (1: none; None: the cores for a large file); the result
+    is the serial run's (:mod:`ledger.records.jobs`).
     """
     if fmt not in FORMATS:
         raise BadInput(f"unknown format (expected {' or '.join(FORMATS)})", field="format", value=fmt)
@@ -612,27 +614,41 @@ def import_text(ledger: Ledger, text: str, fmt: str, *, tournament: str | None =
     problems = [p for p in problems if p.kind != TAG_ONLY]
     report = ImportReport(fmt, name, records=len(records) + len(problems), failed=list(problems),
                           charset=charset, warnings=loose)
-    _append_records(ledger, fmt, prefix, records, report, progress, totals)
+    _append_records(ledger, fmt, prefix, records, report, progress, totals, jobs)
     return report
 
 
 def _append_records(ledger: Ledger, fmt: str, prefix: str, records: Sequence[GameRecord],
                     report: ImportReport, progress: Callable[[int, int], None] | None,
-                    totals: list[dict[str, str]]) -> None:
+                    totals: list[dict[str, str]], jobs: int | None = 1) -> None:
     """Each record one atomic append, :data:`BATCH_RECORDS` to a store transaction; then
-    the file's own figures against the ledger's (:func:`_check_tables`)."""
+    the file's own figures against the ledger's (:func:`_check_tables`). ``jobs`` > 1 (None:
+    the cores, for a large file): the appends are prepared in worker processes
+    (:mod:`ledger.records.jobs`), with the serial run's result."""
+    from ledger.parallel import choose_jobs
+
     pairs = list(zip(records, stream_ids(prefix, records)))
-    done = 0
     states: dict[str, TableState] = {}
-    for start in range(0, len(pairs), BATCH_RECORDS):
-        with ledger.batch(stream for _, stream in pairs[start:start + BATCH_RECORDS]):
-            for record, stream in pairs[start:start + BATCH_RECORDS]:
-                _import_one(ledger, fmt, record, stream, report, states)
-                done += 1
-                if progress is not None:
-                    progress(done, len(records))
+    checked = bool(any(r.traveller for r in records) or totals
+                   or any(r.imp_ns is not None for r in records))
+    workers = choose_jobs(jobs, len(pairs))
+    parallel = False
+    if workers > 1 and len(pairs) > 1:
+        from ledger.records.jobs import import_in_workers
+
+        parallel = import_in_workers(ledger, fmt, pairs, report, states if checked else None,
+                                     progress, workers, import_record)
+    if not parallel:
+        done = 0
+        for start in range(0, len(pairs), BATCH_RECORDS):
+            with ledger.batch(stream for _, stream in pairs[start:start + BATCH_RECORDS]):
+                for record, stream in pairs[start:start + BATCH_RECORDS]:
+                    import_record(ledger, fmt, record, stream, report, states)
+                    done += 1
+                    if progress is not None:
+                        progress(done, len(records))
     report.failed.sort(key=lambda p: (p.number or 0, p.line or 0))
-    if any(r.traveller for r in records) or totals or any(r.imp_ns is not None for r in records):
+    if checked:
         _check_tables(ledger, report, records, totals, states)
 
 
@@ -693,7 +709,8 @@ def hand_record_deals(path: Path, sections: Iterable[int]) -> dict[tuple[int, in
 def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = None,
                hands: str | Path | None = None,
                progress: Callable[[int, int], None] | None = None,
-               tables: dict[str, list[dict[str, Any]]] | None = None) -> ImportReport:
+               tables: dict[str, list[dict[str, Any]]] | None = None,
+               jobs: int | None = 1) -> ImportReport:
     """Import a Bridgemate Control Software database (see :mod:`ledger.records.formats.bws`):
     one stream per table and board, one atomic append each, as for PBN and LIN.
 
@@ -701,7 +718,8 @@ def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = Non
     :func:`hand_record_beside`), else the database's ``HandRecord`` table; where both
     exist and a board's deal differs, the PBN's is used and the report says so.
     ``tables``: the database's rows already read (:func:`ledger.records.formats.bws.read_tables`),
-    for a caller that changes them (the tests' fixtures of erased and unknown rows)."""
+    for a caller that changes them (the tests' fixtures of erased and unknown rows). ``jobs``:
+    worker processes preparing the appends, as for :func:`import_text`."""
     from ledger.records.formats import bws
 
     path = Path(path)
@@ -741,7 +759,7 @@ def import_bws(ledger: Ledger, path: str | Path, *, tournament: str | None = Non
     report.warnings += [RecordProblem(None, None, n, "note") for n in notes]
     report.warnings += [RecordProblem(None, None, f"{where}: not played (the row has no contract)",
                                       "note") for where in session.not_played]
-    _append_records(ledger, "bws", slugify(name), records, report, progress, [])
+    _append_records(ledger, "bws", slugify(name), records, report, progress, [], jobs)
     return report
 
 
@@ -1013,8 +1031,10 @@ def _pairs_total_diffs(pair: str, rank: str, total: float | None,
     return []
 
 
-def _import_one(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
-                report: ImportReport, states: dict[str, TableState] | None = None) -> None:
+def import_record(ledger: Ledger, fmt: str, record: GameRecord, stream: str,
+                  report: ImportReport, states: dict[str, TableState] | None = None) -> None:
+    """One record's append (one atomic batch on ``stream``), what it says in ``report``, its
+    head state in ``states``; a refused record is a ``report.failed`` entry."""
     outcome: list[str] = []
     folded: list[TableState] = []
 
