@@ -188,7 +188,7 @@ def _claim_floor_run(seed: int, positions: int, tricks: int) -> dict[str, Any]:
             "claim_floor_worst": worst}
 
 
-REALBRIDGE = Path(__file__).resolve().parents[2] / "shared" / "bridge-data" / \
+REALBRIDGE = Path(__file__).resolve().parents[3] / "shared" / "bridge-data" / \
     "realbridge-2021-online-qual-open-r2.pbn"
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ledger.service import Ledger
 
-REALBRIDGE = Path(__file__).resolve().parents[2] / "shared" / "bridge-data" / \
+REALBRIDGE = Path(__file__).resolve().parents[3] / "shared" / "bridge-data" / \
     "realbridge-2021-online-qual-open-r2.pbn"
 
 #: Boards of the bench (``--boards``) per copy of the RealBridge file: the default
