@@ -9,7 +9,6 @@ ledger's errors (:func:`unavailable_on_failure`). The backends are
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
@@ -21,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, make_url
 
 from ledger.errors import IntegrityError, StoreBusy, StoreUnavailable
-from ledger.hashing import canonical_json
+from ledger.hashing import canonical_json, read_json
 from ledger.store.base import Actor, Snapshot, StoredEvent
 from ledger.store.schema import snapshots, stream_heads
 from ledger.store.urls import normalise_url
@@ -68,9 +67,9 @@ def from_row(row: sa.Row[Any]) -> StoredEvent:
 def _decode_row(row: sa.Row[Any]) -> StoredEvent:
     return StoredEvent(
         stream=row.stream, seq=row.seq, id=row.id, type=row.type, v=row.v,
-        data=json.loads(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
-        causes=tuple(json.loads(row.causes)), law=row.law, prev=row.prev, hash=row.hash,
-        position=row.position,
+        data=read_json(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
+        causes=tuple(read_json(row.causes)), law=row.law, prev=row.prev, hash=row.hash,
+        position=row.position, data_json=row.data if type(row.data) is str else None,
     )
 
 
@@ -107,7 +106,7 @@ def read_snapshot(conn: Connection, stream: str, *, head_only: bool = True) -> S
     if row is None:
         return None
     return Snapshot(stream=row.stream, seq=row.seq, hash=row.hash, version=row.version,
-                    state=json.loads(row.state))
+                    state=read_json(row.state))
 
 
 def _upsert(conn: Connection, table: sa.Table = stream_heads) -> Any:
@@ -232,8 +231,9 @@ def event_of(row: Sequence[Any]) -> StoredEvent:
             actor = Actor(role, name)
             if len(_ACTORS) < 1024:
                 _ACTORS[(role, name)] = actor
-        return StoredEvent(stream, seq, id_, type_, v, json.loads(data), actor, at,
-                           () if causes == "[]" else tuple(json.loads(causes)), law, prev, hash_, position)
+        return StoredEvent(stream, seq, id_, type_, v, read_json(data), actor, at,
+                           () if causes == "[]" else tuple(read_json(causes)), law, prev, hash_, position,
+                           data if type(data) is str else None)
     except (ValueError, TypeError, RecursionError) as exc:
         raise IntegrityError(stream if isinstance(stream, str) else None,
                              seq if isinstance(seq, int) else None,
@@ -256,21 +256,30 @@ def is_unique_violation(orig: BaseException | None) -> bool:
 def unavailable_on_failure(url: str) -> Iterator[None]:
     """Raise :class:`StoreUnavailable` for a lost or unreachable database, and
     :class:`StoreBusy` for a lock other writers held for the whole busy
-    timeout; ``url`` without password."""
+    timeout; ``url`` without password (:func:`store_failure`)."""
     try:
         yield
-    except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+    except Exception as exc:
+        mapped = store_failure(url, exc)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+def store_failure(url: str, exc: BaseException) -> StoreBusy | StoreUnavailable | None:
+    """The error :func:`unavailable_on_failure` raises for ``exc`` (None: ``exc`` goes
+    through unchanged): a lost or unreachable database, or a lock held too long."""
+    if isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError)):
         detail = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
         if _is_busy(exc.orig):
-            raise StoreBusy(url, None, detail) from exc
-        raise StoreUnavailable(f"{url}: {detail}") from exc
-    except Exception as exc:
-        if not is_driver_failure(exc):  # the append path runs on the driver's cursor
-            raise
-        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        if _is_busy(exc):
-            raise StoreBusy(url, None, detail) from exc
-        raise StoreUnavailable(f"{url}: {detail}") from exc
+            return StoreBusy(url, None, detail)
+        return StoreUnavailable(f"{url}: {detail}")
+    if not isinstance(exc, Exception) or not is_driver_failure(exc):  # the append path runs on the driver's cursor
+        return None
+    detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if _is_busy(exc):
+        return StoreBusy(url, None, detail)
+    return StoreUnavailable(f"{url}: {detail}")
 
 
 def is_driver_failure(exc: BaseException) -> bool:

@@ -7,7 +7,6 @@ deferred batch (:class:`StagedTransaction`: group commit's validate-then-write, 
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ledger.errors import ConcurrencyError
-from ledger.hashing import canonical_json
+from ledger.hashing import canonical_json, read_json
 from ledger.store.base import GENESIS, Snapshot, StoredEvent
 from ledger.store.postgres import LOCK_STREAM, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, PostgresTransaction
 from ledger.store.sqlite import SqliteTransaction
@@ -124,7 +123,7 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
         row = self._cur.fetchone()
         if row is None:
             return None
-        return Snapshot(self.stream, row[0], row[1], row[2], json.loads(row[3]))
+        return Snapshot(self.stream, row[0], row[1], row[2], read_json(row[3]))
 
     def insert(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
         """Write the batch (seq, prev and hash computed by the caller); return it
@@ -230,7 +229,7 @@ class StagedTransaction(SqlTransaction):
         params = self.mine_snapshot or self.staged.snapshots.get(self.stream)
         if params is None:
             return None
-        return Snapshot(params[0], params[1], params[2], params[3], json.loads(params[4]))
+        return Snapshot(params[0], params[1], params[2], params[3], read_json(params[4]))
 
     def load_snapshot(self) -> Snapshot | None:
         if not self._staged_events():
