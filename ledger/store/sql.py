@@ -207,29 +207,30 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         with self._sqlite_write_transaction() as conn:
             yield conn
 
-    @contextmanager
-    def transaction(self, stream: str) -> Iterator[SqlTransaction]:
+    def transaction(self, stream: str) -> AbstractContextManager[SqlTransaction]:
         """Open one stream's write transaction: commit on normal exit, roll back
         on exception. One at a time per thread; inside :meth:`batch`, a savepoint
-        of the batch's transaction."""
+        of the batch's transaction. On SQLite outside a batch, one object
+        (:class:`ledger.store.sqlite.SqliteAppend`), not a generator."""
         batch = self._local.batch
         if batch is not None:
-            with self._in_batch(batch, stream) as tx:
-                yield tx
-            return
+            return self._in_batch(batch, stream)
         if self._local.connection is not None:
             raise RuntimeError("a store transaction is already open in this thread")
-        if self._pg:  # side by side (issue 13): the stream and position locks order them in the database
-            with self._write_transaction() as conn:
-                tx = SqlTransaction(conn, stream, None, self._statements)
-                tx.behind = self.integrate_behind
-                tx._lock_stream()
-                yield tx
-                tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
-            return
-        with self._sqlite_append(stream, lambda conn: SqlTransaction(conn, stream, self._tree_tip,
-                                                                     self._statements)) as tx:
+        if self._pg:
+            return self._pg_transaction(stream)
+        return self._sqlite_append(stream, lambda conn: SqlTransaction(conn, stream, self._tree_tip,
+                                                                       self._statements))
+
+    @contextmanager
+    def _pg_transaction(self, stream: str) -> Iterator[SqlTransaction]:
+        """PostgreSQL, side by side (issue 13): the stream and position locks order them in the database."""
+        with self._write_transaction() as conn:
+            tx = SqlTransaction(conn, stream, None, self._statements)
+            tx.behind = self.integrate_behind
+            tx._lock_stream()
             yield tx
+            tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
 
     @contextmanager
     def _in_batch(self, batch: Connection, stream: str) -> Iterator[SqlTransaction]:
