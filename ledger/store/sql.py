@@ -141,6 +141,8 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         # One write connection per store (issue 10, lever 3), one write transaction at a time.
         self._write_lock: AbstractContextManager[Any] = self._serial if shared else threading.RLock()
         self._write_conn: Connection | None = None
+        # SQLite: the write connection's driver connection and a cursor on it, kept with it.
+        self._write_driver: tuple[Connection, Any, Any] | None = None
         # SQLite: what this store's write connection committed, usable while no other
         # connection commits (``PRAGMA data_version`` unchanged): see :meth:`_quiet`.
         self._own_heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -219,8 +221,8 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
             raise RuntimeError("a store transaction is already open in this thread")
         if self._pg:
             return self._pg_transaction(stream)
-        return self._sqlite_append(stream, lambda conn: SqlTransaction(conn, stream, self._tree_tip,
-                                                                       self._statements))
+        return self._sqlite_append(stream, lambda conn, cur: SqlTransaction(conn, stream, self._tree_tip,
+                                                                            self._statements, cur))
 
     @contextmanager
     def _pg_transaction(self, stream: str) -> Iterator[SqlTransaction]:

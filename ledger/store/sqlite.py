@@ -185,6 +185,7 @@ class SqliteWriter:
     _local: ConnectionBound
     _write_lock: AbstractContextManager[Any]
     _write_conn: Connection | None
+    _write_driver: tuple[Connection, Any, Any] | None
     _tree_tip: TreeTip | None
     _statements: Statements
     _file_db: bool
@@ -245,8 +246,8 @@ class SqliteWriter:
         if conn is not None:
             discard_connection(conn, exc)
 
-    def _sqlite_append(self, stream: str, opened: Callable[[Connection], Tx]) -> SqliteAppend[Tx]:
-        """SQLite, one writer: the stream transaction ``opened(conn)`` in the write
+    def _sqlite_append(self, stream: str, opened: Callable[[Connection, Any], Tx]) -> SqliteAppend[Tx]:
+        """SQLite, one writer: the stream transaction ``opened(conn, cursor)`` in the write
         transaction, the committed tip and head noted for the next append."""
         return SqliteAppend(self, stream, opened)
 
@@ -285,7 +286,7 @@ class SqliteAppend(Generic[Tx]):
 
     __slots__ = ("_store", "_stream", "_opened", "_tx", "_conn", "_raw")
 
-    def __init__(self, store: SqliteWriter, stream: str, opened: Callable[[Connection], Tx]) -> None:
+    def __init__(self, store: SqliteWriter, stream: str, opened: Callable[[Connection, Any], Tx]) -> None:
         self._store = store
         self._stream = stream
         self._opened = opened
@@ -298,13 +299,17 @@ class SqliteAppend(Generic[Tx]):
         except BaseException as exc:  # connecting: mapped; no writer to drop
             raise self._released(exc, drop=False)
         try:
-            raw = self._raw = driver_of(conn)
+            kept = store._write_driver
+            if kept is None or kept[0] is not conn:  # the driver's connection and a cursor, kept with it
+                driver = driver_of(conn)
+                kept = store._write_driver = (conn, driver, driver.cursor())
+            raw = self._raw = kept[1]
             raw.execute("BEGIN IMMEDIATE")
         except BaseException as exc:
             raise self._released(exc)
         store._local.connection = conn
         try:
-            tx = self._tx = self._opened(conn)
+            tx = self._tx = self._opened(conn, kept[2])
             tx.behind = store.integrate_behind
             if store._file_db and store._quiet(conn, tx._cur):
                 tx.known_head = store._own_heads.get(self._stream)

@@ -32,14 +32,14 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
     the store's SQLAlchemy connection's."""
 
     def __init__(self, connection: Connection, stream: str, tip: TreeTip | None = None,
-                 statements: Statements | None = None) -> None:
+                 statements: Statements | None = None, cursor: Any = None) -> None:
         self.stream = stream
         self._conn = connection
         self._tip = tip  # the tree as last committed through this store (a hint)
         self.tip_after: TreeTip | None = None
         self._sql = statements or Statements(connection.dialect.name)
         self._pg = connection.dialect.name == "postgresql"
-        self._cur = driver_of(connection).cursor()
+        self._cur = cursor if cursor is not None else driver_of(connection).cursor()  # SQLite: the writer's, kept
         self._lock_pending = False
         self._pending_tree: TreeRows | None = None
         # SQLite, no other connection has committed since this store's last write
