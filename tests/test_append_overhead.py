@@ -177,3 +177,17 @@ def test_a_refused_body_rolls_back_and_releases_the_store(tmp_path):
             with pytest.raises(RuntimeError, match="already open"):
                 store.transaction("b/2")
             assert tx.head()[0] == 1
+
+
+def test_sqlite_finds_ids_by_a_constant_statement_past_the_bound_value_limit(tmp_path):
+    """The retry check's look-up (an append whose facts carry ids) on the driver's cursor, in
+    chunks of MAX_ROWS ids: those stored are found, the others not, duplicates once."""
+    with Ledger.open(f"sqlite:///{tmp_path / 'f.db'}", create=True) as ledger:
+        ledger.append("b/1", [dict(OPEN, id="open-1")], expected_seq=0)
+        ledger.append("b/2", [dict(OPEN, id="open-2")], expected_seq=0)
+        wanted = [f"x-{i}" for i in range(4500)] + ["open-1", "open-2", "open-1"]
+        with ledger.store.transaction("b/1") as tx:
+            found = tx.find_ids(wanted)
+        assert list(found) == ["open-1"] and found["open-1"].seq == 1 and found["open-1"].type == "BoardOpened"
+        again = ledger.append("b/1", [dict(OPEN, id="open-1")], expected_seq=0)
+        assert again.replayed and again.fact_seqs == (1,)

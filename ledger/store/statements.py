@@ -166,6 +166,8 @@ class Statements:
         self.read_all_settled = (f"SELECT position, {cols} FROM events WHERE position > %s AND (xid IS NULL "
                                  "OR xid < %s) ORDER BY position LIMIT %s")
         self.find_ids = f"SELECT position, {cols} FROM events WHERE stream = %s AND id = ANY(%s)"  # PostgreSQL
+        self._find_ids_head = f"SELECT position, {cols} FROM events WHERE stream = ? AND id IN "
+        self._finds: dict[int, str] = {}
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
         # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
         # insert's pipeline, after the position lock): one perfect subtree per set bit L of
@@ -197,6 +199,17 @@ class Statements:
             sql = self.q(self._insert_head + ", ".join([self._row] * rows) + " RETURNING stream, seq, position")
             if len(self._inserts) < 64:
                 self._inserts[-rows] = sql
+        return sql
+
+    def find_ids_sqlite(self, ids: int) -> str:
+        """SQLite: the stream's rows whose id is one of ``ids`` bound values (the retry check
+        of an append whose facts carry ids; through SQLAlchemy it cost more than the rest of
+        the append: issue 28, item 6)."""
+        sql = self._finds.get(ids)
+        if sql is None:
+            sql = self._find_ids_head + "(" + ", ".join("?" * ids) + ")"
+            if len(self._finds) < 64:
+                self._finds[ids] = sql
         return sql
 
     def insert(self, rows: int) -> str:

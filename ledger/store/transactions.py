@@ -10,7 +10,6 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ledger.errors import ConcurrencyError
@@ -18,8 +17,7 @@ from ledger.hashing import canonical_json, read_json
 from ledger.store.base import GENESIS, Snapshot, StoredEvent
 from ledger.store.postgres import LOCK_STREAM, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, PostgresTransaction
 from ledger.store.sqlite import SqliteTransaction
-from ledger.store.statements import Statements, driver_of, event_of, from_row, read_snapshot
-from ledger.store.schema import events
+from ledger.store.statements import Statements, driver_of, event_of, read_snapshot
 from ledger.store.tree import TreeRows, TreeTip, frontier_of, grown_tree, stored_nodes, tree_rows
 
 
@@ -98,11 +96,15 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
             return {}
         if self._pg:  # a constant statement on the driver's cursor (no SQLAlchemy compilation)
             self._cur.execute(self._sql.find_ids, (self.stream, list(ids)))
-            return {ev.id: ev for ev in map(event_of, self._cur.fetchall())}
-        rows = self._conn.execute(
-            sa.select(events).where(events.c.stream == self.stream, events.c.id.in_(list(ids)))
-        )
-        return {row.id: from_row(row) for row in rows}
+        else:  # SQLite limits bound values to 32,766: a batch has at most MAX_ROWS facts per statement
+            unique = list(dict.fromkeys(ids))
+            rows = []
+            for i in range(0, len(unique), self._sql.MAX_ROWS):
+                chunk = unique[i:i + self._sql.MAX_ROWS]
+                self._cur.execute(self._sql.find_ids_sqlite(len(chunk)), (self.stream, *chunk))
+                rows += self._cur.fetchall()
+            return {ev.id: ev for ev in map(event_of, rows)}
+        return {ev.id: ev for ev in map(event_of, self._cur.fetchall())}
 
     def read(self, after_seq: int = 0) -> list[StoredEvent]:
         """The stream's events with seq > after_seq, in seq order."""
