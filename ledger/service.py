@@ -17,6 +17,8 @@ usable snapshot.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import os
 import re
 import threading
@@ -84,13 +86,68 @@ _LAST_SECOND: list[tuple[int, str]] = [(-1, "")]
 
 def new_event_id() -> str:
     """A random (version 4) UUID in its usual text form, as ``str(uuid.uuid4())`` writes it,
-    from 16 random bytes without building a ``UUID`` object (one per fact appended)."""
-    h = os.urandom(16).hex()
+    from 16 random bytes without building a ``UUID`` object (one per fact appended). The
+    bytes are the operating system's (``os.urandom``, as ``uuid4`` reads them), taken from a
+    pool refilled 4 KB at a time (one system call per 256 ids instead of one per id), per
+    thread, and emptied in a forked child (which must not hand out its parent's ids)."""
+    pool = _RANDOM
+    at = pool.at
+    if at >= len(pool.bytes):
+        pool.bytes, at = os.urandom(_RANDOM_POOL), 0
+    pool.at = at + 16
+    h = pool.bytes[at:at + 16].hex()
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
 
 
 _VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}
 """RFC 4122 variant bits (10xx) on the first digit of the fourth group."""
+
+_RANDOM_POOL = 4096
+"""Bytes of ``os.urandom`` read at a time by :func:`new_event_id` (256 ids)."""
+
+
+class _RandomPool(threading.local):
+    """A thread's random bytes not yet used by :func:`new_event_id`."""
+
+    def __init__(self) -> None:
+        self.bytes = b""
+        self.at = 0
+
+
+_RANDOM = _RandomPool()
+
+
+def _forget_random() -> None:
+    """In a forked child: the parent's pool is the parent's (its ids would be handed out twice)."""
+    global _RANDOM
+    _RANDOM = _RandomPool()
+
+
+os.register_at_fork(after_in_child=_forget_random)
+
+
+def engine_event_id(name: str) -> str:
+    """``str(uuid.uuid5(ENGINE_NAMESPACE, name))``, without the ``UUID`` object (RFC 4122:
+    SHA-1 of the namespace's bytes and the name, version 5, variant 10): the ruling engine's
+    event ids, the same on every retry."""
+    h = hashlib.sha1(_ENGINE_NAMESPACE_BYTES + name.encode("utf-8")).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-5{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:32]}"
+
+
+_ENGINE_NAMESPACE_BYTES = ENGINE_NAMESPACE.bytes
+
+
+def _info_logged() -> bool:
+    """Whether an info line would be written: False when the configured logger is structlog's
+    filtering logger set above INFO (``configure_logging``), which then answers without a
+    logger being bound (a bind per append cost several times the append's hashing)."""
+    enabled = getattr(structlog.get_config()["wrapper_class"], "is_enabled_for", None)
+    if enabled is None:
+        return True
+    try:
+        return bool(enabled(None, logging.INFO))  # the filtering logger's: a function of the level only
+    except Exception:  # another logger's, needing an instance: log as before
+        return True
 
 
 @attrs.frozen
@@ -205,8 +262,40 @@ def parse_jsonl(text: str, *, default_role: str | None = None) -> list[Fact]:
 
 
 def decode(stored: StoredEvent) -> ev.Event:
-    """The typed event of a stored envelope (upcast to the current version)."""
-    return ev.parse_stored(stored.type, stored.v, stored.data)
+    """The typed event of a stored envelope (upcast to the current version). An event read
+    from a row is looked up first in the decoded-event cache (issue 28, item 6), keyed by its
+    type, version and the very text of its ``data`` column: the same text decodes to an equal
+    event (frozen), whatever the stream, so a replayed stream, and a card or a call seen on
+    another board, skip the parse. At most :data:`DECODED_CACHE_SIZE` events are kept; the
+    oldest go first."""
+    text = stored.data_json
+    if text is None:
+        return ev.parse_stored(stored.type, stored.v, stored.data)
+    key = (stored.type, stored.v, text)
+    event = _DECODED.get(key)
+    if event is None:
+        event = ev.parse_stored(stored.type, stored.v, stored.data)
+        _remember_decoded(key, event)
+    return event
+
+
+DECODED_CACHE_SIZE = 4096
+"""How many decoded events :func:`decode` keeps (0: none). A board's events are mostly
+calls and cards, a few hundred distinct texts in all, so a few thousand cover a whole
+tournament's replay."""
+
+_DECODED: dict[tuple[str, int, str], ev.Event] = {}
+_DECODED_LOCK = threading.Lock()
+
+
+def _remember_decoded(key: tuple[str, int, str], event: ev.Event) -> None:
+    """Keep ``event`` under ``key``, the oldest entries dropped past :data:`DECODED_CACHE_SIZE`
+    (insertion order: a look-up, the common case, takes no lock)."""
+    with _DECODED_LOCK:
+        while _DECODED and len(_DECODED) >= DECODED_CACHE_SIZE:
+            del _DECODED[next(iter(_DECODED))]
+        if DECODED_CACHE_SIZE > 0:
+            _DECODED[key] = event
 
 
 _GROUP_START = threading.Lock()
@@ -301,8 +390,9 @@ class Ledger:
                                           snapshots.dump(state), saved_summary(stream, state)))
                 snapshot_seq = state.seq
         self._remember(stream, _Head(state.seq, state.head, state, snapshot_seq))
-        log.info("appended", stream=stream, seqs=[e.seq for e in stored],
-                 positions=[e.position for e in stored][:1] + [e.position for e in stored][-1:])
+        if _info_logged():
+            log.info("appended", stream=stream, seqs=[e.seq for e in stored],
+                     positions=[stored[0].position, stored[-1].position])
         return AppendResult(tuple(stored), tuple(fact_seqs))
 
     @staticmethod
@@ -421,12 +511,12 @@ class Ledger:
                 if not emit and not overrides:
                     break
                 for cancelled_seq in overrides:
-                    rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#RulingOverridden"))
+                    rid = engine_event_id(f"{stream}#{seq + 1}#RulingOverridden")
                     text = VOID_OVERRIDE_TEXT if isinstance(fact.event, ev.EntryVoided) else engine.override_text(director_spoke)
                     append_one(ev.RulingOverridden(about=cancelled_seq, text=text),
                                ENGINE_ACTOR, rid, at, (stored.seq, cancelled_seq), state.cite("82C"))
                 for p in emit:
-                    rid = str(uuid.uuid5(ENGINE_NAMESPACE, f"{stream}#{seq + 1}#{p.event.TYPE}"))
+                    rid = engine_event_id(f"{stream}#{seq + 1}#{p.event.TYPE}")
                     append_one(p.event, ENGINE_ACTOR, rid, at, p.causes, p.law)
             else:  # pragma: no cover - a Law module that never settles is a bug
                 raise RuntimeError(f"the ruling engine did not settle after seq {seq}")

@@ -63,6 +63,10 @@ class StoredEvent:
     prev: str
     hash: str
     position: int | None = None  # assigned by the store on insert
+    data_json: str | None = attrs.field(default=None, eq=False, repr=False)
+    """The ``data`` column's text as the store read it (None for an event not read from a
+    row): with ``type`` and ``v``, the key of the decoded-event cache (``ledger.service.decode``),
+    which holds the typed event of that very text. Not part of the event (no comparison)."""
 
     def envelope(self) -> dict[str, Any]:
         """The JSON object ``log --json`` prints (key order as in the spec)."""

@@ -141,6 +141,8 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         # One write connection per store (issue 10, lever 3), one write transaction at a time.
         self._write_lock: AbstractContextManager[Any] = self._serial if shared else threading.RLock()
         self._write_conn: Connection | None = None
+        # SQLite: the write connection's driver connection and a cursor on it, kept with it.
+        self._write_driver: tuple[Connection, Any, Any] | None = None
         # SQLite: what this store's write connection committed, usable while no other
         # connection commits (``PRAGMA data_version`` unchanged): see :meth:`_quiet`.
         self._own_heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -207,29 +209,30 @@ class SqlEventStore(SqliteWriter, PostgresWriter, TreeReads):
         with self._sqlite_write_transaction() as conn:
             yield conn
 
-    @contextmanager
-    def transaction(self, stream: str) -> Iterator[SqlTransaction]:
+    def transaction(self, stream: str) -> AbstractContextManager[SqlTransaction]:
         """Open one stream's write transaction: commit on normal exit, roll back
         on exception. One at a time per thread; inside :meth:`batch`, a savepoint
-        of the batch's transaction."""
+        of the batch's transaction. On SQLite outside a batch, one object
+        (:class:`ledger.store.sqlite.SqliteAppend`), not a generator."""
         batch = self._local.batch
         if batch is not None:
-            with self._in_batch(batch, stream) as tx:
-                yield tx
-            return
+            return self._in_batch(batch, stream)
         if self._local.connection is not None:
             raise RuntimeError("a store transaction is already open in this thread")
-        if self._pg:  # side by side (issue 13): the stream and position locks order them in the database
-            with self._write_transaction() as conn:
-                tx = SqlTransaction(conn, stream, None, self._statements)
-                tx.behind = self.integrate_behind
-                tx._lock_stream()
-                yield tx
-                tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
-            return
-        with self._sqlite_append(stream, lambda conn: SqlTransaction(conn, stream, self._tree_tip,
-                                                                     self._statements)) as tx:
+        if self._pg:
+            return self._pg_transaction(stream)
+        return self._sqlite_append(stream, lambda conn, cur: SqlTransaction(conn, stream, self._tree_tip,
+                                                                            self._statements, cur))
+
+    @contextmanager
+    def _pg_transaction(self, stream: str) -> Iterator[SqlTransaction]:
+        """PostgreSQL, side by side (issue 13): the stream and position locks order them in the database."""
+        with self._write_transaction() as conn:
+            tx = SqlTransaction(conn, stream, None, self._statements)
+            tx.behind = self.integrate_behind
+            tx._lock_stream()
             yield tx
+            tx.flush_tree(commit=True)  # the driver commits; SQLAlchemy's commit then finds nothing to do
 
     @contextmanager
     def _in_batch(self, batch: Connection, stream: str) -> Iterator[SqlTransaction]:

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -29,7 +29,7 @@ from sqlalchemy.pool import StaticPool
 from ledger.errors import ConcurrencyError, StoreUnavailable
 from ledger.store.base import StoredEvent
 from ledger.store.statements import (discard_connection, is_driver_failure, is_unique_violation, positioned, Statements,
-                                     driver_of, unavailable_on_failure)
+                                     driver_of, store_failure, unavailable_on_failure)
 from ledger.store.tree import stored_nodes, tree_rows, TreeTip
 
 
@@ -185,6 +185,7 @@ class SqliteWriter:
     _local: ConnectionBound
     _write_lock: AbstractContextManager[Any]
     _write_conn: Connection | None
+    _write_driver: tuple[Connection, Any, Any] | None
     _tree_tip: TreeTip | None
     _statements: Statements
     _file_db: bool
@@ -200,21 +201,23 @@ class SqliteWriter:
         """A transaction on the store's one write connection (opened once, kept
         until ``close``; dropped and reopened after a connection failure)."""
         with unavailable_on_failure(self.url), self._write_lock:
-            conn = self._write_conn
-            if conn is None or conn.closed or conn.invalidated:
-                conn = self.engine.connect()
-                conn.execution_options(**{BEGIN_MODE: "IMMEDIATE"})
-                self._write_conn = conn
+            conn = self._writer()
             try:
                 with self._sqlite_transaction(conn):
                     yield conn
-            except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.Error) as exc:
-                self._drop_writer(exc)
-                raise
             except Exception as exc:
-                if is_driver_failure(exc):
+                if drops_writer(exc):
                     self._drop_writer(exc)
                 raise
+
+    def _writer(self) -> Connection:
+        """The store's write connection, opened when there is none (or it is unusable)."""
+        conn = self._write_conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self.engine.connect()
+            conn.execution_options(**{BEGIN_MODE: "IMMEDIATE"})
+            self._write_conn = conn
+        return conn
 
     @contextmanager
     def _sqlite_transaction(self, conn: Connection) -> Iterator[None]:
@@ -243,25 +246,10 @@ class SqliteWriter:
         if conn is not None:
             discard_connection(conn, exc)
 
-    @contextmanager
-    def _sqlite_append(self, stream: str, opened: Callable[[Connection], Tx]) -> Iterator[Tx]:
-        """SQLite, one writer: the stream transaction ``opened(conn)`` in the write
+    def _sqlite_append(self, stream: str, opened: Callable[[Connection, Any], Tx]) -> SqliteAppend[Tx]:
+        """SQLite, one writer: the stream transaction ``opened(conn, cursor)`` in the write
         transaction, the committed tip and head noted for the next append."""
-        with self._write_lock:  # (reentrant) held until the committed tip and head are noted
-            with self._write_transaction() as conn:
-                tx = opened(conn)
-                tx.behind = self.integrate_behind
-                if self._file_db and self._quiet(conn, tx._cur):
-                    tx.known_head = self._own_heads.get(stream)
-                    tx.tip_current = self._tree_tip is not None
-                yield tx
-            if tx.tip_after is not None:  # committed: the next append may start from it
-                self._tree_tip = tx.tip_after
-            if tx.known_head is not None and self._file_db:
-                self._own_heads[stream] = tx.known_head
-                self._own_heads.move_to_end(stream)
-                if len(self._own_heads) > OWN_HEADS:
-                    self._own_heads.popitem(last=False)
+        return SqliteAppend(self, stream, opened)
 
     def _quiet(self, conn: Connection, cur: Any) -> bool:
         """SQLite, in a write transaction: has no other connection committed since this
@@ -277,3 +265,114 @@ class SqliteWriter:
             self._own_heads.clear()
             self._own_version = version
         return quiet
+
+
+def drops_writer(exc: BaseException) -> bool:
+    """After ``exc`` the write connection may be unusable: the next write opens another."""
+    return isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.Error)) \
+        or (isinstance(exc, Exception) and is_driver_failure(exc))
+
+
+class SqliteAppend(Generic[Tx]):
+    """One stream's write transaction on SQLite outside a batch (``SqlEventStore.transaction``),
+    as one object: the store's write lock, its write connection (opened when needed),
+    ``BEGIN IMMEDIATE`` and ``COMMIT`` on the driver, a failure mapped as
+    :func:`ledger.store.statements.unavailable_on_failure` maps it (the writer dropped after a
+    driver failure), and, once committed, the tree's tip and the stream's head noted for the
+    next append. It was five generator context managers nested (``_sqlite_append``,
+    ``_write_transaction``, ``_sqlite_write_transaction``, ``unavailable_on_failure``,
+    ``_sqlite_transaction``; issue 28, item 6), whose entering and leaving cost more than
+    the SQL of an empty transaction; the behaviour, failures included, is theirs."""
+
+    __slots__ = ("_store", "_stream", "_opened", "_tx", "_conn", "_raw")
+
+    def __init__(self, store: SqliteWriter, stream: str, opened: Callable[[Connection, Any], Tx]) -> None:
+        self._store = store
+        self._stream = stream
+        self._opened = opened
+
+    def __enter__(self) -> Tx:
+        store = self._store
+        store._write_lock.__enter__()
+        try:
+            conn = self._conn = store._writer()
+        except BaseException as exc:  # connecting: mapped; no writer to drop
+            raise self._released(exc, drop=False)
+        try:
+            kept = store._write_driver
+            if kept is None or kept[0] is not conn:  # the driver's connection and a cursor, kept with it
+                driver = driver_of(conn)
+                kept = store._write_driver = (conn, driver, driver.cursor())
+            raw = self._raw = kept[1]
+            raw.execute("BEGIN IMMEDIATE")
+        except BaseException as exc:
+            raise self._released(exc)
+        store._local.connection = conn
+        try:
+            tx = self._tx = self._opened(conn, kept[2])
+            tx.behind = store.integrate_behind
+            if store._file_db and store._quiet(conn, tx._cur):
+                tx.known_head = store._own_heads.get(self._stream)
+                tx.tip_current = store._tree_tip is not None
+        except BaseException as exc:
+            raise self._released(self._end(exc) or exc)
+        return tx
+
+    def __exit__(self, _type: object, exc: BaseException | None, _tb: object) -> Literal[False]:
+        failure = self._end(exc)
+        if failure is None:
+            try:
+                self._noted()
+            finally:
+                self._store._write_lock.__exit__(None, None, None)
+            return False
+        raised = self._released(failure)
+        if raised is exc:
+            return False  # the body's own exception, unchanged: let it through
+        raise raised
+
+    def _end(self, exc: BaseException | None) -> BaseException | None:
+        """Commit (``exc`` None) or roll back; the exception the transaction ends with (None:
+        committed): ``exc`` itself, or one raised while ending it."""
+        raw = self._raw
+        try:
+            try:
+                if exc is not None:
+                    if raw.in_transaction:
+                        raw.rollback()
+                else:
+                    raw.commit()
+            finally:
+                self._store._local.connection = None
+                if self._conn.in_transaction():  # SQLAlchemy's bookkeeping of a read made inside
+                    self._conn.rollback()  # the driver's transaction is over: nothing is undone
+        except BaseException as failure:
+            return failure
+        return exc
+
+    def _released(self, failure: BaseException, *, drop: bool = True) -> BaseException:
+        """The write lock released; the exception to raise for ``failure``: StoreBusy or
+        StoreUnavailable when it is the database's (the writer dropped), else itself."""
+        store = self._store
+        try:
+            if drop and drops_writer(failure):
+                store._drop_writer(failure)
+            mapped = store_failure(store.url, failure)
+        finally:
+            store._write_lock.__exit__(None, None, None)
+        if mapped is None:
+            return failure
+        mapped.__cause__ = failure
+        return mapped
+
+    def _noted(self) -> None:
+        """Committed: the next append may start from the tree's tip and the stream's head."""
+        store, tx = self._store, self._tx
+        if tx.tip_after is not None:
+            store._tree_tip = tx.tip_after
+        if tx.known_head is not None and store._file_db:
+            heads = store._own_heads
+            heads[self._stream] = tx.known_head
+            heads.move_to_end(self._stream)
+            if len(heads) > OWN_HEADS:
+                heads.popitem(last=False)

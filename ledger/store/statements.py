@@ -9,7 +9,6 @@ ledger's errors (:func:`unavailable_on_failure`). The backends are
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
@@ -21,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, make_url
 
 from ledger.errors import IntegrityError, StoreBusy, StoreUnavailable
-from ledger.hashing import canonical_json
+from ledger.hashing import canonical_json, read_json
 from ledger.store.base import Actor, Snapshot, StoredEvent
 from ledger.store.schema import snapshots, stream_heads
 from ledger.store.urls import normalise_url
@@ -68,9 +67,9 @@ def from_row(row: sa.Row[Any]) -> StoredEvent:
 def _decode_row(row: sa.Row[Any]) -> StoredEvent:
     return StoredEvent(
         stream=row.stream, seq=row.seq, id=row.id, type=row.type, v=row.v,
-        data=json.loads(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
-        causes=tuple(json.loads(row.causes)), law=row.law, prev=row.prev, hash=row.hash,
-        position=row.position,
+        data=read_json(row.data), actor=Actor(row.actor_role, row.actor_name), at=row.at,
+        causes=tuple(read_json(row.causes)), law=row.law, prev=row.prev, hash=row.hash,
+        position=row.position, data_json=row.data if type(row.data) is str else None,
     )
 
 
@@ -107,12 +106,12 @@ def read_snapshot(conn: Connection, stream: str, *, head_only: bool = True) -> S
     if row is None:
         return None
     return Snapshot(stream=row.stream, seq=row.seq, hash=row.hash, version=row.version,
-                    state=json.loads(row.state), summary=summary_of_row(row.summary))
+                    state=read_json(row.state), summary=summary_of_row(row.summary))
 
 
 def summary_of_row(text: str | None) -> dict[str, Any] | None:
     """A stored summary (canonical JSON text, revision 0007), or None."""
-    return None if text is None else dict(json.loads(text))
+    return None if text is None else dict(read_json(text))
 
 
 def summary_text(summary: dict[str, Any] | None) -> str | None:
@@ -178,6 +177,8 @@ class Statements:
         self.read_all_settled = (f"SELECT position, {cols} FROM events WHERE position > %s AND (xid IS NULL "
                                  "OR xid < %s) ORDER BY position LIMIT %s")
         self.find_ids = f"SELECT position, {cols} FROM events WHERE stream = %s AND id = ANY(%s)"  # PostgreSQL
+        self._find_ids_head = f"SELECT position, {cols} FROM events WHERE stream = ? AND id IN "
+        self._finds: dict[int, str] = {}
         self.last_leaf = "SELECT leaf_index, hash FROM merkle_leaves ORDER BY leaf_index DESC LIMIT 1"
         # PostgreSQL: the tree's size and its whole frontier in one statement (sent in the
         # insert's pipeline, after the position lock): one perfect subtree per set bit L of
@@ -212,6 +213,17 @@ class Statements:
                 self._inserts[-rows] = sql
         return sql
 
+    def find_ids_sqlite(self, ids: int) -> str:
+        """SQLite: the stream's rows whose id is one of ``ids`` bound values (the retry check
+        of an append whose facts carry ids; through SQLAlchemy it cost more than the rest of
+        the append: issue 28, item 6)."""
+        sql = self._finds.get(ids)
+        if sql is None:
+            sql = self._find_ids_head + "(" + ", ".join("?" * ids) + ")"
+            if len(self._finds) < 64:
+                self._finds[ids] = sql
+        return sql
+
     def insert(self, rows: int) -> str:
         """One multi-row INSERT (one statement: all rows or none), positions returned."""
         sql = self._inserts.get(rows)
@@ -244,8 +256,9 @@ def event_of(row: Sequence[Any]) -> StoredEvent:
             actor = Actor(role, name)
             if len(_ACTORS) < 1024:
                 _ACTORS[(role, name)] = actor
-        return StoredEvent(stream, seq, id_, type_, v, json.loads(data), actor, at,
-                           () if causes == "[]" else tuple(json.loads(causes)), law, prev, hash_, position)
+        return StoredEvent(stream, seq, id_, type_, v, read_json(data), actor, at,
+                           () if causes == "[]" else tuple(read_json(causes)), law, prev, hash_, position,
+                           data if type(data) is str else None)
     except (ValueError, TypeError, RecursionError) as exc:
         raise IntegrityError(stream if isinstance(stream, str) else None,
                              seq if isinstance(seq, int) else None,
@@ -268,21 +281,30 @@ def is_unique_violation(orig: BaseException | None) -> bool:
 def unavailable_on_failure(url: str) -> Iterator[None]:
     """Raise :class:`StoreUnavailable` for a lost or unreachable database, and
     :class:`StoreBusy` for a lock other writers held for the whole busy
-    timeout; ``url`` without password."""
+    timeout; ``url`` without password (:func:`store_failure`)."""
     try:
         yield
-    except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+    except Exception as exc:
+        mapped = store_failure(url, exc)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+def store_failure(url: str, exc: BaseException) -> StoreBusy | StoreUnavailable | None:
+    """The error :func:`unavailable_on_failure` raises for ``exc`` (None: ``exc`` goes
+    through unchanged): a lost or unreachable database, or a lock held too long."""
+    if isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError)):
         detail = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
         if _is_busy(exc.orig):
-            raise StoreBusy(url, None, detail) from exc
-        raise StoreUnavailable(f"{url}: {detail}") from exc
-    except Exception as exc:
-        if not is_driver_failure(exc):  # the append path runs on the driver's cursor
-            raise
-        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        if _is_busy(exc):
-            raise StoreBusy(url, None, detail) from exc
-        raise StoreUnavailable(f"{url}: {detail}") from exc
+            return StoreBusy(url, None, detail)
+        return StoreUnavailable(f"{url}: {detail}")
+    if not isinstance(exc, Exception) or not is_driver_failure(exc):  # the append path runs on the driver's cursor
+        return None
+    detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if _is_busy(exc):
+        return StoreBusy(url, None, detail)
+    return StoreUnavailable(f"{url}: {detail}")
 
 
 def is_driver_failure(exc: BaseException) -> bool:

@@ -7,21 +7,18 @@ deferred batch (:class:`StagedTransaction`: group commit's validate-then-write, 
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ledger.errors import ConcurrencyError
-from ledger.hashing import canonical_json
+from ledger.hashing import canonical_json, read_json
 from ledger.store.base import GENESIS, Snapshot, StoredEvent
 from ledger.store.postgres import LOCK_STREAM, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, PostgresTransaction
 from ledger.store.sqlite import SqliteTransaction
-from ledger.store.statements import (Statements, driver_of, event_of, from_row, read_snapshot, summary_of_row,
+from ledger.store.statements import (Statements, driver_of, event_of, read_snapshot, summary_of_row,
                                      summary_text)
-from ledger.store.schema import events
 from ledger.store.tree import TreeRows, TreeTip, frontier_of, grown_tree, stored_nodes, tree_rows
 
 
@@ -34,14 +31,14 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
     the store's SQLAlchemy connection's."""
 
     def __init__(self, connection: Connection, stream: str, tip: TreeTip | None = None,
-                 statements: Statements | None = None) -> None:
+                 statements: Statements | None = None, cursor: Any = None) -> None:
         self.stream = stream
         self._conn = connection
         self._tip = tip  # the tree as last committed through this store (a hint)
         self.tip_after: TreeTip | None = None
         self._sql = statements or Statements(connection.dialect.name)
         self._pg = connection.dialect.name == "postgresql"
-        self._cur = driver_of(connection).cursor()
+        self._cur = cursor if cursor is not None else driver_of(connection).cursor()  # SQLite: the writer's, kept
         self._lock_pending = False
         self._pending_tree: TreeRows | None = None
         # SQLite, no other connection has committed since this store's last write
@@ -100,11 +97,15 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
             return {}
         if self._pg:  # a constant statement on the driver's cursor (no SQLAlchemy compilation)
             self._cur.execute(self._sql.find_ids, (self.stream, list(ids)))
-            return {ev.id: ev for ev in map(event_of, self._cur.fetchall())}
-        rows = self._conn.execute(
-            sa.select(events).where(events.c.stream == self.stream, events.c.id.in_(list(ids)))
-        )
-        return {row.id: from_row(row) for row in rows}
+        else:  # SQLite limits bound values to 32,766: a batch has at most MAX_ROWS facts per statement
+            unique = list(dict.fromkeys(ids))
+            rows = []
+            for i in range(0, len(unique), self._sql.MAX_ROWS):
+                chunk = unique[i:i + self._sql.MAX_ROWS]
+                self._cur.execute(self._sql.find_ids_sqlite(len(chunk)), (self.stream, *chunk))
+                rows += self._cur.fetchall()
+            return {ev.id: ev for ev in map(event_of, rows)}
+        return {ev.id: ev for ev in map(event_of, self._cur.fetchall())}
 
     def read(self, after_seq: int = 0) -> list[StoredEvent]:
         """The stream's events with seq > after_seq, in seq order."""
@@ -125,7 +126,7 @@ class SqlTransaction(SqliteTransaction, PostgresTransaction):
         row = self._cur.fetchone()
         if row is None:
             return None
-        return Snapshot(self.stream, row[0], row[1], row[2], json.loads(row[3]), summary_of_row(row[4]))
+        return Snapshot(self.stream, row[0], row[1], row[2], read_json(row[3]), summary_of_row(row[4]))
 
     def insert(self, batch: Sequence[StoredEvent]) -> list[StoredEvent]:
         """Write the batch (seq, prev and hash computed by the caller); return it
@@ -232,7 +233,7 @@ class StagedTransaction(SqlTransaction):
         params = self.mine_snapshot or self.staged.snapshots.get(self.stream)
         if params is None:
             return None
-        return Snapshot(params[0], params[1], params[2], params[3], json.loads(params[4]), summary_of_row(params[5]))
+        return Snapshot(params[0], params[1], params[2], params[3], read_json(params[4]), summary_of_row(params[5]))
 
     def load_snapshot(self) -> Snapshot | None:
         if not self._staged_events():
