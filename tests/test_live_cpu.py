@@ -11,13 +11,13 @@ import time
 
 import anyio.to_thread
 import pytest
-import structlog
 
 from ledger import groupcommit
 from ledger.live import deps
 from ledger.live.app import create_app
 from ledger.live.deps import table_from_token
 from ledger.live.feed import Feed
+from ledger.live import writes
 from ledger.live.writes import do_append
 from live_helpers import TestClient, bearer, make_site
 
@@ -64,6 +64,14 @@ def test_the_pages_templates_are_compiled_before_the_first_request(site):
         compiled = env.get_template("table.html")
         assert client.get(f"/table/{site.tokens[1]}").status_code == 200
         assert env.get_template("table.html") is compiled  # served from the cache
+
+
+class RecordingLog:
+    def __init__(self, lines: list[dict]) -> None:
+        self.lines = lines
+
+    def info(self, event: str, **fields: object) -> None:
+        self.lines.append({"event": event, **fields})
 
 
 class RecordingLoop:
@@ -116,15 +124,16 @@ def test_a_grouped_appends_log_line_names_its_committed_positions(site, monkeypa
             who = table_from_token(live, site.tokens[table])
             answers[table] = do_append(live, who, streams[table], [(1, {"type": "BoardOpened"})], 0)
 
-        with structlog.testing.capture_logs() as logs:
-            threads = [threading.Thread(target=open_board, args=(1,))]
-            threads[0].start()
-            assert first.wait(10)
-            threads += [threading.Thread(target=open_board, args=(t,)) for t in (2, 3)]
-            for t in threads[1:]:
-                t.start()
-            for t in threads:
-                t.join(30)
+        logs: list[dict] = []
+        monkeypatch.setattr(writes, "log", RecordingLog(logs))  # whatever structlog's config
+        threads = [threading.Thread(target=open_board, args=(1,))]
+        threads[0].start()
+        assert first.wait(10)
+        threads += [threading.Thread(target=open_board, args=(t,)) for t in (2, 3)]
+        for t in threads[1:]:
+            t.start()
+        for t in threads:
+            t.join(30)
     assert committer.stats.largest >= 2  # a group of two was committed
     lines = {e["stream"]: e for e in logs if e.get("event") == "live_append"}
     assert len(lines) == 3
