@@ -204,13 +204,18 @@ def revoke_table_tokens(engine: Engine, session_id: int, table: int) -> int:
     return result.rowcount or 0
 
 
+_GRANT = (sa.select(live_table_tokens, live_sessions.c.closed_at)
+          .join(live_sessions, live_sessions.c.id == live_table_tokens.c.session_id)
+          .where(live_table_tokens.c.token_hash == sa.bindparam("token_hash")))
+"""The token look-up of every table request, built once: its compiled form's cache key
+is computed once (memoized on the statement), not at each request."""
+
+
 def table_grant(engine: Engine, token: str | None) -> TableGrant:
     if not token:
         raise Refused("no table token: open the URL the director gave for this table", 401)
     with engine.connect() as conn:  # one query: the token and whether its session is closed
-        row = conn.execute(sa.select(live_table_tokens, live_sessions.c.closed_at)
-                           .join(live_sessions, live_sessions.c.id == live_table_tokens.c.session_id)
-                           .where(live_table_tokens.c.token_hash == digest(token))).first()
+        row = conn.execute(_GRANT, {"token_hash": digest(token)}).first()
     if row is None:
         raise Refused("unknown table token", 401)
     if row.revoked_at is not None:

@@ -176,8 +176,8 @@ async def _terminal(client: Any, base: str, token: str, stream: str, deal: str, 
     start = time.monotonic() + rng.uniform(0, interval)  # terminals do not start in step
     for i, fact in enumerate(facts):
         due = start + i * interval
-        if due >= until:
-            break
+        if due >= until or (interval == 0 and time.monotonic() >= until):
+            break  # flat out (saturation): no send begins after the phase's end
         now = time.monotonic()
         if now < due:
             await asyncio.sleep(due - now)

@@ -98,9 +98,14 @@ class Feed:
                 await asyncio.sleep(0.1)
 
     def poke(self) -> None:
-        """Thread-safe: something may have been appended; look at the log."""
-        if self._loop is not None and self._wake is not None:
-            self._loop.call_soon_threadsafe(self._wake.set)
+        """Thread-safe: something may have been appended; look at the log. Nothing to do
+        (issue 28: a wake-up of the event loop per append) while the feed is already woken
+        (its read, after it clears the wake, sees what was committed before this poke), nor
+        while nobody follows a stale window (the first page that comes pokes, ``watch``)."""
+        wake = self._wake
+        if self._loop is None or wake is None or wake.is_set() or (self._stale and not self.watchers):
+            return
+        self._loop.call_soon_threadsafe(wake.set)
 
     def newest(self) -> int:
         """The log's newest position (blocking: call it in a thread). While pages

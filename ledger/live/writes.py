@@ -262,8 +262,11 @@ def do_append(live: LiveState, who: Principal, stream: str, lines: Lines,
         live.notifier.send(last)  # the other processes' feeds (PostgreSQL); never waits
         live.feed.poke()
     head = result.stored[-1].seq if result.stored else live.ledger.store.read(stream)[-1].seq
+    # the positions as committed: a grouped append's are given by its group's INSERT, after
+    # Ledger.append's own "appended" line was logged (which shows them as None)
+    positions = [e.position for e in result.stored]
     log.info("live_append", stream=stream, actor=who.actor, seqs=list(result.fact_seqs),
-             replayed=result.replayed)
+             positions=positions[:1] + positions[-1:], replayed=result.replayed)
     envelopes = [e.envelope() for e in result.stored]
     if isinstance(who, Table):  # a device gets what it may show (Law 16)
         envelopes = [views.device_envelope(e) for e in envelopes]
