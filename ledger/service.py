@@ -391,8 +391,12 @@ class Ledger:
                 snapshot_seq = state.seq
         self._remember(stream, _Head(state.seq, state.head, state, snapshot_seq))
         if _info_logged():
-            log.info("appended", stream=stream, seqs=[e.seq for e in stored],
-                     positions=[stored[0].position, stored[-1].position])
+            if stored[0].position is None:  # staged in a group (ledger.groupcommit): its positions are
+                # given by the group's INSERT, after this line (the live service's "live_append" has them)
+                log.info("appended", stream=stream, seqs=[e.seq for e in stored], staged=True)
+            else:
+                log.info("appended", stream=stream, seqs=[e.seq for e in stored],
+                         positions=[stored[0].position, stored[-1].position])
         return AppendResult(tuple(stored), tuple(fact_seqs))
 
     @staticmethod

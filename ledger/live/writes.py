@@ -263,7 +263,7 @@ def do_append(live: LiveState, who: Principal, stream: str, lines: Lines,
         live.feed.poke()
     head = result.stored[-1].seq if result.stored else live.ledger.store.read(stream)[-1].seq
     # the positions as committed: a grouped append's are given by its group's INSERT, after
-    # Ledger.append's own "appended" line was logged (which shows them as None)
+    # Ledger.append's own "appended" line was logged (which says "staged" for them)
     positions = [e.position for e in result.stored]
     log.info("live_append", stream=stream, actor=who.actor, seqs=list(result.fact_seqs),
              positions=positions[:1] + positions[-1:], replayed=result.replayed)
