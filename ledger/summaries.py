@@ -23,8 +23,8 @@ from typing import Any, Iterable, Sequence
 
 import structlog
 
-from projections.results import (BOARD_SCORERS, TableResult, field_checks, matchpoint_field,
-                                 session_percentages, standings, table_result)
+from projections.results import (BOARD_SCORERS, TableResult, field_checks, matchpoint_field, place_checks,
+                                 session_percentages, sorted_checks, standings, table_result)
 from projections.state import TableState
 
 log = structlog.get_logger("ledger.summaries")
@@ -133,28 +133,7 @@ def checks_of(rows: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]
     """The checks before publication (:func:`projections.results.field_checks`): two boards
     claiming one table, a pair twice on a board, from the boards' fields; each board's own
     (in progress, open questions) as its summary holds them."""
-    checks: list[dict[str, Any]] = []
-    by_place: dict[tuple[Any, ...], list[str]] = defaultdict(list)
-    by_pair: dict[tuple[Any, ...], list[str]] = defaultdict(list)
-    for stream, summary in rows:
-        b = summary["board"]
-        by_place[(b["session"], b["match"], b["board"], b["table"], b["room"])].append(stream)
-        for pair, side in ((b["ns"], "NS"), (b["ew"], "EW")):
-            if pair:
-                key = (b["session"], b["board"], pair) + ((side,) if b["scoring"] == "IMP" else ())
-                by_pair[key].append(stream)
-    for (session, _, board, table, room), streams in by_place.items():
-        if len(streams) > 1:
-            where = f"table {table}" + (f" ({room} room)" if room else "") + (f", session {session}" if session else "")
-            checks.append({"kind": "same_table", "board": board, "streams": streams,
-                           "text": f"board {board}: {len(streams)} boards claim {where}"})
-    for key, streams in by_pair.items():
-        if len(streams) > 1:
-            board, pair = key[1], key[2]
-            direction = f" as {key[3]}" if len(key) > 3 else ""
-            checks.append({"kind": "played_twice", "board": board, "streams": streams,
-                           "text": f"board {board}: {pair} played it {len(streams)} times{direction}"})
+    checks = place_checks((stream, summary["board"]) for stream, summary in rows)
     for _, summary in rows:
         checks += summary["checks"]
-    order = {"same_table": 0, "played_twice": 1, "in_progress": 2, "open_questions": 3}
-    return sorted(checks, key=lambda c: (order[c["kind"]], c["board"], c["streams"]))
+    return sorted_checks(checks)

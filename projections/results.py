@@ -464,16 +464,37 @@ def field_checks(tables: Iterable[tuple[str, TableState]]) -> list[dict[str, Any
     from projections.waiting import waiting
 
     tables = list(tables)
+    checks = place_checks((stream, {"session": getattr(state.board, "session", None), "match": state.board.match,
+                                    "board": state.board.board, "table": state.board.table, "room": state.board.room,
+                                    "ns": state.board.ns, "ew": state.board.ew, "scoring": state.board.scoring})
+                          for stream, state in tables)
+    for stream, state in tables:
+        b = state.board
+        if state.result is None and state.result_cancelled is None and state.adjusted is None and state.seq > 1:
+            checks.append({"kind": "in_progress", "board": b.board, "streams": [stream],
+                           "text": f"board {b.board} at table {b.table}: in progress ({state.phase}, seq {state.seq})"})
+        items = waiting(stream, state)
+        if items:
+            what = "; ".join(f"{w.kind} at seq {w.seq}" for w in items)
+            checks.append({"kind": "open_questions", "board": b.board, "streams": [stream],
+                           "text": f"board {b.board} at table {b.table}: open director questions: {what}"})
+    return sorted_checks(checks)
+
+
+def place_checks(places: Iterable[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """The field's checks of where each board was played (:func:`field_checks`): two boards
+    claiming one table, board and room of a session (and match), a pair on one board at two
+    tables (teams: a team twice in the same direction). ``places``: each board's stream and its
+    place (``session``, ``match``, ``board``, ``table``, ``room``, ``ns``, ``ew``, ``scoring``),
+    from its state or from its results summary (``ledger.summaries``)."""
     checks: list[dict[str, Any]] = []
     by_place: dict[tuple[Any, ...], list[str]] = defaultdict(list)
     by_pair: dict[tuple[Any, ...], list[str]] = defaultdict(list)
-    for stream, state in tables:
-        b = state.board
-        session = getattr(b, "session", None)
-        by_place[(session, b.match, b.board, b.table, b.room)].append(stream)
-        for pair, side in ((b.ns, "NS"), (b.ew, "EW")):
+    for stream, b in places:
+        by_place[(b["session"], b["match"], b["board"], b["table"], b["room"])].append(stream)
+        for pair, side in ((b["ns"], "NS"), (b["ew"], "EW")):
             if pair:
-                key = (session, b.board, pair) + ((side,) if b.scoring == "IMP" else ())
+                key = (b["session"], b["board"], pair) + ((side,) if b["scoring"] == "IMP" else ())
                 by_pair[key].append(stream)
     for (session, _, board, table, room), streams in by_place.items():
         if len(streams) > 1:
@@ -486,16 +507,11 @@ def field_checks(tables: Iterable[tuple[str, TableState]]) -> list[dict[str, Any
             direction = f" as {key[3]}" if len(key) > 3 else ""
             checks.append({"kind": "played_twice", "board": board, "streams": streams,
                            "text": f"board {board}: {pair} played it {len(streams)} times{direction}"})
-    for stream, state in tables:
-        b = state.board
-        if state.result is None and state.result_cancelled is None and state.adjusted is None and state.seq > 1:
-            checks.append({"kind": "in_progress", "board": b.board, "streams": [stream],
-                           "text": f"board {b.board} at table {b.table}: in progress ({state.phase}, seq {state.seq})"})
-        items = waiting(stream, state)
-        if items:
-            what = "; ".join(f"{w.kind} at seq {w.seq}" for w in items)
-            checks.append({"kind": "open_questions", "board": b.board, "streams": [stream],
-                           "text": f"board {b.board} at table {b.table}: open director questions: {what}"})
+    return checks
+
+
+def sorted_checks(checks: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The checks in the order a director reads them: the field's, then each board's."""
     order = {"same_table": 0, "played_twice": 1, "in_progress": 2, "open_questions": 3}
     return sorted(checks, key=lambda c: (order[c["kind"]], c["board"], c["streams"]))
 
