@@ -24,10 +24,10 @@ IRREGULARITY_FAMILIES = tuple(f for f in laws.FAMILIES if f.words.irregularities
 def _check_citations(table, members) -> None:
     """Every member has an entry naming every edition; each Law given is a Law."""
     assert sorted(set(members) - set(table)) == [] and sorted(set(table) - set(members)) == []
-    for member, laws in table.items():
-        assert set(laws) == set(Edition), f"{member}: every edition named ({sorted(laws)})"
-        assert any(laws.values()), f"{member} arises under no edition"
-        for edition, law in laws.items():
+    for member, by_edition in table.items():
+        assert set(by_edition) == set(Edition), f"{member}: every edition named ({sorted(by_edition)})"
+        assert any(by_edition.values()), f"{member} arises under no edition"
+        for edition, law in by_edition.items():
             if law is not None:
                 assert find_law(f"{edition}:{law}") is not None or law == "85A", f"{member}: {edition} {law}"
 
