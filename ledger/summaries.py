@@ -23,8 +23,8 @@ from typing import Any, Iterable, Sequence
 
 import structlog
 
-from projections.results import (BOARD_SCORERS, TableResult, field_checks, matchpoint_field, place_checks,
-                                 session_percentages, sorted_checks, standings, table_result)
+from projections.results import (TableResult, field_checks, place_checks,
+                                 scored_document, scoring_of, sorted_checks, table_result)
 from projections.state import TableState
 
 log = structlog.get_logger("ledger.summaries")
@@ -105,28 +105,11 @@ def results_of(tournament: str, rows: Iterable[tuple[str, dict[str, Any]]]) -> d
     :func:`projections.results.results` of the same boards' folded states (the boards'
     own scoring; no fouled boards' forms)."""
     rows = list(rows)
-    kinds = {s["board"]["scoring"] for _, s in rows if s["board"]["scoring"]}
-    scoring = "IMP" if kinds == {"IMP"} else "MP"
+    scoring = scoring_of(s["board"]["scoring"] for _, s in rows)
     boards: dict[int, list[TableResult]] = defaultdict(list)
     for stream, summary in rows:
         boards[summary["board"]["board"]].append(table_result_of(stream, summary))
-    scored = _score_boards(boards, scoring)
-    if scoring == "MP" and any(r.adjusted or r.caps for entries in boards.values() for r in entries):
-        # Artificial awards (12C2c) and 1997 caps may depend on the pair's percentage on its other boards.
-        scored = _score_boards(boards, scoring, session_percentages(scored))
-    out = [{"board": number, "results": [e.to_json() for e in scored[number]]} for number in sorted(scored)]
-    return {"tournament": tournament, "scoring": scoring, "checks": checks_of(rows), "boards": out,
-            "standings": standings(scored, scoring)}
-
-
-def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
-                  session: dict[str, float] | None = None) -> dict[int, list[TableResult]]:
-    out = {}
-    for number, entries in boards.items():
-        for scorer in BOARD_SCORERS[scoring]:
-            entries = scorer(entries, session) if scorer is matchpoint_field else scorer(entries)
-        out[number] = entries
-    return out
+    return scored_document(tournament, boards, scoring, checks_of(rows))
 
 
 def checks_of(rows: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:

@@ -422,8 +422,13 @@ BOARD_SCORERS: dict[str, tuple[BoardScorer, ...]] = {
 
 def tournament_scoring(states: Iterable[TableState]) -> str:
     """``IMP`` when the boards say so (teams), else ``MP`` (pairs, the spec's default)."""
-    kinds = {s.board.scoring for s in states if s.board.scoring}
-    return "IMP" if kinds == {"IMP"} else "MP"
+    return scoring_of(s.board.scoring for s in states)
+
+
+def scoring_of(kinds: Iterable[str | None]) -> str:
+    """``IMP`` when every board that names its scoring says IMP (teams), else ``MP``."""
+    named = {kind for kind in kinds if kind}
+    return "IMP" if named == {"IMP"} else "MP"
 
 
 def results(tournament: str, tables: Iterable[tuple[str, TableState]],
@@ -439,12 +444,20 @@ def results(tournament: str, tables: Iterable[tuple[str, TableState]],
     boards: dict[int, list[TableResult]] = defaultdict(list)
     for stream, state in tables:
         boards[state.board.board].append(attrs.evolve(table_result(stream, state), form=forms.get(stream)))
+    return scored_document(tournament, boards, scoring, field_checks(tables))
+
+
+def scored_document(tournament: str, boards: Mapping[int, list[TableResult]], scoring: str,
+                    checks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The document of :func:`results` from each board's table results, read from the folded
+    states or from the boards' results summaries (``ledger.summaries``): each board scored by
+    ``scoring``, the standings, the ``checks`` before publication."""
     scored = _score_boards(boards, scoring)
     if scoring == "MP" and any(r.adjusted or r.caps for entries in boards.values() for r in entries):
         # Artificial awards (12C2c) and 1997 caps may depend on the pair's percentage on its other boards.
         scored = _score_boards(boards, scoring, session_percentages(scored))
     out = [{"board": number, "results": [e.to_json() for e in scored[number]]} for number in sorted(scored)]
-    return {"tournament": tournament, "scoring": scoring, "checks": field_checks(tables), "boards": out,
+    return {"tournament": tournament, "scoring": scoring, "checks": checks, "boards": out,
             "standings": standings(scored, scoring)}
 
 
@@ -536,7 +549,7 @@ def _fouled_matchpoints(entries: list[TableResult], session: dict[str, float] | 
     return [scored[r.stream] for r in entries]
 
 
-def _score_boards(boards: dict[int, list[TableResult]], scoring: str,
+def _score_boards(boards: Mapping[int, list[TableResult]], scoring: str,
                   session: dict[str, float] | None = None) -> dict[int, list[TableResult]]:
     out = {}
     for number, entries in boards.items():

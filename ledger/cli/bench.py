@@ -116,6 +116,14 @@ def _library_installed() -> bool:
     return True
 
 
+def _library_or_say(without: str) -> bool:
+    """Is the eventsourcing library installed? If not, say on stderr what runs ``without`` it."""
+    library = _library_installed()
+    if not library:
+        click.echo(f"the eventsourcing library is not installed (pip install -e '.[bench]'): {without}", err=True)
+    return library
+
+
 def _claim_floor(run: _Run) -> None:
     """--claim-floor: the cost of G(side) alone."""
     from ledger.bench.appends import CLAIM_FLOOR_POSITIONS, claim_floor_figures
@@ -174,10 +182,7 @@ def _interleaved(run: _Run) -> None:
     """--interleaved: the sides alternated in chunks in one process."""
     from ledger.bench.interleaved import run_interleaved
 
-    library = _library_installed()
-    if not library:
-        click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
-                   "ours and the ceilings only", err=True)
+    library = _library_or_say("ours and the ceilings only")
     found = run_interleaved(rounds=run.rounds, chunk=run.chunk, synchronous=run.synchronous, seed=run.seed,
                             library=library, progress=_progress(run))
     if run.pg_url:
@@ -214,10 +219,7 @@ def _replay_scaling(run: _Run) -> None:
     """--replay-scaling: the store replayed on N processes and on 1, and the library's replay."""
     from ledger.bench.replay import run_replay_scaling
 
-    library = _library_installed()
-    if not library:
-        click.echo("the eventsourcing library is not installed (pip install -e '.[bench]'): "
-                   "ours only", err=True)
+    library = _library_or_say("ours only")
     found = run_replay_scaling(boards=run.boards, jobs=run.jobs, rounds=run.rounds, chunk=run.chunk,
                                seed=run.seed, library=library, progress=_progress(run))
     if run.as_json:
