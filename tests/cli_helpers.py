@@ -18,3 +18,12 @@ def run(capsys: Any, *args: str, stdin: str | None = None, monkeypatch: Any = No
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def init_db(tmp_path: Any, monkeypatch: Any) -> str:
+    """A fresh SQLite ledger file in ``tmp_path``, its schema created by ``cli.py init``, and
+    ``LEDGER_DB`` naming it for the commands the test runs: its URL."""
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    monkeypatch.setenv("LEDGER_DB", url)
+    assert main(["init"]) == 0
+    return url

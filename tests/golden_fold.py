@@ -99,3 +99,15 @@ if __name__ == "__main__":
         print(__doc__)
         sys.exit(2)
     sys.exit(write())
+
+
+def assert_scenario_holds(path: Path, url: str = "sqlite:///:memory:", *, expectations: int = 1) -> None:
+    """Replay the scenario file ``path`` (on the store ``url``, else in memory): every state it
+    expects holds, and it expects at least ``expectations`` things."""
+    from ledger.scenario import Checked, replay_text
+
+    checked: list[Checked] = []
+    with replay_text(path.read_text(encoding="utf-8"), url, checked):
+        pass
+    assert len(checked) == 1 and checked[0].expectations >= expectations
+    assert checked[0].mismatches == (), [str(m) for m in checked[0].mismatches]

@@ -5,9 +5,8 @@ import json
 import random
 
 import pytest
-from cli_helpers import run
+from cli_helpers import init_db, run
 
-from ledger.cli import main
 from ledger.simulate import random_board
 
 DEAL = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
@@ -18,10 +17,7 @@ AUCTION = [{"type": "CallPlaced", "seat": s, "call": c}
 
 @pytest.fixture
 def db(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'ledger.db'}"
-    monkeypatch.setenv("LEDGER_DB", url)
-    assert main(["init"]) == 0
-    return url
+    return init_db(tmp_path, monkeypatch)
 
 
 def write(tmp_path, lines, name="in.jsonl"):

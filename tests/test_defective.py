@@ -16,9 +16,11 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import init_db
+from golden_fold import assert_scenario_holds
 
 from ledger.cli import main
-from ledger.scenario import Checked, replay_text
+from ledger.scenario import replay_text
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 FILES = sorted(p for p in SCENARIOS.glob("*.jsonl") if p.name.startswith((
@@ -35,11 +37,7 @@ def test_the_items_have_their_scenarios():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario_on_both_stores(path, store_url):
-    checked: list[Checked] = []
-    with replay_text(path.read_text(encoding="utf-8"), url=store_url, checked=checked):
-        pass
-    assert checked and checked[0].expectations > 0
-    assert not checked[0].mismatches, checked[0].mismatches
+    assert_scenario_holds(path, store_url)
 
 
 def _events(path: Path):
@@ -79,10 +77,7 @@ def _seqs(capsys, stream):
 
 @pytest.fixture
 def db(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'ledger.db'}"
-    monkeypatch.setenv("LEDGER_DB", url)
-    assert main(["init"]) == 0
-    return url
+    return init_db(tmp_path, monkeypatch)
 
 
 def _facts(stop: int) -> list[str]:

@@ -159,10 +159,6 @@ def test_law_24_cards_give_declarer_the_50d2_choice_on_both_stores(backend, path
     """2017 24E (1997 24 on treat_as_penalty_card): a card a future defender exposed during the
     auction is a penalty card when it closes; with his partner on opening lead declarer has the
     50D2 choice (51B with two suits) before the lead. The scenario's expectations, on each store."""
-    from ledger.scenario import Checked, replay_text
+    from golden_fold import assert_scenario_holds
 
-    checked: list[Checked] = []
-    with replay_text(path.read_text(encoding="utf-8"), backend.url, checked):
-        pass
-    assert len(checked) == 1 and checked[0].expectations >= 5
-    assert checked[0].mismatches == (), [str(m) for m in checked[0].mismatches]
+    assert_scenario_holds(path, backend.url, expectations=5)
