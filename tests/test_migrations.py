@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -215,20 +216,27 @@ def test_0005_indexes_the_boards_already_stored_and_goes_down_again(store_url: s
         assert store.boards("paris-open") == indexed[:2] and store.boards("lyon") == indexed[2:]
 
 
+def _old_chain_at(store_url: str, revision: str) -> tuple[sa.Engine, list[Any]]:
+    """The schema at ``revision`` holding stream ``old``'s three events and its head, written
+    as a store of that revision wrote them: an engine on it, and the events."""
+    from ledger.store.schema import events
+    from ledger.store.statements import move_head, to_row
+
+    migrate.upgrade(store_url, revision)
+    engine = make_engine(store_url)
+    chain = make_chain("old", 3)
+    with engine.begin() as conn:
+        conn.execute(events.insert(), [to_row(e) for e in chain])
+        move_head(conn, "old", 3, chain[-1].hash)
+    return engine, chain
+
+
 def test_0006_adds_the_transaction_id_and_the_settings_and_goes_down_again(store_url: str) -> None:
     """Integration behind the log (issue 28, item 2): events.xid (PostgreSQL fills it with the
     writing transaction's id; rows written before keep NULL), ledger_settings; down, both gone
     and the events intact."""
-    migrate.upgrade(store_url, "0005")
-    engine = make_engine(store_url)
+    engine, _ = _old_chain_at(store_url, "0005")
     try:
-        from ledger.store.schema import events
-        from ledger.store.statements import move_head, to_row
-
-        chain = make_chain("old", 3)
-        with engine.begin() as conn:
-            conn.execute(events.insert(), [to_row(e) for e in chain])
-            move_head(conn, "old", 3, chain[-1].hash)
         migrate.upgrade(engine)
         with open_store(store_url) as store:
             assert not store.integrate_behind
@@ -259,16 +267,12 @@ def test_0007_adds_the_results_summary_to_the_snapshots_and_goes_down_again(stor
     snapshots already stored keep their state and have no summary (read by folding, until
     ``rebuild``); a snapshot saved after it carries one; the appeals' index is built from the
     events stored; down, the column and the index are gone and the snapshots are kept."""
-    migrate.upgrade(store_url, "0006")
-    engine = make_engine(store_url)
-    try:
-        from ledger.store.schema import events
-        from ledger.store.statements import move_head, to_row
+    from ledger.store.schema import events
+    from ledger.store.statements import to_row
 
-        chain = make_chain("old", 3)
+    engine, chain = _old_chain_at(store_url, "0006")
+    try:
         with engine.begin() as conn:
-            conn.execute(events.insert(), [to_row(e) for e in chain])
-            move_head(conn, "old", 3, chain[-1].hash)
             conn.execute(sa.text("INSERT INTO snapshots (stream, seq, hash, version, state) "
                                  "VALUES ('old', 3, :h, 7, '{\"phase\":\"ended\"}')"), {"h": chain[-1].hash})
         appeal = make_chain("appealed", 1) + make_chain("appealed", 1, after=(1, "0" * 64), type="AppealLodged")
